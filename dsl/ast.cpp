@@ -1,0 +1,60 @@
+#include "dsl/ast.hpp"
+
+#include <sstream>
+
+namespace permjit {
+
+const char* type_name(Type t) {
+  switch (t) {
+    case Type::int_: return "int";
+    case Type::bool_: return "bool";
+    case Type::bits: return "bits";
+    case Type::error: break;
+  }
+  return "<error>";
+}
+
+std::string to_string(const Expr& e) {
+  auto a = [&](size_t i) { return to_string(*e.args[i]); };
+  switch (e.kind) {
+    case Expr::Kind::int_lit: return std::to_string(e.value);
+    case Expr::Kind::bool_lit: return e.value ? "true" : "false";
+    case Expr::Kind::name: return e.text;
+    case Expr::Kind::unary: return e.text + a(0);
+    case Expr::Kind::binary: return "(" + a(0) + " " + e.text + " " + a(1) + ")";
+    case Expr::Kind::cond: return "(" + a(0) + " ? " + a(1) + " : " + a(2) + ")";
+    case Expr::Kind::call: {
+      std::string s = e.text + "(";
+      for (size_t i = 0; i < e.args.size(); ++i) s += (i ? ", " : "") + a(i);
+      return s + ")";
+    }
+    case Expr::Kind::index: {
+      std::string s = a(0);
+      for (size_t i = 1; i < e.args.size(); ++i) s += "[" + a(i) + "]";
+      return s;
+    }
+    case Expr::Kind::reduce:
+      if (e.over_range) return e.text + "(" + e.var + " in " + a(0) + ".." + a(1) + ": " + a(2) + ")";
+      return e.text + "(" + e.var + " in " + a(0) + ": " + a(1) + ")";
+    case Expr::Kind::let: return "(let " + e.var + " = " + a(0) + " in " + a(1) + ")";
+  }
+  return "?";
+}
+
+std::string to_string(const Block& b, int indent) {
+  std::ostringstream out;
+  std::string pad(indent, ' ');
+  for (const auto& s : b) {
+    switch (s->kind) {
+      case Stmt::Kind::assign: out << pad << to_string(*s->target) << " = " << to_string(*s->value) << '\n'; break;
+      case Stmt::Kind::let: out << pad << "let " << s->var << " = " << to_string(*s->value) << '\n'; break;
+      case Stmt::Kind::for_:
+        out << pad << "for " << s->var << " in " << to_string(*s->lo) << ".." << to_string(*s->hi) << " {\n"
+            << to_string(s->body, indent + 2) << pad << "}\n";
+        break;
+    }
+  }
+  return out.str();
+}
+
+}  // namespace permjit

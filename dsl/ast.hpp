@@ -1,0 +1,59 @@
+// The expression and statement trees of the spec language. The parser fills the shape
+// and the places; the checker fills `type` and `sym`.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "dsl/source.hpp"
+
+namespace permjit {
+
+// Scalar types of the language. Arrays are symbols with dimensions; an indexed array
+// element has its element type.
+enum class Type : uint8_t { error, int_, bool_, bits };
+const char* type_name(Type t);
+
+struct Symbol;
+
+struct Expr {
+  enum class Kind { int_lit, bool_lit, name, unary, binary, cond, call, index, reduce, let };
+  Kind kind;
+  Loc loc;
+  std::string text;  // name, operator, function, reduction (sum|min|max|count)
+  int64_t value = 0;  // int_lit / bool_lit
+  // unary: [x]; binary: [l, r]; cond: [c, a, b]; call: arguments; index: [array, i...];
+  // reduce: [set, body] or [lo, hi, body]; let: [value, body]
+  std::vector<std::unique_ptr<Expr>> args;
+  std::string var;          // the bound name of reduce / let
+  bool over_range = false;  // reduce over lo..hi instead of a set
+
+  Type type = Type::error;
+  const Symbol* sym = nullptr;  // name, index base; the bound variable of reduce / let
+
+  Expr(Kind k, Loc l) : kind(k), loc(std::move(l)) {}
+};
+using ExprPtr = std::unique_ptr<Expr>;
+
+struct Stmt {
+  enum class Kind { assign, for_, let };
+  Kind kind;
+  Loc loc;
+  ExprPtr target;  // assign: a name or an index of a state variable
+  ExprPtr value;   // assign, let
+  std::string var;  // let, for
+  ExprPtr lo, hi;   // for
+  std::vector<std::unique_ptr<Stmt>> body;  // for
+  const Symbol* sym = nullptr;  // let / for variable, filled by the checker
+
+  Stmt(Kind k, Loc l) : kind(k), loc(std::move(l)) {}
+};
+using StmtPtr = std::unique_ptr<Stmt>;
+using Block = std::vector<StmtPtr>;
+
+// Readable one-line rendering, used by `emit --stage spec` and in messages.
+std::string to_string(const Expr& e);
+std::string to_string(const Block& b, int indent = 0);
+
+}  // namespace permjit

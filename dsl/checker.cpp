@@ -1,0 +1,335 @@
+#include "dsl/checker.hpp"
+
+#include <algorithm>
+
+namespace permjit {
+
+std::string did_you_mean(const std::string& name, const std::vector<std::string>& candidates) {
+  std::string best;
+  size_t best_d = std::max<size_t>(2, name.size() / 3) + 1;
+  for (const auto& c : candidates) {
+    std::vector<size_t> row(c.size() + 1);
+    for (size_t j = 0; j <= c.size(); ++j) row[j] = j;
+    for (size_t i = 1; i <= name.size(); ++i) {
+      size_t prev = row[0];
+      row[0] = i;
+      for (size_t j = 1; j <= c.size(); ++j) {
+        size_t cur = row[j];
+        row[j] = std::min({row[j] + 1, row[j - 1] + 1, prev + (name[i - 1] == c[j - 1] ? 0 : 1)});
+        prev = cur;
+      }
+    }
+    if (row[c.size()] < best_d) {
+      best_d = row[c.size()];
+      best = c;
+    }
+  }
+  return best.empty() ? "" : "did you mean '" + best + "'?";
+}
+
+namespace {
+
+struct Builtin {
+  const char* name;
+  Type type;
+  bool needs_value;  // only where a value is being placed
+  const char* meaning;
+};
+const Builtin kBuiltins[] = {
+    {"d", Type::int_, false, "depth: the number of values placed"},
+    {"last", Type::int_, false, "the value placed last"},
+    {"first", Type::int_, false, "the value placed first"},
+    {"free", Type::bits, false, "the set of values not yet placed"},
+    {"all", Type::bits, false, "the set of all values 0..size-1"},
+    {"v", Type::int_, true, "the value being placed"},
+};
+
+class Checker {
+ public:
+  Checker(ProblemSpec& s, const CheckContext& c, Diagnostics& d) : spec_(s), ctx_(c), diags_(d) {}
+
+  Type expr(Expr& e) {
+    e.type = compute(e);
+    return e.type;
+  }
+
+  void block(Block& b) {
+    size_t mark = scope_.size();
+    for (auto& s : b) stmt(*s);
+    scope_.resize(mark);
+  }
+
+ private:
+  ProblemSpec& spec_;
+  const CheckContext& ctx_;
+  Diagnostics& diags_;
+  std::vector<std::pair<std::string, Symbol*>> scope_;  // locals, innermost last
+
+  Type err(const Loc& loc, std::string msg, std::string hint = {}) {
+    diags_.error(loc, std::move(msg), std::move(hint));
+    return Type::error;
+  }
+
+  Symbol* bind_local(const std::string& name, Type t, const Loc& loc) {
+    auto sym = std::make_unique<Symbol>();
+    sym->kind = Symbol::Kind::local;
+    sym->name = name;
+    sym->type = t;
+    sym->loc = loc;
+    Symbol* raw = sym.get();
+    spec_.locals.push_back(std::move(sym));
+    scope_.push_back({name, raw});
+    return raw;
+  }
+
+  std::vector<std::string> visible_names() const {
+    std::vector<std::string> names;
+    for (const auto& [n, s] : scope_) names.push_back(n);
+    for (const auto& [n, s] : spec_.symbols) names.push_back(n);
+    return names;
+  }
+
+  const Symbol* lookup(const Expr& e) {
+    for (auto it = scope_.rbegin(); it != scope_.rend(); ++it)
+      if (it->first == e.text) return it->second;
+    auto it = spec_.symbols.find(e.text);
+    if (it == spec_.symbols.end()) {
+      err(e.loc, "unknown name '" + e.text + "' in " + ctx_.where, did_you_mean(e.text, visible_names()));
+      return nullptr;
+    }
+    const Symbol& s = it->second;
+    if (s.kind == Symbol::Kind::builtin) {
+      for (const auto& b : kBuiltins) {
+        if (e.text != b.name) continue;
+        if (b.needs_value && !ctx_.value) {
+          err(e.loc, std::string("'") + b.name + "' (" + b.meaning + ") is not defined in " + ctx_.where,
+              "'v' exists in branch.filter and branch.place only");
+          return nullptr;
+        }
+        if (!b.needs_value && !ctx_.node) {
+          err(e.loc, std::string("'") + b.name + "' (" + b.meaning + ") is not defined in " + ctx_.where,
+              "this expression is evaluated once, before the search, not at a node");
+          return nullptr;
+        }
+      }
+    }
+    if (s.kind == Symbol::Kind::state && !ctx_.node) {
+      err(e.loc, "state variable '" + e.text + "' cannot be used in " + ctx_.where,
+          "this expression is evaluated once, before the search, not at a node");
+      return nullptr;
+    }
+    return &s;
+  }
+
+  Type want(Expr& e, Type t, const char* role) {
+    Type got = expr(e);
+    if (got == Type::error || got == t) return got;
+    return err(e.loc, std::string(role) + " must be " + type_name(t) + ", found " + type_name(got));
+  }
+
+  Type compute(Expr& e) {
+    switch (e.kind) {
+      case Expr::Kind::int_lit: return Type::int_;
+      case Expr::Kind::bool_lit: return Type::bool_;
+      case Expr::Kind::name: {
+        const Symbol* s = lookup(e);
+        if (!s) return Type::error;
+        e.sym = s;
+        if (s->is_array())
+          return err(e.loc, "'" + e.text + "' is an array of " + std::to_string(s->dims.size()) +
+                                " dimension(s); index it, e.g. " + e.text + "[i]");
+        return s->type;
+      }
+      case Expr::Kind::unary: {
+        Type t = expr(*e.args[0]);
+        if (t == Type::error) return t;
+        if (e.text == "-" && t == Type::int_) return t;
+        if (e.text == "!" && t == Type::bool_) return t;
+        if (e.text == "~" && (t == Type::int_ || t == Type::bits)) return t;
+        return err(e.loc, "operator '" + e.text + "' cannot apply to " + type_name(t));
+      }
+      case Expr::Kind::binary: return binary(e);
+      case Expr::Kind::cond: {
+        Type c = want(*e.args[0], Type::bool_, "the condition of '?:'");
+        Type a = expr(*e.args[1]);
+        Type b = expr(*e.args[2]);
+        if (c == Type::error || a == Type::error || b == Type::error) return Type::error;
+        if (a != b)
+          return err(e.loc, std::string("the arms of '?:' have different types: ") + type_name(a) + " and " + type_name(b));
+        return a;
+      }
+      case Expr::Kind::call: return call(e);
+      case Expr::Kind::index: return index(e);
+      case Expr::Kind::reduce: return reduce(e);
+      case Expr::Kind::let: {
+        Type v = expr(*e.args[0]);
+        size_t mark = scope_.size();
+        e.sym = bind_local(e.var, v, e.loc);
+        Type body = expr(*e.args[1]);
+        scope_.resize(mark);
+        return v == Type::error ? Type::error : body;
+      }
+    }
+    return Type::error;
+  }
+
+  Type binary(Expr& e) {
+    Type l = expr(*e.args[0]);
+    Type r = expr(*e.args[1]);
+    if (l == Type::error || r == Type::error) return Type::error;
+    const std::string& op = e.text;
+    auto mismatch = [&] {
+      return err(e.loc, "operator '" + op + "' cannot apply to " + type_name(l) + " and " + type_name(r));
+    };
+    if (op == "+" || op == "-" || op == "*" || op == "/" || op == "%")
+      return l == Type::int_ && r == Type::int_ ? Type::int_ : mismatch();
+    if (op == "<<" || op == ">>")
+      return (l == Type::int_ || l == Type::bits) && r == Type::int_ ? l : mismatch();
+    if (op == "&" || op == "|" || op == "^") return l == r ? l : mismatch();
+    if (op == "&&" || op == "||") return l == Type::bool_ && r == Type::bool_ ? Type::bool_ : mismatch();
+    if (op == "<" || op == "<=" || op == ">" || op == ">=")
+      return l == Type::int_ && r == Type::int_ ? Type::bool_ : mismatch();
+    if (op == "==" || op == "!=") return l == r ? Type::bool_ : mismatch();
+    return err(e.loc, "unknown operator '" + op + "'");
+  }
+
+  Type call(Expr& e) {
+    const std::string& f = e.text;
+    auto arity = [&](size_t lo, size_t hi) {
+      if (e.args.size() >= lo && e.args.size() <= hi) return true;
+      std::string want = lo == hi ? std::to_string(lo) : (hi == SIZE_MAX ? "at least " + std::to_string(lo)
+                                                                           : std::to_string(lo) + " to " + std::to_string(hi));
+      err(e.loc, f + "() takes " + want + " argument(s), given " + std::to_string(e.args.size()));
+      return false;
+    };
+    bool ok = true;
+    if (f == "min" || f == "max") {
+      if (!arity(2, SIZE_MAX)) return Type::error;
+      for (auto& a : e.args) ok &= want(*a, Type::int_, (f + "() argument").c_str()) != Type::error;
+      return ok ? Type::int_ : Type::error;
+    }
+    if (f == "abs") {
+      if (!arity(1, 1)) return Type::error;
+      return want(*e.args[0], Type::int_, "abs() argument");
+    }
+    if (f == "bit") {
+      if (!arity(1, 1)) return Type::error;
+      return want(*e.args[0], Type::int_, "bit() argument") == Type::error ? Type::error : Type::bits;
+    }
+    if (f == "test") {
+      if (!arity(2, 2)) return Type::error;
+      ok &= want(*e.args[0], Type::bits, "the first argument of test()") != Type::error;
+      ok &= want(*e.args[1], Type::int_, "the second argument of test()") != Type::error;
+      return ok ? Type::bool_ : Type::error;
+    }
+    if (f == "popcount" || f == "lowest") {
+      if (!arity(1, 1)) return Type::error;
+      return want(*e.args[0], Type::bits, (f + "() argument").c_str()) == Type::error ? Type::error : Type::int_;
+    }
+    for (auto& a : e.args) expr(*a);
+    return err(e.loc, "unknown function '" + f + "'",
+               did_you_mean(f, {"min", "max", "abs", "bit", "test", "popcount", "lowest", "sum", "count"}));
+  }
+
+  Type index(Expr& e) {
+    Expr& base = *e.args[0];
+    if (base.kind != Expr::Kind::name) return err(base.loc, "only a named array can be indexed");
+    const Symbol* s = lookup(base);
+    if (!s) {
+      for (size_t i = 1; i < e.args.size(); ++i) expr(*e.args[i]);
+      return Type::error;
+    }
+    base.sym = s;
+    e.sym = s;
+    bool ok = true;
+    for (size_t i = 1; i < e.args.size(); ++i) ok &= want(*e.args[i], Type::int_, "an index") != Type::error;
+    if (!s->is_array()) return err(base.loc, "'" + base.text + "' is a scalar and cannot be indexed");
+    size_t given = e.args.size() - 1;
+    if (given != s->dims.size())
+      return err(e.loc, "'" + base.text + "' has " + std::to_string(s->dims.size()) + " dimension(s), indexed with " +
+                            std::to_string(given));
+    return ok ? s->type : Type::error;
+  }
+
+  Type reduce(Expr& e) {
+    bool ok = true;
+    if (e.over_range) {
+      ok &= want(*e.args[0], Type::int_, "the start of a range") != Type::error;
+      ok &= want(*e.args[1], Type::int_, "the end of a range") != Type::error;
+    } else {
+      ok &= want(*e.args[0], Type::bits, std::string("the set of " + e.text + "(" + e.var + " in set: ...)").c_str()) !=
+            Type::error;
+    }
+    size_t mark = scope_.size();
+    e.sym = bind_local(e.var, Type::int_, e.loc);
+    Type body = expr(*e.args.back());
+    scope_.resize(mark);
+    if (!ok || body == Type::error) return Type::error;
+    Type need = e.text == "count" ? Type::bool_ : Type::int_;
+    if (body != need)
+      return err(e.args.back()->loc, "the body of " + e.text + "() must be " + type_name(need) + ", found " + type_name(body));
+    return Type::int_;
+  }
+
+  void stmt(Stmt& s) {
+    switch (s.kind) {
+      case Stmt::Kind::let: {
+        Type t = expr(*s.value);
+        s.sym = bind_local(s.var, t, s.loc);
+        return;
+      }
+      case Stmt::Kind::for_: {
+        want(*s.lo, Type::int_, "the start of a loop range");
+        want(*s.hi, Type::int_, "the end of a loop range");
+        size_t mark = scope_.size();
+        s.sym = bind_local(s.var, Type::int_, s.loc);
+        block(s.body);
+        scope_.resize(mark);
+        return;
+      }
+      case Stmt::Kind::assign: {
+        Expr& t = *s.target;
+        Expr& name = t.kind == Expr::Kind::index ? *t.args[0] : t;
+        if (name.kind == Expr::Kind::name) {
+          auto it = spec_.symbols.find(name.text);
+          bool local = std::any_of(scope_.begin(), scope_.end(), [&](auto& p) { return p.first == name.text; });
+          if (local || it == spec_.symbols.end() || it->second.kind != Symbol::Kind::state) {
+            err(name.loc, "only state variables can be assigned; '" + name.text + "' is " +
+                              (local ? "a local name" : it == spec_.symbols.end() ? "not defined" : "not a state variable"),
+                it == spec_.symbols.end() && !local ? did_you_mean(name.text, visible_names()) : "");
+            expr(*s.value);
+            return;
+          }
+        }
+        Type lt = expr(t);
+        Type rt = expr(*s.value);
+        if (lt != Type::error && rt != Type::error && lt != rt)
+          err(s.value->loc, "cannot assign " + std::string(type_name(rt)) + " to '" + to_string(t) + "' of type " +
+                                type_name(lt));
+        return;
+      }
+    }
+  }
+};
+
+}  // namespace
+
+Type check_expression(Expr& e, ProblemSpec& spec, const CheckContext& ctx, Diagnostics& diags) {
+  return Checker(spec, ctx, diags).expr(e);
+}
+
+void check_block(Block& b, ProblemSpec& spec, const CheckContext& ctx, Diagnostics& diags) {
+  Checker(spec, ctx, diags).block(b);
+}
+
+bool check_typed(Expr& e, Type want, ProblemSpec& spec, const CheckContext& ctx, Diagnostics& diags) {
+  Type got = check_expression(e, spec, ctx, diags);
+  if (got == Type::error) return false;
+  if (got != want) {
+    diags.error(e.loc, std::string(ctx.where) + " must be " + type_name(want) + ", found " + type_name(got));
+    return false;
+  }
+  return true;
+}
+
+}  // namespace permjit

@@ -1,0 +1,27 @@
+// Resolves names and checks types of expressions and update blocks, filling each node's
+// `type` and `sym`. Reports every error it finds with the place inside the expression.
+#pragma once
+#include "dsl/diagnostics.hpp"
+#include "dsl/spec.hpp"
+
+namespace permjit {
+
+// Which names an expression may use besides params, data and state.
+struct CheckContext {
+  const char* where = "";   // "bound", "place", ... for messages
+  bool node = true;         // d, last, first, free, all and state variables
+  bool value = false;       // v, the value being placed
+  bool writable = false;    // assignments to state variables (update blocks)
+};
+
+// Returns the expression's type, Type::error after reporting.
+Type check_expression(Expr& e, ProblemSpec& spec, const CheckContext& ctx, Diagnostics& diags);
+void check_block(Block& b, ProblemSpec& spec, const CheckContext& ctx, Diagnostics& diags);
+
+// Checks and requires a type: reports "`where` must be an int expression, found bool".
+bool check_typed(Expr& e, Type want, ProblemSpec& spec, const CheckContext& ctx, Diagnostics& diags);
+
+// Edit-distance suggestion among `candidates`, or empty.
+std::string did_you_mean(const std::string& name, const std::vector<std::string>& candidates);
+
+}  // namespace permjit

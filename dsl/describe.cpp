@@ -1,0 +1,64 @@
+#include "dsl/describe.hpp"
+
+#include <sstream>
+
+namespace permjit {
+
+namespace {
+std::string dims_text(const std::vector<int64_t>& dims) {
+  std::string s;
+  for (auto d : dims) s += "[" + std::to_string(d) + "]";
+  return s;
+}
+std::string typed(const Expr& e) { return std::string(type_name(e.type)) + " = " + to_string(e); }
+}  // namespace
+
+std::string describe_spec(const ProblemSpec& s) {
+  std::ostringstream o;
+  o << "problem " << s.name << " (" << s.file->path << ")\n";
+  o << "  goal " << goal_name(s.goal) << ", size " << (s.size ? std::to_string(s.size) : "unknown");
+  if (s.size_expr) o << " (" << to_string(*s.size_expr) << ")";
+  o << '\n';
+  if (!s.fixed_prefix.empty()) {
+    o << "  fixed prefix";
+    for (auto v : s.fixed_prefix) o << ' ' << v;
+    o << '\n';
+  }
+  if (!s.params.empty()) o << "params\n";
+  for (const auto& p : s.params) {
+    o << "  " << p.name << " = " << p.value << "  (default " << p.def;
+    if (p.lo != INT64_MIN) o << ", range " << p.lo << ".." << p.hi;
+    o << ")\n";
+  }
+  if (!s.data.empty()) o << "data" << (s.instance_path.empty() ? " (no instance loaded)" : " from " + s.instance_path) << "\n";
+  for (const auto& d : s.data) {
+    o << "  " << d.name << " : int";
+    if (d.loaded) {
+      o << dims_text(d.dims);
+      if (d.dims.empty()) o << " = " << d.values.at(0);
+    } else {
+      for (const auto& e : d.dim_exprs) o << "[" << to_string(*e) << "]";
+    }
+    o << '\n';
+  }
+  if (!s.state.empty()) o << "state\n";
+  for (const auto& v : s.state) {
+    o << "  " << v.name << " : " << type_name(v.type) << dims_text(v.dims);
+    o << " = " << (v.init ? to_string(*v.init) : "0") << " at the root\n";
+  }
+  o << "branch\n";
+  const Branch& b = s.branch;
+  if (b.candidates) o << "  candidates : " << typed(*b.candidates) << "  (and free)\n";
+  if (b.filter) o << "  filter     : " << typed(*b.filter) << '\n';
+  if (b.place_is_block) {
+    o << "  place (in order):\n" << to_string(b.place_block, 4);
+  } else if (!b.place_simultaneous.empty()) {
+    o << "  place (simultaneous):\n";
+    for (const auto& [n, e] : b.place_simultaneous) o << "    " << n << " : " << typed(*e) << '\n';
+  }
+  if (b.bound) o << "  bound      : " << typed(*b.bound) << '\n';
+  if (b.objective) o << "  objective  : " << typed(*b.objective) << '\n';
+  return o.str();
+}
+
+}  // namespace permjit

@@ -1,0 +1,578 @@
+#include "dsl/load_spec.hpp"
+
+#include <toml++/toml.h>
+
+#include <algorithm>
+#include <charconv>
+#include <set>
+
+#include "dsl/checker.hpp"
+#include "dsl/instance.hpp"
+#include "dsl/parser.hpp"
+#include "dsl/static_eval.hpp"
+#include "dsl/toml_string_map.hpp"
+
+namespace permjit {
+namespace {
+
+// Names the language reserves: builtins and functions.
+const std::set<std::string> kReserved = {"d",   "v",    "last", "first", "free",     "all",    "min",  "max",
+                                         "abs", "bit",  "test", "sum",   "popcount", "lowest", "count", "int",
+                                         "bits", "bool", "in",  "let",   "for",      "true",   "false"};
+
+class Reader {
+ public:
+  Reader(ProblemSpec& spec, Diagnostics& d, const LoadOptions& o) : spec_(spec), d_(d), opts_(o) {}
+
+  void run(const toml::table& root) {
+    check_keys(root, {"problem", "params", "data", "instance", "state", "branch"}, "the spec");
+    const toml::table* problem = section(root, "problem", true);
+    if (problem) read_problem_header(*problem);
+    read_params(section(root, "params", false));
+    apply_param_overrides();
+    add_builtins();
+    read_data(section(root, "data", false));
+    read_instance_section(section(root, "instance", false));
+    if (problem) read_problem_shape(*problem);
+    read_state(section(root, "state", false));
+    read_branch(section(root, "branch", false));
+  }
+
+ private:
+  ProblemSpec& spec_;
+  Diagnostics& d_;
+  const LoadOptions& opts_;
+  std::vector<std::pair<std::string, std::vector<Loc>>> maps_;  // keep string maps alive
+  const toml::table* problem_ = nullptr;
+
+  Loc loc(const toml::source_region& r) const {
+    return Loc{spec_.file, static_cast<int>(r.begin.line), static_cast<int>(r.begin.column)};
+  }
+  Loc loc(const toml::node& n) const { return loc(n.source()); }
+  Loc loc(const toml::key& k) const { return loc(k.source()); }
+
+  void check_keys(const toml::table& t, std::initializer_list<const char*> allowed, const std::string& where) {
+    std::vector<std::string> names(allowed.begin(), allowed.end());
+    for (auto&& [k, v] : t) {
+      std::string key(k.str());
+      if (std::find(names.begin(), names.end(), key) != names.end()) continue;
+      std::string list;
+      for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+      std::string hint = did_you_mean(key, names);
+      d_.error(loc(k), "unknown key '" + key + "' in " + where, hint.empty() ? "known keys: " + list : hint);
+    }
+  }
+
+  const toml::table* section(const toml::table& root, const char* name, bool required) {
+    const toml::node* n = root.get(name);
+    if (!n) {
+      if (required) d_.error(Loc{spec_.file, 1, 1}, std::string("missing section [") + name + "]");
+      return nullptr;
+    }
+    if (!n->is_table()) {
+      d_.error(loc(*n), std::string("'") + name + "' must be a table ([" + name + "])");
+      return nullptr;
+    }
+    return n->as_table();
+  }
+
+  // Parses a TOML string (or integer) node as an expression.
+  ExprPtr expr_of(const toml::node& n, const std::string& what) {
+    if (auto i = n.as_integer()) {
+      auto e = std::make_unique<Expr>(Expr::Kind::int_lit, loc(n));
+      e->value = i->get();
+      return e;
+    }
+    if (auto b = n.as_boolean()) {
+      auto e = std::make_unique<Expr>(Expr::Kind::bool_lit, loc(n));
+      e->value = b->get();
+      return e;
+    }
+    const std::string* s = n.is_string() ? &n.as_string()->get() : nullptr;
+    if (!s) {
+      d_.error(loc(n), what + " must be an expression in a string, found a TOML " + std::string(type_word(n)));
+      return nullptr;
+    }
+    const std::vector<Loc>& m = map_of(n, *s);
+    return parse_expression(ExprSource{*s, &m}, d_);
+  }
+
+  const std::vector<Loc>& map_of(const toml::node& n, const std::string& s) {
+    maps_.push_back({s, map_toml_string(loc(n), s)});
+    return maps_.back().second;
+  }
+
+  static const char* type_word(const toml::node& n) {
+    switch (n.type()) {
+      case toml::node_type::table: return "table";
+      case toml::node_type::array: return "array";
+      case toml::node_type::string: return "string";
+      case toml::node_type::integer: return "integer";
+      case toml::node_type::floating_point: return "float";
+      case toml::node_type::boolean: return "boolean";
+      default: return "date/time";
+    }
+  }
+
+  bool declare(Symbol sym) {
+    if (kReserved.count(sym.name)) {
+      d_.error(sym.loc, "'" + sym.name + "' is a reserved name of the spec language", "choose another name");
+      return false;
+    }
+    auto [it, fresh] = spec_.symbols.emplace(sym.name, sym);
+    if (!fresh) {
+      d_.error(sym.loc, "'" + sym.name + "' is already defined");
+      d_.note(it->second.loc, "'" + sym.name + "' was defined here");
+      return false;
+    }
+    return true;
+  }
+
+  // ---------------------------------------------------------------- [problem]
+  void read_problem_header(const toml::table& t) {
+    problem_ = &t;
+    check_keys(t, {"name", "goal", "size", "fixed_prefix"}, "[problem]");
+    if (auto n = t.get("name"); n && n->is_string()) spec_.name = n->as_string()->get();
+    else d_.error(n ? loc(*n) : loc(t), "[problem] needs name = \"...\" (a string)");
+    if (auto g = t.get("goal"); g && g->is_string()) {
+      const std::string& s = g->as_string()->get();
+      if (s == "count") spec_.goal = Goal::count;
+      else if (s == "minimize") spec_.goal = Goal::minimize;
+      else if (s == "maximize") spec_.goal = Goal::maximize;
+      else if (s == "path")
+        d_.error(loc(*g), "goal \"path\" (move-based problems) is not supported by this version of permjit");
+      else d_.error(loc(*g), "unknown goal '" + s + "'", "goal is one of: count, minimize, maximize");
+    } else {
+      d_.error(g ? loc(*g) : loc(t), "[problem] needs goal = \"count\" | \"minimize\" | \"maximize\"");
+    }
+  }
+
+  void read_problem_shape(const toml::table& t) {
+    const toml::node* s = t.get("size");
+    if (!s) {
+      d_.error(loc(t), "[problem] needs size = an expression of parameters or instance data (e.g. \"n\")");
+      return;
+    }
+    spec_.size_expr = expr_of(*s, "problem.size");
+    if (!spec_.size_expr) return;
+    CheckContext ctx{"problem.size", false, false, false};
+    if (!check_typed(*spec_.size_expr, Type::int_, spec_, ctx, d_)) return;
+    auto v = eval_static(*spec_.size_expr, &d_);
+    if (!v) {
+      if (opts_.need_instance) d_.error(spec_.size_expr->loc, "the size cannot be computed before the search");
+      return;
+    }
+    if (*v < 1 || *v > kMaxSize) {
+      d_.error(spec_.size_expr->loc, "size is " + std::to_string(*v) + "; permjit handles sizes 1.." +
+                                         std::to_string(kMaxSize));
+      return;
+    }
+    spec_.size = static_cast<int>(*v);
+    if (auto fp = t.get("fixed_prefix")) read_fixed_prefix(*fp);
+  }
+
+  void read_fixed_prefix(const toml::node& n) {
+    spec_.fixed_prefix_loc = loc(n);
+    const toml::array* a = n.as_array();
+    if (!a) {
+      d_.error(loc(n), "fixed_prefix must be an array of values, e.g. [0]");
+      return;
+    }
+    std::set<int64_t> seen;
+    for (const auto& e : *a) {
+      auto i = e.as_integer();
+      if (!i) {
+        d_.error(loc(e), "fixed_prefix values must be integers");
+        continue;
+      }
+      int64_t v = i->get();
+      if (v < 0 || v >= spec_.size)
+        d_.error(loc(e), "value " + std::to_string(v) + " is outside 0.." + std::to_string(spec_.size - 1));
+      else if (!seen.insert(v).second)
+        d_.error(loc(e), "value " + std::to_string(v) + " appears twice in fixed_prefix");
+      spec_.fixed_prefix.push_back(v);
+    }
+    if (static_cast<int>(spec_.fixed_prefix.size()) >= spec_.size && spec_.size > 0)
+      d_.error(loc(n), "fixed_prefix must leave at least one position to search");
+  }
+
+  // ---------------------------------------------------------------- [params]
+  void read_params(const toml::table* t) {
+    if (!t) return;
+    for (auto&& [k, v] : *t) {
+      Param p;
+      p.name = std::string(k.str());
+      p.loc = loc(k);
+      if (auto i = v.as_integer()) {
+        p.def = p.value = i->get();
+      } else if (auto tb = v.as_table()) {
+        check_keys(*tb, {"type", "default", "range"}, "parameter '" + p.name + "'");
+        if (auto ty = tb->get("type"); ty && !(ty->is_string() && ty->as_string()->get() == "int"))
+          d_.error(loc(*ty), "parameters are of type \"int\"");
+        auto def = tb->get("default");
+        if (!def || !def->is_integer()) {
+          d_.error(def ? loc(*def) : loc(k), "parameter '" + p.name + "' needs an integer default");
+          continue;
+        }
+        p.def = p.value = def->as_integer()->get();
+        if (auto r = tb->get("range")) {
+          auto arr = r->as_array();
+          if (!arr || arr->size() != 2 || !(*arr)[0].is_integer() || !(*arr)[1].is_integer()) {
+            d_.error(loc(*r), "range must be [lowest, highest], two integers");
+          } else {
+            p.lo = (*arr)[0].as_integer()->get();
+            p.hi = (*arr)[1].as_integer()->get();
+            if (p.def < p.lo || p.def > p.hi)
+              d_.error(loc(*def), "default " + std::to_string(p.def) + " is outside the range [" +
+                                      std::to_string(p.lo) + ", " + std::to_string(p.hi) + "]");
+          }
+          p.loc = loc(*r);
+        }
+      } else {
+        d_.error(loc(v), "parameter '" + p.name + "' must be an integer or { type = \"int\", default = ..., range = [lo, hi] }");
+        continue;
+      }
+      spec_.params.push_back(p);
+    }
+  }
+
+  void apply_param_overrides() {
+    for (const auto& text : opts_.params) {
+      // Place errors on the command line itself, shown like a one-line file.
+      SourceRef cl = make_source("<command line>", "--param " + text);
+      size_t eq = text.find('=');
+      if (eq == std::string::npos || eq == 0) {
+        d_.error(Loc{cl, 1, 9}, "--param takes name=value, found '" + text + "'");
+        continue;
+      }
+      std::string name = text.substr(0, eq), value = text.substr(eq + 1);
+      auto it = std::find_if(spec_.params.begin(), spec_.params.end(), [&](auto& p) { return p.name == name; });
+      if (it == spec_.params.end()) {
+        std::vector<std::string> names;
+        for (auto& p : spec_.params) names.push_back(p.name);
+        d_.error(Loc{cl, 1, 9}, "the spec has no parameter '" + name + "'", did_you_mean(name, names));
+        continue;
+      }
+      int64_t v = 0;
+      auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
+      if (ec != std::errc() || end != value.data() + value.size()) {
+        d_.error(Loc{cl, 1, static_cast<int>(10 + eq)}, "parameter '" + name + "' takes an integer, found '" + value + "'");
+        continue;
+      }
+      if (v < it->lo || v > it->hi) {
+        d_.error(Loc{cl, 1, static_cast<int>(10 + eq)}, "parameter " + name + "=" + value + " is outside its range [" +
+                                                            std::to_string(it->lo) + ", " + std::to_string(it->hi) + "]");
+        d_.note(it->loc, "the range of '" + name + "' is declared here");
+        continue;
+      }
+      it->value = v;
+    }
+    for (const auto& p : spec_.params) {
+      Symbol s{Symbol::Kind::param, p.name, Type::int_, {}, p.value, nullptr, p.loc};
+      declare(s);
+    }
+  }
+
+  void add_builtins() {
+    for (const char* b : {"d", "last", "first", "v"})
+      spec_.symbols.emplace(b, Symbol{Symbol::Kind::builtin, b, Type::int_, {}, std::nullopt, nullptr, {}});
+    for (const char* b : {"free", "all"})
+      spec_.symbols.emplace(b, Symbol{Symbol::Kind::builtin, b, Type::bits, {}, std::nullopt, nullptr, {}});
+  }
+
+  // A type string: "int", "bits", "int[n][m]". Returns false after reporting.
+  bool read_type(const toml::node& n, const std::string& what, Type& base, std::vector<ExprPtr>& dims,
+                 bool allow_bits) {
+    ExprPtr e = expr_of(n, what);
+    if (!e) return false;
+    Expr* head = e.get();
+    if (e->kind == Expr::Kind::index) {
+      head = e->args[0].get();
+      for (size_t i = 1; i < e->args.size(); ++i) dims.push_back(std::move(e->args[i]));
+    }
+    if (head->kind != Expr::Kind::name || (head->text != "int" && head->text != "bits")) {
+      d_.error(head->loc, what + " has an unknown type '" + to_string(*head) + "'",
+               allow_bits ? "types are int, bits, int[dim]..., bits[dim]..." : "types are int and int[dim]...");
+      return false;
+    }
+    if (head->text == "bits" && !allow_bits) {
+      d_.error(head->loc, what + ": instance data are integers (int or int[dim]...)");
+      return false;
+    }
+    base = head->text == "int" ? Type::int_ : Type::bits;
+    return true;
+  }
+
+  // Dimensions may name parameters and instance scalars (declared before any is checked).
+  bool check_dims(std::vector<ExprPtr>& dims) {
+    CheckContext ctx{"an array dimension", false, false, false};
+    bool ok = true;
+    for (auto& dim : dims) ok &= check_typed(*dim, Type::int_, spec_, ctx, d_);
+    return ok;
+  }
+
+  // ---------------------------------------------------------------- [data]
+  void read_data(const toml::table* t) {
+    if (!t) return;
+    for (auto&& [k, v] : *t) {
+      DataItem item;
+      item.name = std::string(k.str());
+      item.loc = loc(k);
+      Type base;
+      if (!read_type(v, "data '" + item.name + "'", base, item.dim_exprs, false)) continue;
+      item.dims.assign(item.dim_exprs.size(), 0);
+      spec_.data.push_back(std::move(item));
+    }
+    for (auto& item : spec_.data)
+      declare(Symbol{Symbol::Kind::data, item.name, Type::int_, item.dims, std::nullopt, nullptr, item.loc});
+    for (auto& item : spec_.data) check_dims(item.dim_exprs);
+  }
+
+  // ---------------------------------------------------------------- [instance]
+  void read_instance_section(const toml::table* t) {
+    if (!t) {
+      if (!spec_.data.empty())
+        d_.error(spec_.data.front().loc, "data items need an [instance] section saying how to read them");
+      return;
+    }
+    auto fmt = t->get("format");
+    spec_.instance.loc = loc(*t);
+    if (!fmt || !fmt->is_string()) {
+      d_.error(fmt ? loc(*fmt) : loc(*t), "[instance] needs format = \"tsplib\" | \"layout\"");
+      return;
+    }
+    const std::string& f = fmt->as_string()->get();
+    std::set<std::string> covered;
+    auto data_name = [&](const toml::node* n, const char* key, size_t rank) -> std::string {
+      if (!n || !n->is_string()) {
+        d_.error(n ? loc(*n) : loc(*t), std::string("[instance] needs ") + key + " = \"<name of a data item>\"");
+        return {};
+      }
+      std::string name = n->as_string()->get();
+      const DataItem* item = spec_.find_data(name);
+      if (!item) {
+        std::vector<std::string> names;
+        for (auto& i : spec_.data) names.push_back(i.name);
+        d_.error(loc(*n), "'" + name + "' is not a data item", did_you_mean(name, names));
+        return {};
+      }
+      if (item->dim_exprs.size() != rank) {
+        d_.error(loc(*n), "'" + name + "' must be " + (rank == 0 ? "a scalar (int)" : "a matrix (int[n][n])") +
+                              " to receive " + key);
+        return {};
+      }
+      covered.insert(name);
+      return name;
+    };
+    if (f == "tsplib") {
+      spec_.instance.kind = InstanceFormat::Kind::tsplib;
+      check_keys(*t, {"format", "dimension", "weights"}, "[instance] (tsplib)");
+      spec_.instance.dimension_item = data_name(t->get("dimension"), "dimension", 0);
+      spec_.instance.weights_item = data_name(t->get("weights"), "weights", 2);
+    } else if (f == "layout") {
+      spec_.instance.kind = InstanceFormat::Kind::layout;
+      check_keys(*t, {"format", "read"}, "[instance] (layout)");
+      const toml::node* r = t->get("read");
+      if (!r || !r->is_array()) {
+        d_.error(r ? loc(*r) : loc(*t), "[instance] layout needs read = [\"item\", ...], the data items in file order");
+        return;
+      }
+      for (const auto& e : *r->as_array()) {
+        if (!e.is_string()) {
+          d_.error(loc(e), "read lists data item names (strings)");
+          continue;
+        }
+        std::string name = e.as_string()->get();
+        if (covered.count(name)) {
+          d_.error(loc(e), "'" + name + "' is read twice");
+          continue;
+        }
+        const DataItem* item = spec_.find_data(name);
+        if (!item) {
+          std::vector<std::string> names;
+          for (auto& i : spec_.data) names.push_back(i.name);
+          d_.error(loc(e), "'" + name + "' is not a data item", did_you_mean(name, names));
+          continue;
+        }
+        covered.insert(name);
+        spec_.instance.read_order.push_back({name, loc(e)});
+      }
+    } else {
+      d_.error(loc(*fmt), "unknown instance format '" + f + "'", "format is \"tsplib\" or \"layout\"");
+      return;
+    }
+    for (const auto& item : spec_.data)
+      if (!covered.count(item.name)) d_.error(item.loc, "data item '" + item.name + "' is not read by [instance]");
+    if (d_.has_errors()) return;
+    if (opts_.instance_path.empty()) {
+      if (opts_.need_instance)
+        d_.error(spec_.instance.loc, "this spec reads its data from an instance file; give one with --instance FILE");
+      return;
+    }
+    spec_.instance_path = opts_.instance_path;
+    load_instance(spec_, d_);
+  }
+
+  // ---------------------------------------------------------------- [state]
+  void read_state(const toml::table* t) {
+    if (!t) return;
+    for (auto&& [k, v] : *t) {
+      StateVar sv;
+      sv.name = std::string(k.str());
+      sv.loc = loc(k);
+      const toml::node* type_node = &v;
+      const toml::node* init_node = nullptr;
+      if (auto tb = v.as_table()) {
+        check_keys(*tb, {"type", "init"}, "state '" + sv.name + "'");
+        type_node = tb->get("type");
+        init_node = tb->get("init");
+        if (!type_node) {
+          d_.error(loc(v), "state '" + sv.name + "' needs a type");
+          continue;
+        }
+      }
+      if (!read_type(*type_node, "state '" + sv.name + "'", sv.type, sv.dim_exprs, true)) continue;
+      if (!check_dims(sv.dim_exprs)) continue;
+      bool dims_ok = true;
+      for (auto& de : sv.dim_exprs) {
+        auto val = eval_static(*de, &d_);
+        if (!val) {
+          dims_ok = false;
+          if (opts_.need_instance || spec_.instance_path.size()) d_.error(de->loc, "a state dimension must be known before the search");
+        } else if (*val < 1 || *val > 4096) {
+          d_.error(de->loc, "state dimension " + std::to_string(*val) + " is outside 1..4096");
+          dims_ok = false;
+        }
+        sv.dims.push_back(val.value_or(1));
+      }
+      (void)dims_ok;
+      if (init_node) {
+        sv.init = expr_of(*init_node, "state '" + sv.name + "' init");
+        if (sv.init) {
+          CheckContext ctx{"a state's init (evaluated once at the root)", false, false, false};
+          check_typed(*sv.init, sv.type, spec_, ctx, d_);
+        }
+      }
+      spec_.state.push_back(std::move(sv));
+    }
+    for (auto& sv : spec_.state)
+      declare(Symbol{Symbol::Kind::state, sv.name, sv.type, sv.dims, std::nullopt, nullptr, sv.loc});
+  }
+
+  // ---------------------------------------------------------------- [branch]
+  void read_branch(const toml::table* t) {
+    if (!t) {
+      d_.error(Loc{spec_.file, 1, 1}, "missing section [branch]");
+      return;
+    }
+    check_keys(*t, {"candidates", "filter", "place", "bound", "objective"}, "[branch]");
+    Branch& b = spec_.branch;
+    if (auto n = t->get("candidates")) {
+      b.candidates = expr_of(*n, "branch.candidates");
+      if (b.candidates) check_typed(*b.candidates, Type::bits, spec_, {"branch.candidates", true, false, false}, d_);
+    }
+    if (auto n = t->get("filter")) {
+      b.filter = expr_of(*n, "branch.filter");
+      if (b.filter) check_typed(*b.filter, Type::bool_, spec_, {"branch.filter", true, true, false}, d_);
+    }
+    if (auto n = t->get("place")) read_place(*n);
+    bool optimise = spec_.goal != Goal::count;
+    for (auto [key, slot] : {std::pair{"bound", &b.bound}, std::pair{"objective", &b.objective}}) {
+      const toml::node* n = t->get(key);
+      if (!n) {
+        if (optimise) d_.error(loc(*t), std::string("a ") + goal_name(spec_.goal) + " problem needs branch." + key);
+        continue;
+      }
+      if (!optimise) {
+        d_.error(loc(*n), std::string("branch.") + key + " is only for minimize and maximize goals",
+                 "a count problem counts every complete permutation that the candidates allow");
+        continue;
+      }
+      *slot = expr_of(*n, std::string("branch.") + key);
+      if (*slot) check_typed(**slot, Type::int_, spec_, {key, true, false, false}, d_);
+    }
+  }
+
+  void read_place(const toml::node& n) {
+    Branch& b = spec_.branch;
+    b.place_loc = loc(n);
+    if (auto s = n.as_string()) {
+      b.place_is_block = true;
+      const std::vector<Loc>& m = map_of(n, s->get());
+      if (parse_block(ExprSource{s->get(), &m}, b.place_block, d_))
+        check_block(b.place_block, spec_, {"branch.place", true, true, true}, d_);
+      return;
+    }
+    auto tb = n.as_table();
+    if (!tb) {
+      d_.error(loc(n), "branch.place must be a table { var = \"expr\", ... } or an update block in a string");
+      return;
+    }
+    for (auto&& [k, v] : *tb) {
+      std::string name(k.str());
+      const StateVar* sv = spec_.find_state(name);
+      if (!sv) {
+        std::vector<std::string> names;
+        for (auto& s : spec_.state) names.push_back(s.name);
+        d_.error(loc(k), "'" + name + "' is not a state variable", did_you_mean(name, names));
+        continue;
+      }
+      if (!sv->dims.empty()) {
+        d_.error(loc(k), "array state '" + name + "' is updated element by element; write branch.place as a block",
+                 "place = '''\n  " + name + "[d] = v\n'''");
+        continue;
+      }
+      ExprPtr e = expr_of(v, "branch.place." + name);
+      if (!e) continue;
+      if (check_typed(*e, sv->type, spec_, {"branch.place", true, true, false}, d_))
+        b.place_simultaneous.push_back({name, std::move(e)});
+    }
+  }
+};
+
+}  // namespace
+
+const char* goal_name(Goal g) {
+  switch (g) {
+    case Goal::count: return "count";
+    case Goal::minimize: return "minimize";
+    case Goal::maximize: return "maximize";
+  }
+  return "?";
+}
+
+const StateVar* ProblemSpec::find_state(const std::string& n) const {
+  for (const auto& s : state)
+    if (s.name == n) return &s;
+  return nullptr;
+}
+
+const DataItem* ProblemSpec::find_data(const std::string& n) const {
+  for (const auto& s : data)
+    if (s.name == n) return &s;
+  return nullptr;
+}
+
+ProblemSpec load_spec(const LoadOptions& opts) {
+  Diagnostics d;
+  ProblemSpec spec;
+  spec.file = read_source(opts.spec_path);
+  if (!spec.file) {
+    d.error(Loc{make_source(opts.spec_path, ""), 0, 0}, "cannot read the spec file");
+    throw UserErrors(std::move(d));
+  }
+  toml::table root;
+  try {
+    root = toml::parse(spec.file->text, spec.file->path);
+  } catch (const toml::parse_error& e) {
+    const auto& b = e.source().begin;
+    d.error(Loc{spec.file, static_cast<int>(b.line), static_cast<int>(b.column)},
+            "TOML syntax: " + std::string(e.description()));
+    throw UserErrors(std::move(d));
+  }
+  Reader(spec, d, opts).run(root);
+  if (d.has_errors()) throw UserErrors(std::move(d));
+  return spec;
+}
+
+}  // namespace permjit

@@ -1,0 +1,23 @@
+// The front of the pipeline: spec.toml (+ --param, + instance) -> checked ProblemSpec.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "dsl/spec.hpp"
+
+namespace permjit {
+
+struct LoadOptions {
+  std::string spec_path;
+  std::vector<std::string> params;  // "name=value", as typed after --param
+  std::string instance_path;        // empty: none given
+  // false for `check` without --instance: types are checked, sizes that come from the
+  // instance stay unknown. true: a spec with data needs an instance.
+  bool need_instance = true;
+};
+
+// Reads, checks and loads everything it can, collecting every error; throws UserErrors
+// with all of them if there was any.
+ProblemSpec load_spec(const LoadOptions& opts);
+
+}  // namespace permjit

@@ -1,0 +1,296 @@
+#include "dsl/parser.hpp"
+
+#include <map>
+
+#include "dsl/lexer.hpp"
+
+namespace permjit {
+namespace {
+
+// Binary operators by precedence level, lowest first (C's order, so that a reader's
+// habits hold).
+const std::vector<std::vector<std::string>> kLevels = {
+    {"||"}, {"&&"}, {"|"}, {"^"}, {"&"}, {"==", "!="}, {"<", "<=", ">", ">="},
+    {"<<", ">>"}, {"+", "-"}, {"*", "/", "%"}};
+
+const std::vector<std::string> kReductions = {"sum", "min", "max", "count"};
+
+struct ParseFailed {};
+
+class Parser {
+ public:
+  Parser(std::vector<Token> toks, Diagnostics& d) : t_(std::move(toks)), diags_(d) {}
+
+  ExprPtr whole_expression() {
+    ExprPtr e = expression();
+    if (!at_end()) fail(peek().loc, "unexpected " + describe(peek()) + " after the expression");
+    return e;
+  }
+
+  void block(Block& out, bool until_brace) {
+    while (true) {
+      skip_separators();
+      if (at_end()) {
+        if (until_brace) fail(peek().loc, "missing '}' to close the block");
+        return;
+      }
+      if (until_brace && is_punct("}")) return;
+      out.push_back(statement());
+      if (!at_end() && !is_punct("}") && !is_newline() && !is_punct(";"))
+        fail(peek().loc, "unexpected " + describe(peek()) + "; expected the end of the statement");
+    }
+  }
+
+ private:
+  std::vector<Token> t_;
+  size_t p_ = 0;
+  Diagnostics& diags_;
+
+  const Token& peek(size_t k = 0) const { return t_[std::min(p_ + k, t_.size() - 1)]; }
+  bool at_end() const { return peek().kind == Token::Kind::end; }
+  bool is_newline() const { return peek().kind == Token::Kind::newline; }
+  bool is_punct(const char* s, size_t k = 0) const {
+    return peek(k).kind == Token::Kind::punct && peek(k).text == s;
+  }
+  bool is_keyword(const char* s, size_t k = 0) const {
+    return peek(k).kind == Token::Kind::keyword && peek(k).text == s;
+  }
+  Token take() { return t_[p_ < t_.size() - 1 ? p_++ : p_]; }
+
+  static std::string describe(const Token& t) {
+    switch (t.kind) {
+      case Token::Kind::end: return "end of expression";
+      case Token::Kind::newline: return "end of line";
+      case Token::Kind::integer: return "number '" + t.text + "'";
+      case Token::Kind::ident: return "name '" + t.text + "'";
+      default: return "'" + t.text + "'";
+    }
+  }
+
+  [[noreturn]] void fail(const Loc& loc, std::string msg, std::string hint = {}) {
+    diags_.error(loc, std::move(msg), std::move(hint));
+    throw ParseFailed{};
+  }
+
+  void expect_punct(const char* s, const std::string& what) {
+    if (!is_punct(s)) fail(peek().loc, std::string("expected '") + s + "' " + what + ", found " + describe(peek()));
+    take();
+  }
+
+  std::string expect_ident(const char* what) {
+    if (peek().kind != Token::Kind::ident) fail(peek().loc, std::string("expected ") + what + ", found " + describe(peek()));
+    return take().text;
+  }
+
+  void skip_separators() {
+    while (is_newline() || is_punct(";")) take();
+  }
+
+  StmtPtr statement() {
+    Loc loc = peek().loc;
+    if (is_keyword("let")) {
+      take();
+      auto s = std::make_unique<Stmt>(Stmt::Kind::let, loc);
+      s->var = expect_ident("a name after 'let'");
+      expect_punct("=", "after the name of a 'let'");
+      s->value = expression();
+      return s;
+    }
+    if (is_keyword("for")) {
+      take();
+      auto s = std::make_unique<Stmt>(Stmt::Kind::for_, loc);
+      s->var = expect_ident("a loop variable after 'for'");
+      if (!is_keyword("in")) fail(peek().loc, "expected 'in' after the loop variable, found " + describe(peek()));
+      take();
+      s->lo = expression();
+      expect_punct("..", "between the bounds of the loop range (for i in lo..hi)");
+      s->hi = expression();
+      if (is_punct("{")) {
+        take();
+        block(s->body, true);
+        expect_punct("}", "to close the loop body");
+      } else {
+        expect_punct(":", "or '{' after the loop range");
+        s->body.push_back(statement());
+      }
+      return s;
+    }
+    auto s = std::make_unique<Stmt>(Stmt::Kind::assign, loc);
+    s->target = postfix();
+    if (s->target->kind != Expr::Kind::name && s->target->kind != Expr::Kind::index)
+      fail(loc, "the left side of an assignment must be a state variable or an element of one");
+    expect_punct("=", "in an assignment (target = expression)");
+    s->value = expression();
+    return s;
+  }
+
+  ExprPtr expression() {
+    if (is_keyword("let")) {
+      Loc loc = take().loc;
+      auto e = std::make_unique<Expr>(Expr::Kind::let, loc);
+      e->var = expect_ident("a name after 'let'");
+      expect_punct("=", "after the name of a 'let'");
+      e->args.push_back(conditional());
+      if (is_punct(",")) {  // let a = x, b = y in body  ==  let a = x in let b = y in body
+        Token comma = take();
+        t_[--p_] = Token{Token::Kind::keyword, "let", 0, comma.loc};
+        e->args.push_back(expression());
+        return e;
+      }
+      if (!is_keyword("in")) fail(peek().loc, "expected 'in' after the value of a 'let', found " + describe(peek()),
+                                  "write: let x = value in expression");
+      take();
+      e->args.push_back(expression());
+      return e;
+    }
+    return conditional();
+  }
+
+  ExprPtr conditional() {
+    ExprPtr c = binary(0);
+    if (!is_punct("?")) return c;
+    Loc loc = take().loc;
+    auto e = std::make_unique<Expr>(Expr::Kind::cond, loc);
+    e->args.push_back(std::move(c));
+    e->args.push_back(expression());
+    expect_punct(":", "between the two arms of a conditional (c ? a : b)");
+    e->args.push_back(expression());
+    return e;
+  }
+
+  ExprPtr binary(size_t level) {
+    if (level == kLevels.size()) return unary();
+    ExprPtr l = binary(level + 1);
+    while (peek().kind == Token::Kind::punct) {
+      const std::string& op = peek().text;
+      bool here = false;
+      for (const auto& o : kLevels[level]) here |= o == op;
+      if (!here) break;
+      Loc loc = peek().loc;
+      std::string text = take().text;
+      auto e = std::make_unique<Expr>(Expr::Kind::binary, loc);
+      e->text = text;
+      e->args.push_back(std::move(l));
+      e->args.push_back(binary(level + 1));
+      l = std::move(e);
+    }
+    return l;
+  }
+
+  ExprPtr unary() {
+    if (is_punct("-") || is_punct("!") || is_punct("~")) {
+      Loc loc = peek().loc;
+      auto e = std::make_unique<Expr>(Expr::Kind::unary, loc);
+      e->text = take().text;
+      e->args.push_back(unary());
+      return e;
+    }
+    return postfix();
+  }
+
+  ExprPtr postfix() {
+    ExprPtr base = primary();
+    if (!is_punct("[")) return base;
+    auto e = std::make_unique<Expr>(Expr::Kind::index, base->loc);
+    e->args.push_back(std::move(base));
+    while (is_punct("[")) {
+      take();
+      e->args.push_back(expression());
+      expect_punct("]", "to close the index");
+    }
+    return e;
+  }
+
+  ExprPtr primary() {
+    const Token& t = peek();
+    Loc loc = t.loc;
+    if (t.kind == Token::Kind::integer) {
+      auto e = std::make_unique<Expr>(Expr::Kind::int_lit, loc);
+      e->value = take().value;
+      return e;
+    }
+    if (is_keyword("true") || is_keyword("false")) {
+      auto e = std::make_unique<Expr>(Expr::Kind::bool_lit, loc);
+      e->value = take().text == "true";
+      return e;
+    }
+    if (is_punct("(")) {
+      take();
+      ExprPtr e = expression();
+      expect_punct(")", "to close the parenthesis");
+      return e;
+    }
+    if (t.kind == Token::Kind::ident) {
+      std::string name = take().text;
+      if (!is_punct("(")) {
+        auto e = std::make_unique<Expr>(Expr::Kind::name, loc);
+        e->text = name;
+        return e;
+      }
+      take();
+      bool reduction = false;
+      for (const auto& r : kReductions) reduction |= r == name;
+      if (reduction && peek().kind == Token::Kind::ident && is_keyword("in", 1)) return reduce(name, loc);
+      auto e = std::make_unique<Expr>(Expr::Kind::call, loc);
+      e->text = name;
+      if (!is_punct(")")) {
+        e->args.push_back(expression());
+        while (is_punct(",")) {
+          take();
+          e->args.push_back(expression());
+        }
+      }
+      expect_punct(")", "to close the argument list");
+      return e;
+    }
+    fail(loc, "expected an expression, found " + describe(t));
+  }
+
+  // sum(j in free: body), min(i in 0..n: body)
+  ExprPtr reduce(const std::string& op, const Loc& loc) {
+    auto e = std::make_unique<Expr>(Expr::Kind::reduce, loc);
+    e->text = op;
+    e->var = take().text;
+    take();  // in
+    e->args.push_back(expression());
+    if (is_punct("..")) {
+      take();
+      e->over_range = true;
+      e->args.push_back(expression());
+    }
+    expect_punct(":", "before the body of the reduction (" + op + "(x in set: body))");
+    e->args.push_back(expression());
+    expect_punct(")", "to close the reduction");
+    return e;
+  }
+};
+
+}  // namespace
+
+ExprPtr parse_expression(const ExprSource& src, Diagnostics& diags) {
+  std::vector<Token> toks;
+  if (!lex(src, false, toks, diags)) return nullptr;
+  if (toks.size() == 1) {
+    diags.error(toks[0].loc, "empty expression");
+    return nullptr;
+  }
+  try {
+    return Parser(std::move(toks), diags).whole_expression();
+  } catch (const ParseFailed&) {
+    return nullptr;
+  }
+}
+
+bool parse_block(const ExprSource& src, Block& out, Diagnostics& diags) {
+  std::vector<Token> toks;
+  if (!lex(src, true, toks, diags)) return false;
+  try {
+    Parser p(std::move(toks), diags);
+    p.block(out, false);
+    return true;
+  } catch (const ParseFailed&) {
+    return false;
+  }
+}
+
+}  // namespace permjit

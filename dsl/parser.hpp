@@ -1,0 +1,26 @@
+// Parses the expression language and update blocks out of TOML strings. Input is the
+// decoded string plus the place of each of its bytes (map_toml_string), so every node
+// and every error names the exact spot in the .toml.
+#pragma once
+#include <string_view>
+#include <vector>
+
+#include "dsl/ast.hpp"
+#include "dsl/diagnostics.hpp"
+
+namespace permjit {
+
+struct ExprSource {
+  std::string_view text;
+  const std::vector<Loc>* places;  // text.size() + 1 entries
+};
+
+// Returns nullptr after reporting errors.
+ExprPtr parse_expression(const ExprSource& src, Diagnostics& diags);
+// An update block: statements separated by newlines or `;`:
+//   target = expr | target[i]... = expr | let x = expr | for i in lo..hi: stmt
+//   | for i in lo..hi { stmts }
+// Returns false after reporting errors.
+bool parse_block(const ExprSource& src, Block& out, Diagnostics& diags);
+
+}  // namespace permjit

@@ -1,0 +1,106 @@
+// The typed problem spec: what `dsl/` produces and `generator/` consumes. Plain data,
+// no CUDA. Sizes and instance data are known here, so the generator can make them
+// compile-time constants.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "dsl/ast.hpp"
+
+namespace permjit {
+
+enum class Goal { count, minimize, maximize };
+const char* goal_name(Goal g);
+
+// The largest permutation size: a set of values is one 64-bit word.
+inline constexpr int kMaxSize = 64;
+
+struct Symbol {
+  enum class Kind { param, data, state, builtin, local };
+  Kind kind;
+  std::string name;
+  Type type = Type::int_;      // element type for arrays
+  std::vector<int64_t> dims;   // empty for scalars; sized by the declaration, values once known
+  std::optional<int64_t> value;          // params and data scalars, once known
+  const std::vector<int64_t>* values = nullptr;  // data arrays, row-major, once known
+  Loc loc;
+  bool is_array() const { return !dims.empty(); }
+};
+
+struct Param {
+  std::string name;
+  int64_t value = 0;
+  int64_t def = 0;
+  int64_t lo = INT64_MIN, hi = INT64_MAX;
+  Loc loc;
+};
+
+struct DataItem {
+  std::string name;
+  std::vector<ExprPtr> dim_exprs;  // empty for a scalar
+  std::vector<int64_t> dims;       // evaluated
+  std::vector<int64_t> values;     // row-major, filled from the instance
+  bool loaded = false;
+  Loc loc;
+};
+
+struct StateVar {
+  std::string name;
+  Type type = Type::int_;  // int or bits
+  std::vector<ExprPtr> dim_exprs;
+  std::vector<int64_t> dims;
+  ExprPtr init;  // evaluated at the root; broadcast to every element of an array
+  Loc loc;
+};
+
+// How the instance file fills the data items.
+struct InstanceFormat {
+  enum class Kind { none, tsplib, layout };
+  Kind kind = Kind::none;
+  // tsplib: which data items receive DIMENSION and the edge weights.
+  std::string dimension_item, weights_item;
+  // layout: the data items read in order, whitespace-separated numbers.
+  std::vector<std::pair<std::string, Loc>> read_order;
+  Loc loc;
+};
+
+struct Branch {
+  ExprPtr candidates;  // bits, on the parent; intersected with `free`
+  ExprPtr filter;      // bool of `v`, on the parent
+  // place: either simultaneous assignments (inline table) or a sequential block.
+  bool place_is_block = false;
+  std::vector<std::pair<std::string, ExprPtr>> place_simultaneous;
+  Block place_block;
+  Loc place_loc;
+  ExprPtr bound;      // int, on the child (minimize / maximize)
+  ExprPtr objective;  // int, on a leaf (minimize / maximize)
+};
+
+struct ProblemSpec {
+  SourceRef file;
+  std::string name;
+  Goal goal = Goal::count;
+  ExprPtr size_expr;
+  int size = 0;  // evaluated; 0 while unknown
+  std::vector<int64_t> fixed_prefix;
+  Loc fixed_prefix_loc;
+  std::vector<Param> params;
+  std::vector<DataItem> data;
+  std::vector<StateVar> state;
+  InstanceFormat instance;
+  std::string instance_path;  // empty when none was given
+  Branch branch;
+
+  // Every name the expressions can see, by name: params, data, state, builtins.
+  std::map<std::string, Symbol> symbols;
+  // Locals (let and loop variables) live as long as the spec; the checker owns them here.
+  std::vector<std::unique_ptr<Symbol>> locals;
+
+  const StateVar* find_state(const std::string& n) const;
+  const DataItem* find_data(const std::string& n) const;
+};
+
+}  // namespace permjit

@@ -1,0 +1,153 @@
+#include "dsl/static_eval.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <map>
+
+namespace permjit {
+namespace {
+
+class Eval {
+ public:
+  explicit Eval(Diagnostics* d) : diags_(d) {}
+
+  std::optional<int64_t> run(const Expr& e) {
+    using K = Expr::Kind;
+    switch (e.kind) {
+      case K::int_lit:
+      case K::bool_lit: return e.value;
+      case K::name: {
+        if (!e.sym) return std::nullopt;
+        if (auto it = locals_.find(e.sym); it != locals_.end()) return it->second;
+        if (e.sym->kind == Symbol::Kind::param || e.sym->kind == Symbol::Kind::data) return e.sym->value;
+        return std::nullopt;
+      }
+      case K::unary: {
+        auto x = run(*e.args[0]);
+        if (!x) return x;
+        if (e.text == "-") return -*x;
+        if (e.text == "!") return !*x;
+        return ~*x;
+      }
+      case K::binary: return binary(e);
+      case K::cond: {
+        auto c = run(*e.args[0]), a = run(*e.args[1]), b = run(*e.args[2]);
+        if (!c || !a || !b) return std::nullopt;
+        return *c ? a : b;
+      }
+      case K::call: {
+        std::vector<int64_t> v;
+        for (auto& a : e.args) {
+          auto x = run(*a);
+          if (!x) return x;
+          v.push_back(*x);
+        }
+        const std::string& f = e.text;
+        if (f == "min") return *std::min_element(v.begin(), v.end());
+        if (f == "max") return *std::max_element(v.begin(), v.end());
+        if (f == "abs") return v[0] < 0 ? -v[0] : v[0];
+        if (f == "bit") return v[0] >= 0 && v[0] < 64 ? static_cast<int64_t>(uint64_t{1} << v[0]) : 0;
+        if (f == "test") return v[1] >= 0 && v[1] < 64 ? (static_cast<uint64_t>(v[0]) >> v[1]) & 1 : 0;
+        if (f == "popcount") return std::popcount(static_cast<uint64_t>(v[0]));
+        if (f == "lowest") return v[0] == 0 ? -1 : std::countr_zero(static_cast<uint64_t>(v[0]));
+        return std::nullopt;
+      }
+      case K::index: {
+        const Symbol* s = e.sym;
+        if (!s || s->kind != Symbol::Kind::data || !s->values) return std::nullopt;
+        int64_t flat = 0;
+        for (size_t i = 1; i < e.args.size(); ++i) {
+          auto x = run(*e.args[i]);
+          if (!x) return x;
+          int64_t dim = s->dims[i - 1];
+          if (*x < 0 || *x >= dim) {
+            if (diags_)
+              diags_->error(e.args[i]->loc, "index " + std::to_string(*x) + " is out of range for dimension " +
+                                                std::to_string(i) + " of '" + s->name + "' (size " + std::to_string(dim) + ")");
+            return std::nullopt;
+          }
+          flat = flat * dim + *x;
+        }
+        return (*s->values)[flat];
+      }
+      case K::reduce: {
+        std::vector<int64_t> domain;
+        if (e.over_range) {
+          auto lo = run(*e.args[0]), hi = run(*e.args[1]);
+          if (!lo || !hi) return std::nullopt;
+          for (int64_t i = *lo; i < *hi; ++i) domain.push_back(i);
+        } else {
+          auto set = run(*e.args[0]);
+          if (!set) return set;
+          for (int i = 0; i < 64; ++i)
+            if ((static_cast<uint64_t>(*set) >> i) & 1) domain.push_back(i);
+        }
+        // Empty sums, counts, minima and maxima are 0 (see docs/spec-language.md).
+        std::optional<int64_t> acc;
+        for (int64_t x : domain) {
+          locals_[e.sym] = x;
+          auto b = run(*e.args.back());
+          if (!b) return b;
+          if (!acc) acc = e.text == "count" ? int64_t(*b != 0) : *b;
+          else if (e.text == "sum") *acc += *b;
+          else if (e.text == "count") *acc += *b != 0;
+          else if (e.text == "min") acc = std::min(*acc, *b);
+          else acc = std::max(*acc, *b);
+        }
+        locals_.erase(e.sym);
+        return acc.value_or(0);
+      }
+      case K::let: {
+        auto v = run(*e.args[0]);
+        if (!v) return v;
+        locals_[e.sym] = *v;
+        auto r = run(*e.args[1]);
+        locals_.erase(e.sym);
+        return r;
+      }
+    }
+    return std::nullopt;
+  }
+
+ private:
+  Diagnostics* diags_;
+  std::map<const Symbol*, int64_t> locals_;
+
+  std::optional<int64_t> binary(const Expr& e) {
+    auto l = run(*e.args[0]);
+    auto r = run(*e.args[1]);
+    if (!l || !r) return std::nullopt;
+    int64_t a = *l, b = *r;
+    const std::string& op = e.text;
+    if (op == "+") return a + b;
+    if (op == "-") return a - b;
+    if (op == "*") return a * b;
+    if (op == "/" || op == "%") {
+      if (b == 0) {
+        if (diags_) diags_->error(e.loc, "division by zero");
+        return std::nullopt;
+      }
+      return op == "/" ? a / b : a % b;
+    }
+    if (op == "<<") return b >= 0 && b < 64 ? static_cast<int64_t>(static_cast<uint64_t>(a) << b) : 0;
+    if (op == ">>") return b >= 0 && b < 64 ? static_cast<int64_t>(static_cast<uint64_t>(a) >> b) : 0;
+    if (op == "&") return a & b;
+    if (op == "|") return a | b;
+    if (op == "^") return a ^ b;
+    if (op == "&&") return a && b;
+    if (op == "||") return a || b;
+    if (op == "<") return a < b;
+    if (op == "<=") return a <= b;
+    if (op == ">") return a > b;
+    if (op == ">=") return a >= b;
+    if (op == "==") return a == b;
+    if (op == "!=") return a != b;
+    return std::nullopt;
+  }
+};
+
+}  // namespace
+
+std::optional<int64_t> eval_static(const Expr& e, Diagnostics* diags) { return Eval(diags).run(e); }
+
+}  // namespace permjit
