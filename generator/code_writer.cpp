@@ -1,0 +1,44 @@
+#include "generator/code_writer.hpp"
+
+namespace permjit {
+
+std::string quote_path(const std::string& path) {
+  std::string s = "\"";
+  for (char c : path) {
+    if (c == '"' || c == '\\') s += '\\';
+    s += c;
+  }
+  return s + "\"";
+}
+
+void CodeWriter::raw(const std::string& text) {
+  text_ += text;
+  for (char c : text) lines_ += c == '\n';
+}
+
+void CodeWriter::line(const std::string& text) {
+  // Every line of user code maps to its spec line, even when one spec line expands
+  // into several lines of C++.
+  if (in_user_ && mapped_next_ != user_.line) {
+    raw("#line " + std::to_string(user_.line) + " " + quote_path(user_.file->path) + "\n");
+    mapped_next_ = user_.line;
+  }
+  raw(std::string(depth_, ' ') + text + "\n");
+  if (in_user_) ++mapped_next_;
+}
+
+void CodeWriter::user_place(const Loc& loc) {
+  if (!loc.known()) return;
+  if (!in_user_) mapped_next_ = -1;
+  in_user_ = true;
+  user_ = loc;
+}
+
+void CodeWriter::generated_place() {
+  if (!in_user_) return;
+  // After this directive the next line is line lines_+2 of the generated text.
+  raw("#line " + std::to_string(lines_ + 2) + " " + quote_path(name_) + "\n");
+  in_user_ = false;
+}
+
+}  // namespace permjit

@@ -1,0 +1,150 @@
+// The search side of a problem source: the functions a skeleton calls at each node.
+#include "generator/emit_expr.hpp"
+#include "generator/emit_parts.hpp"
+
+namespace permjit {
+
+namespace {
+// Writes `return <e>;` for a node-level expression of `s`.
+void emit_return(GenContext& g, const Expr& e, const NodeNames& names) {
+  ExprEmitter x(g.spec, g.out, names, g.local_ids);
+  g.out.user_place(e.loc);
+  std::string v = x.emit(e);
+  g.out.line("return " + v + ";");
+  g.out.generated_place();
+}
+}  // namespace
+
+void emit_candidates(GenContext& g) {
+  const Branch& b = g.spec.branch;
+  g.out.line("// The values a node may place next: free values, narrowed by the spec.");
+  g.out.line("PJ_HD Mask candidates(const Node& s) {");
+  g.out.indent();
+  g.out.line("Mask m = s.free;");
+  NodeNames names{"s.", "s."};
+  if (b.candidates) {
+    ExprEmitter x(g.spec, g.out, names, g.local_ids);
+    g.out.user_place(b.candidates->loc);
+    std::string c = x.emit(*b.candidates);
+    g.out.line("m &= " + c + ";");
+    g.out.generated_place();
+  }
+  if (b.filter) {
+    // One bit per value; every value is tested, so the loop has a constant trip count.
+    g.out.line("Mask allowed = 0;");
+    g.out.line("#pragma unroll");
+    g.out.line("for (int v = 0; v < kSize; ++v) {");
+    g.out.indent();
+    ExprEmitter x(g.spec, g.out, names, g.local_ids);
+    g.out.user_place(b.filter->loc);
+    std::string f = x.emit(*b.filter);
+    g.out.line("allowed |= Mask(" + f + " ? 1 : 0) << v;");
+    g.out.generated_place();
+    g.out.dedent();
+    g.out.line("}");
+    g.out.line("m &= allowed;");
+  }
+  g.out.line("return m;");
+  g.out.dedent();
+  g.out.line("}");
+  g.out.line("");
+}
+
+void emit_place(GenContext& g) {
+  const Branch& b = g.spec.branch;
+  g.out.line("// The child of p that places value v at position p.d.");
+  g.out.line("PJ_HD void place(const Node& p, int v, Node& c) {");
+  g.out.indent();
+  g.out.line("c = p;");
+  if (b.place_is_block) {
+    // Sequential: each statement sees the assignments before it.
+    ExprEmitter x(g.spec, g.out, NodeNames{"p.", "c."}, g.local_ids);
+    x.emit_block(b.place_block, "c.");
+    g.out.generated_place();
+  } else {
+    // Simultaneous: every right-hand side reads the parent.
+    ExprEmitter x(g.spec, g.out, NodeNames{"p.", "p."}, g.local_ids);
+    for (const auto& [name, e] : b.place_simultaneous) {
+      g.out.user_place(e->loc);
+      std::string v = x.emit(*e);
+      g.out.line("c." + ExprEmitter::state_name(name) + " = " + v + ";");
+    }
+    g.out.generated_place();
+  }
+  g.out.line("c.free = p.free & ~pj::bit<Mask>(v);");
+  g.out.line("c.d = p.d + 1;");
+  g.out.line("c.first = p.d == 0 ? v : p.first;");
+  g.out.line("c.last = v;");
+  g.out.dedent();
+  g.out.line("}");
+  g.out.line("");
+}
+
+void emit_root(GenContext& g) {
+  const ProblemSpec& s = g.spec;
+  g.out.line("// The root: initial state, then the fixed prefix placed in order.");
+  g.out.line("PJ_HD void root(Node& s) {");
+  g.out.indent();
+  g.out.line("s.free = kAll;");
+  g.out.line("s.d = 0;");
+  g.out.line("s.first = 0;");
+  g.out.line("s.last = 0;");
+  ExprEmitter x(s, g.out, NodeNames{"s.", "s."}, g.local_ids);
+  for (const auto& v : s.state) {
+    std::string init = "0";
+    if (v.init) {
+      g.out.user_place(v.init->loc);
+      init = x.emit(*v.init);
+    }
+    std::string target = "s." + ExprEmitter::state_name(v.name);
+    if (v.dims.empty()) {
+      g.out.line(target + " = " + init + ";");
+    } else {
+      // Every element gets the init value.
+      std::string idx;
+      for (size_t k = 0; k < v.dims.size(); ++k) {
+        std::string i = "i" + std::to_string(k);
+        g.out.line("for (int " + i + " = 0; " + i + " < " + std::to_string(v.dims[k]) + "; ++" + i + ")");
+        idx += "[" + i + "]";
+      }
+      g.out.line("  " + target + idx + " = " + init + ";");
+    }
+    g.out.generated_place();
+  }
+  for (int64_t p : s.fixed_prefix) g.out.line("{ Node t; place(s, " + std::to_string(p) + ", t); s = t; }");
+  g.out.dedent();
+  g.out.line("}");
+  g.out.line("");
+  g.out.line("// The values of the fixed prefix, position by position.");
+  g.out.line("PJ_HD void prefix_values(int* perm) {");
+  g.out.indent();
+  if (s.fixed_prefix.empty()) g.out.line("(void)perm;");
+  for (size_t i = 0; i < s.fixed_prefix.size(); ++i)
+    g.out.line("perm[" + std::to_string(i) + "] = " + std::to_string(s.fixed_prefix[i]) + ";");
+  g.out.dedent();
+  g.out.line("}");
+  g.out.line("");
+}
+
+void emit_evaluation(GenContext& g) {
+  const Branch& b = g.spec.branch;
+  NodeNames names{"s.", "s."};
+  g.out.line("// A lower bound (minimize) or upper bound (maximize) on every leaf below s.");
+  g.out.line("PJ_HD int bound(const Node& s) {");
+  g.out.indent();
+  if (b.bound) emit_return(g, *b.bound, names);
+  else g.out.line("(void)s; return 0;  // count: no bound");
+  g.out.dedent();
+  g.out.line("}");
+  g.out.line("");
+  g.out.line("// The objective of a complete permutation (s.d == kSize).");
+  g.out.line("PJ_HD int objective(const Node& s) {");
+  g.out.indent();
+  if (b.objective) emit_return(g, *b.objective, names);
+  else g.out.line("(void)s; return 0;  // count: no objective");
+  g.out.dedent();
+  g.out.line("}");
+  g.out.line("");
+}
+
+}  // namespace permjit

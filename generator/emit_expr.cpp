@@ -1,0 +1,188 @@
+#include "generator/emit_expr.hpp"
+
+#include <map>
+
+#include "dsl/static_eval.hpp"
+
+namespace permjit {
+
+std::string ExprEmitter::cxx_type(Type t) {
+  switch (t) {
+    case Type::int_: return "int";
+    case Type::bool_: return "bool";
+    case Type::bits: return "Mask";
+    case Type::error: break;
+  }
+  PJ_INTERNAL_ASSERT(false, "no C++ type for an unchecked expression");
+}
+
+std::string ExprEmitter::local_name(const Symbol* s) {
+  // Locals get a number so that shadowing and C++ keywords cannot collide.
+  auto it = ids_.find(s);
+  if (it == ids_.end()) it = ids_.emplace(s, static_cast<int>(ids_.size())).first;
+  return s->name + "_" + std::to_string(it->second);
+}
+
+std::string ExprEmitter::name(const Expr& e) {
+  const Symbol* s = e.sym;
+  PJ_INTERNAL_ASSERT(s, "unresolved name " + e.text);
+  switch (s->kind) {
+    case Symbol::Kind::param: return param_name(s->name);
+    case Symbol::Kind::data: return data_name(s->name);
+    case Symbol::Kind::state: return names_.state + state_name(s->name);
+    case Symbol::Kind::local: return local_name(s);
+    case Symbol::Kind::builtin:
+      if (s->name == "v") return "v";
+      if (s->name == "all") return "kAll";
+      return names_.builtins + s->name;
+  }
+  return "?";
+}
+
+std::string ExprEmitter::emit(const Expr& e) {
+  using K = Expr::Kind;
+  switch (e.kind) {
+    case K::int_lit: return std::to_string(e.value);
+    case K::bool_lit: return e.value ? "true" : "false";
+    case K::name: return name(e);
+    case K::unary: {
+      std::string x = emit(*e.args[0]);
+      // Mask is unsigned int or unsigned long long: no promotion, so no casts needed.
+      return "(" + e.text + x + ")";
+    }
+    case K::binary: {
+      std::string l = emit(*e.args[0]);
+      std::string r = emit(*e.args[1]);
+      std::string s = "(" + l + " " + e.text + " " + r + ")";
+      if (e.type == Type::bool_ && (e.text == "&" || e.text == "|" || e.text == "^")) return "bool" + s;
+      return s;
+    }
+    case K::cond: {
+      std::string c = emit(*e.args[0]);
+      std::string a = emit(*e.args[1]);
+      std::string b = emit(*e.args[2]);
+      return "(" + c + " ? " + a + " : " + b + ")";
+    }
+    case K::call: return call(e);
+    case K::index: {
+      std::string s = name(*e.args[0]);
+      for (size_t i = 1; i < e.args.size(); ++i) s += "[" + emit(*e.args[i]) + "]";
+      return s;
+    }
+    case K::reduce: return reduce(e);
+    case K::let: {
+      std::string v = emit(*e.args[0]);
+      out_.line("const " + cxx_type(e.args[0]->type) + " " + local_name(e.sym) + " = " + v + ";");
+      return emit(*e.args[1]);
+    }
+  }
+  PJ_INTERNAL_ASSERT(false, "unknown expression kind");
+}
+
+std::string ExprEmitter::call(const Expr& e) {
+  std::vector<std::string> a;
+  for (const auto& x : e.args) a.push_back(emit(*x));
+  const std::string& f = e.text;
+  if (f == "min" || f == "max") {
+    std::string s = a[0];
+    for (size_t i = 1; i < a.size(); ++i) s = "pj::" + f + "(" + s + ", " + a[i] + ")";
+    return s;
+  }
+  if (f == "abs") return "pj::abs(" + a[0] + ")";
+  if (f == "bit") return "pj::bit<Mask>(" + a[0] + ")";
+  if (f == "test") return "pj::test(" + a[0] + ", " + a[1] + ")";
+  if (f == "popcount") return "pj::popcount(" + a[0] + ")";
+  if (f == "lowest") return "pj::lowest(" + a[0] + ")";
+  PJ_INTERNAL_ASSERT(false, "unknown function " + f);
+}
+
+std::string ExprEmitter::open_range(const Expr& lo, const Expr& hi, const std::string& var, std::string& guard) {
+  auto slo = eval_static(lo), shi = eval_static(hi);
+  if (slo && shi) {
+    out_.line("#pragma unroll");
+    out_.line("for (int " + var + " = " + std::to_string(*slo) + "; " + var + " < " + std::to_string(*shi) + "; ++" +
+              var + ") {");
+    guard.clear();
+    return var;
+  }
+  std::string l = emit(lo), h = emit(hi);
+  // Bounds known only at the node: the loop covers 0..size and a select keeps the
+  // iterations inside [lo, hi), so the trip count stays a constant.
+  out_.line("#pragma unroll");
+  out_.line("for (int " + var + " = 0; " + var + " < kSize; ++" + var + ") {");
+  guard = "(" + var + " >= " + l + " && " + var + " < " + h + ")";
+  return var;
+}
+
+std::string ExprEmitter::reduce(const Expr& e) {
+  std::string acc = tmp(e.text);
+  std::string var = local_name(e.sym);
+  std::string any = acc + "_any";
+  const std::string& op = e.text;
+  out_.line(std::string("int ") + acc + " = 0;");
+  if (op == "min" || op == "max") out_.line("bool " + any + " = false;");
+  std::string guard;
+  if (e.over_range) {
+    open_range(*e.args[0], *e.args[1], var, guard);
+  } else {
+    std::string set = tmp("set");
+    out_.line("const Mask " + set + " = " + emit(*e.args[0]) + ";");
+    out_.line("#pragma unroll");
+    out_.line("for (int " + var + " = 0; " + var + " < kSize; ++" + var + ") {");
+    guard = "pj::test(" + set + ", " + var + ")";
+  }
+  out_.indent();
+  std::string body = emit(*e.args.back());
+  std::string in = guard.empty() ? "true" : guard;
+  if (op == "sum") {
+    out_.line(acc + " += " + (guard.empty() ? body : "(" + in + " ? " + body + " : 0)") + ";");
+  } else if (op == "count") {
+    out_.line(acc + " += (" + in + " && " + body + ") ? 1 : 0;");
+  } else {
+    // An empty min or max is 0; `any` says whether an element was seen.
+    std::string pick = "pj::" + op + "(" + acc + ", " + body + ")";
+    out_.line(acc + " = " + in + " ? (" + any + " ? " + pick + " : " + body + ") : " + acc + ";");
+    out_.line(any + " = " + any + " || " + in + ";");
+  }
+  out_.dedent();
+  out_.line("}");
+  return acc;
+}
+
+void ExprEmitter::emit_block(const Block& b, const std::string& target) {
+  for (const auto& s : b) stmt(*s, target, "");
+}
+
+void ExprEmitter::stmt(const Stmt& s, const std::string& target, const std::string& guard) {
+  out_.user_place(s.loc);
+  switch (s.kind) {
+    case Stmt::Kind::let: {
+      std::string v = emit(*s.value);
+      out_.line("const " + cxx_type(s.value->type) + " " + local_name(s.sym) + " = " + v + ";");
+      return;
+    }
+    case Stmt::Kind::assign: {
+      std::string value = emit(*s.value);
+      const Expr& t = *s.target;
+      std::string lhs = target + state_name(t.kind == Expr::Kind::index ? t.args[0]->text : t.text);
+      if (t.kind == Expr::Kind::index)
+        for (size_t i = 1; i < t.args.size(); ++i) lhs += "[" + emit(*t.args[i]) + "]";
+      // Inside a loop whose range is known only at the node, an assignment outside
+      // the range keeps the old value (a select, not a branch).
+      out_.line(lhs + " = " + (guard.empty() ? value : guard + " ? " + value + " : " + lhs) + ";");
+      return;
+    }
+    case Stmt::Kind::for_: {
+      std::string inner;
+      open_range(*s.lo, *s.hi, local_name(s.sym), inner);
+      out_.indent();
+      std::string g = guard.empty() ? inner : inner.empty() ? guard : "(" + guard + " && " + inner + ")";
+      for (const auto& b : s.body) stmt(*b, target, g);
+      out_.dedent();
+      out_.line("}");
+      return;
+    }
+  }
+}
+
+}  // namespace permjit

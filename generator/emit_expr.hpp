@@ -1,0 +1,54 @@
+// Lowers checked expressions and update blocks to C++ statements and expressions.
+// Sub-expressions that need statements (reductions, lets) are hoisted into
+// temporaries, so both arms of every conditional are computed and the conditional
+// itself is a select: evaluation and bound code contains no data-dependent branch.
+#pragma once
+#include <map>
+#include <string>
+
+#include "dsl/spec.hpp"
+#include "generator/code_writer.hpp"
+
+namespace permjit {
+
+// How names of the node are spelled where the code is emitted.
+struct NodeNames {
+  std::string builtins;  // object holding d, last, first, free: "s." or "p."
+  std::string state;     // object whose state variables are read: "s.", "p." or "c."
+};
+
+class ExprEmitter {
+ public:
+  // `local_ids` numbers let/loop variables; share one map per generated source so
+  // that the text is the same every time it is generated.
+  ExprEmitter(const ProblemSpec& spec, CodeWriter& out, NodeNames names, std::map<const Symbol*, int>& local_ids)
+      : spec_(spec), out_(out), names_(std::move(names)), ids_(local_ids) {}
+
+  // Writes the statements `e` needs and returns a C++ expression of its value.
+  std::string emit(const Expr& e);
+  // Writes an update block; assignments go to `target` ("c.").
+  void emit_block(const Block& b, const std::string& target);
+
+  static std::string cxx_type(Type t);
+  static std::string data_name(const std::string& n) { return "data_" + n; }
+  static std::string param_name(const std::string& n) { return "param_" + n; }
+  static std::string state_name(const std::string& n) { return "st_" + n; }
+
+ private:
+  const ProblemSpec& spec_;
+  CodeWriter& out_;
+  NodeNames names_;
+  std::map<const Symbol*, int>& ids_;
+  int next_tmp_ = 0;
+
+  std::string tmp(const std::string& hint = "t") { return hint + "_" + std::to_string(next_tmp_++); }
+  std::string local_name(const Symbol* s);
+  std::string name(const Expr& e);
+  std::string call(const Expr& e);
+  std::string reduce(const Expr& e);
+  void stmt(const Stmt& s, const std::string& target, const std::string& guard);
+  // A range loop: static bounds loop exactly; dynamic ones loop over 0..size with a guard.
+  std::string open_range(const Expr& lo, const Expr& hi, const std::string& var, std::string& guard);
+};
+
+}  // namespace permjit

@@ -1,0 +1,29 @@
+// The parts of a problem source, one function each, in the order generate_problem
+// calls them. What every generated problem provides (the interface the skeletons in
+// templates/ use) is documented in docs/generated-code.md.
+#pragma once
+#include <map>
+
+#include "dsl/spec.hpp"
+#include "generator/code_writer.hpp"
+
+namespace permjit {
+
+struct GenContext {
+  const ProblemSpec& spec;
+  CodeWriter out;
+  std::map<const Symbol*, int> local_ids;
+  GenContext(const ProblemSpec& s, std::string name) : spec(s), out(std::move(name)) {}
+};
+
+void emit_header(GenContext& g);      // banner, namespace
+void emit_constants(GenContext& g);   // size, goal, mask type, params, data scalars
+void emit_data(GenContext& g);        // instance arrays
+void emit_node(GenContext& g);        // struct Node
+void emit_root(GenContext& g);        // root(): state init and the fixed prefix
+void emit_candidates(GenContext& g);  // candidates(): the set of values a node may place
+void emit_place(GenContext& g);       // place(): parent + value -> child
+void emit_evaluation(GenContext& g);  // bound() and objective()
+void emit_footer(GenContext& g);
+
+}  // namespace permjit

@@ -1,0 +1,18 @@
+// spec -> the problem's C++ source. Device-compatible (no STL, exceptions or heap);
+// sizes and instance data are compile-time constants; `#line` points into the .toml.
+// The same text compiles with the host compiler (CPU backend) and with NVRTC.
+#pragma once
+#include <string>
+
+#include "dsl/spec.hpp"
+
+namespace permjit {
+
+struct ProblemSource {
+  std::string name;       // the file name the source calls itself in #line
+  std::string text;
+};
+
+ProblemSource generate_problem(const ProblemSpec& spec);
+
+}  // namespace permjit
