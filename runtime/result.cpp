@@ -1,0 +1,93 @@
+#include "runtime/result.hpp"
+
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+namespace permjit {
+
+namespace {
+std::string grouped(uint64_t n) {
+  std::string s = std::to_string(n), out;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (i && (s.size() - i) % 3 == 0) out += ',';
+    out += s[i];
+  }
+  return out;
+}
+
+std::string perm_text(const std::vector<int>& p) {
+  std::string s;
+  for (size_t i = 0; i < p.size(); ++i) s += (i ? " " : "") + std::to_string(p[i]);
+  return s;
+}
+}  // namespace
+
+std::string format_human(const SolveResult& r) {
+  std::string s;
+  s += fmt::format("problem     {} ({}), size {}", r.problem, r.spec_path, r.size);
+  if (!r.instance_path.empty()) s += ", instance " + r.instance_path;
+  s += "\n";
+  if (!r.params.empty()) {
+    s += "params     ";
+    for (const auto& [k, v] : r.params) s += fmt::format(" {}={}", k, v);
+    s += "\n";
+  }
+  s += fmt::format("backend     {} ({}), skeleton {}, {} thread(s), split at depth {} into {} subtrees\n", r.backend,
+                   r.backend_reason, r.skeleton, r.threads, r.frontier_depth, grouped(r.frontier_nodes));
+  if (r.goal == Goal::count) {
+    s += fmt::format("solutions   {}\n", grouped(r.solutions));
+  } else {
+    const char* word = r.goal == Goal::minimize ? "minimum" : "maximum";
+    if (r.found) {
+      s += fmt::format("{}     {}\n", word, r.objective);
+      s += fmt::format("solution    {}\n", perm_text(r.permutation));
+    } else if (r.has_ub) {
+      s += fmt::format("{}     none {} {} (the given --ub): the optimum is {} if --ub is a feasible value\n", word,
+                       r.goal == Goal::minimize ? "below" : "above", r.ub, r.ub);
+    } else {
+      s += fmt::format("{}     none: no complete permutation is feasible\n", word);
+    }
+  }
+  s += fmt::format("nodes       expanded {}, evaluated {}\n", grouped(r.expanded), grouped(r.evaluated));
+  s += fmt::format("time        {:.3f} s: spec+generate {:.3f} s, compile {:.3f} s ({}), search {:.3f} s\n", r.t_total,
+                   r.t_generate, r.t_compile, r.cache_hit ? "cache hit" : "compiled", r.t_search);
+  if (r.t_search > 0) s += fmt::format("rate        {:.3g} evaluated nodes/s\n", r.evaluated / r.t_search);
+  return s;
+}
+
+std::string format_json(const SolveResult& r) {
+  nlohmann::ordered_json j;
+  j["problem"] = r.problem;
+  j["spec"] = r.spec_path;
+  j["instance"] = r.instance_path.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(r.instance_path);
+  nlohmann::ordered_json params = nlohmann::ordered_json::object();
+  for (const auto& [k, v] : r.params) params[k] = v;
+  j["params"] = params;
+  j["goal"] = goal_name(r.goal);
+  j["size"] = r.size;
+  j["backend"] = r.backend;
+  j["skeleton"] = r.skeleton;
+  j["device"] = r.device;
+  j["threads"] = r.threads;
+  j["frontier_depth"] = r.frontier_depth;
+  j["frontier_nodes"] = r.frontier_nodes;
+  j["ub"] = r.has_ub ? nlohmann::ordered_json(r.ub) : nlohmann::ordered_json(nullptr);
+  if (r.goal == Goal::count) {
+    j["solutions"] = r.solutions;
+  } else {
+    j["found"] = r.found;
+    j["objective"] = r.found ? nlohmann::ordered_json(r.objective) : nlohmann::ordered_json(nullptr);
+    j["permutation"] = r.found ? nlohmann::ordered_json(r.permutation) : nlohmann::ordered_json(nullptr);
+  }
+  j["nodes"] = {{"expanded", r.expanded}, {"evaluated", r.evaluated}};
+  j["time_s"] = {{"total", r.t_total},
+                 {"generate", r.t_generate},
+                 {"compile", r.t_compile},
+                 {"search", r.t_search}};
+  j["cache_hit"] = r.cache_hit;
+  j["evaluated_per_s"] = r.t_search > 0 ? r.evaluated / r.t_search : 0.0;
+  return j.dump();
+}
+
+}  // namespace permjit

@@ -1,0 +1,37 @@
+// What a solve reports, printed for people or as one JSON object.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "dsl/spec.hpp"
+
+namespace permjit {
+
+struct SolveResult {
+  std::string problem, spec_path, instance_path;
+  std::vector<std::pair<std::string, int64_t>> params;
+  Goal goal = Goal::count;
+  int size = 0;
+  std::string backend, skeleton, device, backend_reason;
+  int threads = 1;
+  int frontier_depth = 0;
+  uint64_t frontier_nodes = 0;
+
+  bool has_ub = false;
+  long long ub = 0;
+  uint64_t solutions = 0;      // count
+  bool found = false;          // minimize / maximize: a solution better than the start
+  long long objective = 0;
+  std::vector<int> permutation;
+
+  uint64_t expanded = 0, evaluated = 0;
+  double t_generate = 0, t_compile = 0, t_search = 0, t_total = 0;
+  bool cache_hit = false;
+};
+
+std::string format_human(const SolveResult& r);
+std::string format_json(const SolveResult& r);
+
+}  // namespace permjit

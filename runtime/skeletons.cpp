@@ -1,0 +1,19 @@
+#include "runtime/skeletons.hpp"
+
+namespace permjit {
+
+namespace {
+const Skeleton kSkeletons[] = {
+    {"cpu", "cpu", "multi-threaded depth-first search on the host; the oracle", run_cpu_skeleton},
+};
+}  // namespace
+
+std::span<const Skeleton> skeletons() { return kSkeletons; }
+
+const Skeleton* find_skeleton(std::string_view name) {
+  for (const auto& s : kSkeletons)
+    if (s.name == name) return &s;
+  return nullptr;
+}
+
+}  // namespace permjit

@@ -1,0 +1,35 @@
+// The registry of search skeletons: one row per skeleton, so that callers look a name
+// up instead of repeating an if/else chain.
+#pragma once
+#include <span>
+#include <string_view>
+
+#include "dsl/spec.hpp"
+#include "generator/generate.hpp"
+#include "runtime/result.hpp"
+
+namespace permjit {
+
+struct SolveOptions;
+
+struct SkeletonRun {
+  const ProblemSpec& spec;
+  const ProblemSource& source;
+  const SolveOptions& opts;
+  SolveResult& result;  // fill nodes, objective, times of compile and search
+};
+
+struct Skeleton {
+  std::string_view name;
+  std::string_view backend;  // "cpu" or "gpu"
+  std::string_view summary;
+  void (*run)(SkeletonRun&);
+};
+
+std::span<const Skeleton> skeletons();
+const Skeleton* find_skeleton(std::string_view name);
+
+// The CPU skeleton (templates/cpu_dfs.hpp).
+void run_cpu_skeleton(SkeletonRun& run);
+
+}  // namespace permjit

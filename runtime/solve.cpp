@@ -1,0 +1,78 @@
+#include "runtime/solve.hpp"
+
+#include <chrono>
+
+#include "dsl/diagnostics.hpp"
+#include "generator/generate.hpp"
+#include "runtime/skeletons.hpp"
+
+namespace permjit {
+
+namespace {
+
+// Picks the skeleton from --backend and --skeleton; says why in `reason`.
+const Skeleton& choose_skeleton(const SolveOptions& opts, std::string& reason) {
+  Diagnostics d;
+  SourceRef cl = make_source("<command line>", "--backend " + opts.backend + " --skeleton " + opts.skeleton);
+  if (opts.backend != "auto" && opts.backend != "cpu" && opts.backend != "gpu") {
+    d.error(Loc{cl, 1, 11}, "unknown backend '" + opts.backend + "'", "backend is auto, cpu or gpu");
+    throw UserErrors(std::move(d));
+  }
+  if (!opts.skeleton.empty()) {
+    const Skeleton* s = find_skeleton(opts.skeleton);
+    if (!s) {
+      std::string names;
+      for (const auto& k : skeletons()) names += (names.empty() ? "" : ", ") + std::string(k.name);
+      d.error(Loc{cl, 1, static_cast<int>(opts.backend.size()) + 23},
+              "skeleton '" + opts.skeleton + "' is not available in this build", "available: " + names);
+      throw UserErrors(std::move(d));
+    }
+    if (opts.backend != "auto" && s->backend != opts.backend) {
+      d.error(Loc{cl, 1, 11}, "skeleton '" + opts.skeleton + "' runs on the " + std::string(s->backend) +
+                                  " backend, not " + opts.backend);
+      throw UserErrors(std::move(d));
+    }
+    reason = "chosen with --skeleton";
+    return *s;
+  }
+  const Skeleton* gpu = nullptr;
+  for (const auto& s : skeletons())
+    if (s.backend == "gpu") gpu = &s;
+  if (opts.backend == "gpu" && !gpu) {
+    d.error(Loc{cl, 1, 11}, "this build of permjit has no GPU skeleton yet", "use --backend cpu (or auto)");
+    throw UserErrors(std::move(d));
+  }
+  reason = opts.backend == "cpu" ? "chosen with --backend" : "auto: no GPU skeleton in this build";
+  return *find_skeleton("cpu");
+}
+
+}  // namespace
+
+SolveResult solve(const SolveOptions& opts) {
+  using clock = std::chrono::steady_clock;
+  auto t0 = clock::now();
+  SolveResult r;
+  const Skeleton& sk = choose_skeleton(opts, r.backend_reason);
+  ProblemSpec spec = load_spec(opts.load);
+  ProblemSource source = generate_problem(spec);
+  auto t1 = clock::now();
+
+  r.problem = spec.name;
+  r.spec_path = opts.load.spec_path;
+  r.instance_path = spec.instance_path;
+  for (const auto& p : spec.params) r.params.push_back({p.name, p.value});
+  r.goal = spec.goal;
+  r.size = spec.size;
+  r.backend = std::string(sk.backend);
+  r.skeleton = std::string(sk.name);
+  r.has_ub = opts.ub.has_value();
+  r.ub = opts.ub.value_or(0);
+  r.t_generate = std::chrono::duration<double>(t1 - t0).count();
+
+  SkeletonRun run{spec, source, opts, r};
+  sk.run(run);
+  r.t_total = std::chrono::duration<double>(clock::now() - t0).count();
+  return r;
+}
+
+}  // namespace permjit

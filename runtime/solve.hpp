@@ -1,0 +1,24 @@
+// `permjit solve`: spec -> generated source -> compiled module -> search -> result.
+#pragma once
+#include <optional>
+#include <string>
+
+#include "dsl/load_spec.hpp"
+#include "runtime/result.hpp"
+
+namespace permjit {
+
+struct SolveOptions {
+  LoadOptions load;
+  std::string backend = "auto";  // auto | cpu | gpu
+  std::string skeleton;          // empty: the backend's default
+  int threads = 0;               // 0: all hardware threads
+  int split_depth = 0;           // 0: chosen from the thread count
+  std::optional<long long> ub;
+  std::string cache_dir;         // empty: default_cache_dir()
+};
+
+// Throws UserErrors (spec, instance, options), CompileError, or std::runtime_error.
+SolveResult solve(const SolveOptions& opts);
+
+}  // namespace permjit

@@ -1,0 +1,61 @@
+// permjit prelude: the helpers generated problem code relies on. Compiles as host C++
+// (CPU backend) and as CUDA (NVRTC); no STL, no exceptions, no heap.
+#pragma once
+
+#if defined(__CUDACC__)
+#define PJ_HD __host__ __device__ __forceinline__
+// Instance data: constant memory serves warp-uniform reads (e.g. tails indexed by a
+// shared loop variable) at register speed.
+#define PJ_DATA __constant__ const
+#else
+#define PJ_HD inline
+#define PJ_DATA static const
+#endif
+
+namespace pj {
+
+enum class Goal { count, minimize, maximize };
+
+template <class T>
+PJ_HD T min(T a, T b) { return a < b ? a : b; }
+template <class T>
+PJ_HD T max(T a, T b) { return a < b ? b : a; }
+PJ_HD int abs(int a) { return a < 0 ? -a : a; }
+
+template <class M>
+PJ_HD M bit(int i) { return M(1) << i; }
+template <class M>
+PJ_HD bool test(M s, int i) { return ((s >> i) & 1) != 0; }
+
+PJ_HD int popcount(unsigned int x) {
+#if defined(__CUDA_ARCH__)
+  return __popc(x);
+#else
+  return __builtin_popcount(x);
+#endif
+}
+PJ_HD int popcount(unsigned long long x) {
+#if defined(__CUDA_ARCH__)
+  return __popcll(x);
+#else
+  return __builtin_popcountll(x);
+#endif
+}
+
+// Index of the lowest value in the set, -1 for the empty set.
+PJ_HD int lowest(unsigned int x) {
+#if defined(__CUDA_ARCH__)
+  return __ffs(x) - 1;
+#else
+  return x ? __builtin_ctz(x) : -1;
+#endif
+}
+PJ_HD int lowest(unsigned long long x) {
+#if defined(__CUDA_ARCH__)
+  return __ffsll(x) - 1;
+#else
+  return x ? __builtin_ctzll(x) : -1;
+#endif
+}
+
+}  // namespace pj

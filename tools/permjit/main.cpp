@@ -1,0 +1,93 @@
+// permjit: exact search over permutations, from a TOML spec to generated code.
+#include <CLI/CLI.hpp>
+#include <iostream>
+
+#include "dsl/diagnostics.hpp"
+#include "dsl/load_spec.hpp"
+#include "runtime/host_compiler.hpp"
+#include "runtime/skeletons.hpp"
+#include "runtime/solve.hpp"
+#include "tools/permjit/commands.hpp"
+
+namespace {
+
+// Options every command that reads a spec takes.
+void add_spec_options(CLI::App* cmd, permjit::LoadOptions& load) {
+  cmd->add_option("spec", load.spec_path, "the problem spec (.toml)")->required();
+  cmd->add_option("--param,-p", load.params, "set a parameter: name=value (repeatable)");
+  cmd->add_option("--instance,-i", load.instance_path, "the instance file the spec reads its data from");
+}
+
+int report(const permjit::UserErrors& e) {
+  std::cerr << e.diags.render();
+  int n = e.diags.error_count();
+  std::cerr << n << " error" << (n == 1 ? "" : "s") << '\n';
+  return 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace permjit;
+  CLI::App app{"permjit: exact search over permutations, generated from a TOML spec"};
+  app.require_subcommand(1);
+
+  SolveOptions solve_opts;
+  bool json = false;
+  long long ub = 0;
+  CLI::App* solve_cmd = app.add_subcommand("solve", "solve a problem: count, or prove the optimum");
+  add_spec_options(solve_cmd, solve_opts.load);
+  solve_cmd->add_option("--backend", solve_opts.backend, "auto | cpu | gpu (default auto)");
+  solve_cmd->add_option("--skeleton", solve_opts.skeleton, "search skeleton (see `permjit skeletons`)");
+  solve_cmd->add_option("--threads", solve_opts.threads, "CPU threads (default: all)");
+  solve_cmd->add_option("--split-depth", solve_opts.split_depth, "levels below the root where threads split the tree");
+  CLI::Option* ub_opt = solve_cmd->add_option("--ub", ub, "initial bound: nodes whose bound is not better are pruned");
+  solve_cmd->add_flag("--json", json, "print the result as one JSON object");
+  solve_cmd->add_option("--cache-dir", solve_opts.cache_dir, "where compiled modules are kept");
+
+  LoadOptions check_opts;
+  CLI::App* check_cmd = app.add_subcommand("check", "check a spec (and an instance); print every error");
+  add_spec_options(check_cmd, check_opts);
+
+  EmitOptions emit_opts;
+  CLI::App* emit_cmd = app.add_subcommand("emit", "print a stage of the pipeline: spec | source | cpu | ptx");
+  add_spec_options(emit_cmd, emit_opts.load);
+  emit_cmd->add_option("--stage", emit_opts.stage, "spec | source | cpu | ptx (default source)");
+  emit_cmd->add_option("--arch", emit_opts.arch, "GPU architecture for --stage ptx (default sm_90)");
+
+  app.add_subcommand("skeletons", "list the search skeletons of this build");
+
+  CLI11_PARSE(app, argc, argv);
+
+  try {
+    if (*solve_cmd) {
+      if (*ub_opt) solve_opts.ub = ub;
+      SolveResult r = solve(solve_opts);
+      std::cout << (json ? format_json(r) + "\n" : format_human(r));
+      return 0;
+    }
+    if (*check_cmd) {
+      check_opts.need_instance = !check_opts.instance_path.empty();
+      ProblemSpec spec = load_spec(check_opts);
+      std::cout << check_opts.spec_path << ": ok (" << spec.name << ", " << goal_name(spec.goal);
+      if (spec.size) std::cout << ", size " << spec.size;
+      std::cout << ")\n";
+      return 0;
+    }
+    if (*emit_cmd) return emit_command(emit_opts);
+    for (const auto& s : skeletons()) std::cout << s.name << "\t" << s.backend << "\t" << s.summary << '\n';
+    return 0;
+  } catch (const UserErrors& e) {
+    return report(e);
+  } catch (const CompileError& e) {
+    std::cerr << "permjit: error: " << e.what() << "\n" << e.log << "\nthe failing source is saved at "
+              << e.saved_source << '\n';
+    return 2;
+  } catch (const InternalError& e) {
+    std::cerr << "permjit: " << e.what() << '\n';
+    return 3;
+  } catch (const std::exception& e) {
+    std::cerr << "permjit: error: " << e.what() << '\n';
+    return 2;
+  }
+}
