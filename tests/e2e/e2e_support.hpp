@@ -1,0 +1,99 @@
+// Helpers for end-to-end tests: temporary instance files, solving through the library,
+// and brute-force oracles that share no code with permjit.
+#pragma once
+#include <algorithm>
+#include <climits>
+#include <filesystem>
+#include <fstream>
+#include <numeric>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "runtime/solve.hpp"
+#include "test_paths.hpp"
+
+namespace permjit::test {
+
+using Matrix = std::vector<std::vector<int>>;
+
+inline std::string temp_file(const std::string& name, const std::string& text) {
+  auto dir = std::filesystem::temp_directory_path() / "permjit-e2e";
+  std::filesystem::create_directories(dir);
+  auto path = dir / name;
+  std::ofstream(path) << text;
+  return path.string();
+}
+
+inline Matrix random_matrix(int n, int lo, int hi, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_int_distribution<int> dist(lo, hi);
+  Matrix m(n, std::vector<int>(n));
+  for (auto& row : m)
+    for (auto& x : row) x = dist(rng);
+  return m;
+}
+
+inline std::string tsplib_text(const Matrix& d) {
+  std::string s = "NAME: random\nTYPE: ATSP\nDIMENSION: " + std::to_string(d.size()) +
+                  "\nEDGE_WEIGHT_TYPE: EXPLICIT\nEDGE_WEIGHT_FORMAT: FULL_MATRIX\nEDGE_WEIGHT_SECTION\n";
+  for (const auto& row : d) {
+    for (int x : row) s += std::to_string(x) + " ";
+    s += "\n";
+  }
+  return s + "EOF\n";
+}
+
+inline std::string qaplib_text(const Matrix& a, const Matrix& b) {
+  std::string s = std::to_string(a.size()) + "\n\n";
+  for (const auto* m : {&a, &b}) {
+    for (const auto& row : *m) {
+      for (int x : row) s += std::to_string(x) + " ";
+      s += "\n";
+    }
+    s += "\n";
+  }
+  return s;
+}
+
+inline long long tour_cost(const Matrix& d, const std::vector<int>& p) {
+  long long c = 0;
+  for (size_t i = 0; i < p.size(); ++i) c += d[p[i]][p[(i + 1) % p.size()]];
+  return c;
+}
+
+inline long long qap_cost(const Matrix& a, const Matrix& b, const std::vector<int>& p) {
+  long long c = 0;
+  for (size_t i = 0; i < p.size(); ++i)
+    for (size_t j = 0; j < p.size(); ++j) c += static_cast<long long>(a[i][j]) * b[p[i]][p[j]];
+  return c;
+}
+
+// Smallest cost over all permutations (with p[0] = 0 when fix_first).
+template <class Cost>
+long long brute_force_min(int n, bool fix_first, Cost cost) {
+  std::vector<int> p(n);
+  std::iota(p.begin(), p.end(), 0);
+  long long best = LLONG_MAX;
+  do {
+    if (!fix_first || p[0] == 0) best = std::min(best, cost(p));
+  } while (std::next_permutation(p.begin(), p.end()));
+  return best;
+}
+
+inline SolveResult run(const std::string& spec, const std::string& instance = "",
+                       std::vector<std::string> params = {}, int threads = 2, std::optional<long long> ub = {},
+                       int split_depth = 0) {
+  SolveOptions o;
+  o.load.spec_path = spec;
+  o.load.instance_path = instance;
+  o.load.params = std::move(params);
+  o.backend = "cpu";
+  o.threads = threads;
+  o.ub = ub;
+  o.split_depth = split_depth;
+  o.cache_dir = cache_dir();
+  return solve(o);
+}
+
+}  // namespace permjit::test

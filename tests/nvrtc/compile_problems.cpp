@@ -1,0 +1,59 @@
+// Every problem in problems/ generates a source that NVRTC compiles, for sm_90, to PTX
+// and to a cubin, together with the probe kernel (templates/probe.cuh). Needs no GPU.
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+
+#include "dsl/load_spec.hpp"
+#include "generator/generate.hpp"
+#include "runtime/nvrtc_compile.hpp"
+#include "runtime/unit.hpp"
+#include "test_paths.hpp"
+
+using namespace permjit;
+
+namespace {
+
+// A small instance for each problem that reads one, written to a temporary folder.
+std::string small_instance(const std::string& problem) {
+  auto dir = std::filesystem::temp_directory_path() / "permjit-nvrtc-test";
+  std::filesystem::create_directories(dir);
+  if (problem == "atsp.toml") return test::instance("atsp/br17.atsp");
+  if (problem == "qap.toml") return test::instance("qap/nug12.dat");
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("every problem's generated source compiles with NVRTC for sm_90", "[nvrtc]") {
+  std::vector<std::string> problems;
+  for (const auto& e : std::filesystem::directory_iterator(test::source_dir() + "/problems"))
+    if (e.path().extension() == ".toml") problems.push_back(e.path().filename().string());
+  std::sort(problems.begin(), problems.end());
+  REQUIRE(problems.size() >= 3);
+  for (const auto& name : problems) {
+    DYNAMIC_SECTION(name) {
+      LoadOptions o;
+      o.spec_path = test::problem(name);
+      o.instance_path = small_instance(name);
+      ProblemSpec spec = load_spec(o);
+      ProblemSource src = generate_problem(spec);
+      NvrtcOutput out = nvrtc_compile(assemble_unit(src, {"probe.cuh"}), name + ".cu", "sm_90", true);
+      INFO(out.log);
+      REQUIRE(out.ok);
+      CHECK(out.ptx.find(".target sm_90") != std::string::npos);
+      CHECK(out.ptx.find(".entry pj_probe") != std::string::npos);
+      CHECK(out.cubin.size() > 0);
+    }
+  }
+}
+
+TEST_CASE("an NVRTC error points into the spec through #line", "[nvrtc]") {
+  // A generated source whose user line is broken on purpose: the log must name the
+  // .toml and its line, not the generated file.
+  ProblemSource src{"broken.problem.inc",
+                    "namespace problem {\n#line 7 \"my/spec.toml\"\nint x = undefined_name;\n}\n"};
+  NvrtcOutput out = nvrtc_compile(assemble_unit(src, {}), "broken.cu", "sm_90", false);
+  REQUIRE_FALSE(out.ok);
+  CHECK(out.log.find("my/spec.toml(7)") != std::string::npos);
+}
