@@ -8,6 +8,7 @@ std::string did_you_mean(const std::string& name, const std::vector<std::string>
   std::string best;
   size_t best_d = std::max<size_t>(2, name.size() / 3) + 1;
   for (const auto& c : candidates) {
+    if (c == name) continue;  // never suggest what was typed
     std::vector<size_t> row(c.size() + 1);
     for (size_t j = 0; j <= c.size(); ++j) row[j] = j;
     for (size_t i = 1; i <= name.size(); ++i) {
@@ -106,7 +107,7 @@ class Checker {
               "'v' exists in branch.filter and branch.place only");
           return nullptr;
         }
-        if (!b.needs_value && !ctx_.node) {
+        if (!b.needs_value && !ctx_.node && e.text != "all") {
           err(e.loc, std::string("'") + b.name + "' (" + b.meaning + ") is not defined in " + ctx_.where,
               "this expression is evaluated once, before the search, not at a node");
           return nullptr;

@@ -77,8 +77,10 @@ bool read_layout(ProblemSpec& spec, const SourceRef& file, Diagnostics& diags) {
     publish_data(spec, item);
   }
   if (next < toks.size()) {
-    diags.error(toks[next].loc, std::to_string(toks.size() - next) + " number(s) left over after the last item '" +
-                                    spec.instance.read_order.back().first + "'",
+    const auto& order = spec.instance.read_order;
+    diags.error(toks[next].loc, std::to_string(toks.size() - next) + " number(s) left over " +
+                                    (order.empty() ? std::string("([instance] read lists no item)")
+                                                   : "after the last item '" + order.back().first + "'"),
                 "the file has more numbers than [instance] read describes");
     return false;
   }

@@ -2,6 +2,7 @@
 // TSPLIB's EXPLICIT type. Fills a dimension scalar and an n x n weight matrix.
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <map>
 
 #include "dsl/instance.hpp"
@@ -91,11 +92,8 @@ bool read_tsplib(ProblemSpec& spec, const SourceRef& file, Diagnostics& diags) {
   }
   std::string fmt = header.count("EDGE_WEIGHT_FORMAT") ? header["EDGE_WEIGHT_FORMAT"].first : "FULL_MATRIX";
   int n = 0;
-  try {
-    n = std::stoi(dim->first);
-  } catch (...) {
-    n = 0;
-  }
+  auto [end, ec] = std::from_chars(dim->first.data(), dim->first.data() + dim->first.size(), n);
+  if (ec != std::errc() || end != dim->first.data() + dim->first.size()) n = 0;
   if (n < 1) {
     diags.error(dim->second, "DIMENSION must be a positive integer, found '" + dim->first + "'");
     return false;

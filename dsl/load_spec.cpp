@@ -232,6 +232,10 @@ class Reader {
         d_.error(loc(v), "parameter '" + p.name + "' must be an integer or { type = \"int\", default = ..., range = [lo, hi] }");
         continue;
       }
+      if (p.value < INT32_MIN || p.value > INT32_MAX) {
+        d_.error(p.loc, "parameter '" + p.name + "' = " + std::to_string(p.value) + " does not fit in a 32-bit int");
+        continue;
+      }
       spec_.params.push_back(p);
     }
   }

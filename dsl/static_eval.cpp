@@ -31,9 +31,10 @@ class Eval {
       }
       case K::binary: return binary(e);
       case K::cond: {
-        auto c = run(*e.args[0]), a = run(*e.args[1]), b = run(*e.args[2]);
-        if (!c || !a || !b) return std::nullopt;
-        return *c ? a : b;
+        // Only the arm taken is evaluated: `m == 0 ? 4 : 12 / m` is 4 when m is 0.
+        auto c = run(*e.args[0]);
+        if (!c) return c;
+        return run(*e.args[*c ? 1 : 2]);
       }
       case K::call: {
         std::vector<int64_t> v;
@@ -114,6 +115,14 @@ class Eval {
   std::map<const Symbol*, int64_t> locals_;
 
   std::optional<int64_t> binary(const Expr& e) {
+    if (e.text == "&&" || e.text == "||") {  // short-circuit, as a guard is meant
+      auto l = run(*e.args[0]);
+      if (!l) return l;
+      if ((e.text == "&&") != (*l != 0)) return int64_t(*l != 0);
+      auto r = run(*e.args[1]);
+      if (!r) return r;
+      return int64_t(*r != 0);
+    }
     auto l = run(*e.args[0]);
     auto r = run(*e.args[1]);
     if (!l || !r) return std::nullopt;

@@ -47,13 +47,16 @@ std::string ExprEmitter::emit(const Expr& e) {
     case K::name: return name(e);
     case K::unary: {
       std::string x = emit(*e.args[0]);
-      // Mask is unsigned int or unsigned long long: no promotion, so no casts needed.
+      // A set holds values 0..size-1 only: the complement is taken within kAll.
+      if (e.type == Type::bits) return "(~" + x + " & kAll)";
       return "(" + e.text + x + ")";
     }
     case K::binary: {
       std::string l = emit(*e.args[0]);
       std::string r = emit(*e.args[1]);
       std::string s = "(" + l + " " + e.text + " " + r + ")";
+      // Values shifted past size-1 leave the set (Mask is unsigned: no promotion).
+      if (e.type == Type::bits && e.text == "<<") return "(" + s + " & kAll)";
       if (e.type == Type::bool_ && (e.text == "&" || e.text == "|" || e.text == "^")) return "bool" + s;
       return s;
     }

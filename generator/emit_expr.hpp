@@ -41,7 +41,8 @@ class ExprEmitter {
   std::map<const Symbol*, int>& ids_;
   int next_tmp_ = 0;
 
-  std::string tmp(const std::string& hint = "t") { return hint + "_" + std::to_string(next_tmp_++); }
+  // Temporaries end in `_t<k>`, user locals in `_<k>`: the two can never collide.
+  std::string tmp(const std::string& hint) { return hint + "_t" + std::to_string(next_tmp_++); }
   std::string local_name(const Symbol* s);
   std::string name(const Expr& e);
   std::string call(const Expr& e);

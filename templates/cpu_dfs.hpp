@@ -4,7 +4,7 @@
 // do not depend on the split or the number of threads whenever the incumbent cannot
 // change (counting, or an upper bound at the optimum).
 //
-// Counting rules (docs/node-counts.md): a node is *evaluated* when it is generated as a
+// Counting rules (docs/spec-language.md, "Node counts"): a node is *evaluated* when it is generated as a
 // child (its bound computed, or, at a leaf, its objective); it is *expanded* when its
 // children are generated. The root is expanded, never evaluated.
 #include <atomic>

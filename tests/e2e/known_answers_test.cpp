@@ -101,3 +101,21 @@ objective = "total"
   REQUIRE(r.found);
   CHECK(r.objective == best);
 }
+
+TEST_CASE("a set's complement stays within 0..size-1", "[e2e][bits]") {
+  // ~free holds exactly the d placed values, so every permutation passes the filter:
+  // 5! = 120. (When ~ complemented the whole word the count was 0.) `all` in init.
+  std::string spec = temp_file("complement.toml", R"TOML(
+[problem]
+name = "complement"
+goal = "count"
+size = 5
+[state]
+seen = { type = "bits", init = "all & ~all" }
+[branch]
+filter = "popcount(~free) == d && popcount(seen << 4) <= 1"
+place = { seen = "seen | bit(v)" }
+)TOML");
+  SolveResult r = run(spec);
+  CHECK(r.solutions == 120);
+}

@@ -10,7 +10,7 @@ config.excludes = ["Inputs"]
 
 config.substitutions.append(("%permjit", config.permjit))
 config.substitutions.append(("%problems", os.path.join(config.source_root, "problems")))
-config.substitutions.append(("%instances", os.path.join(config.source_root, "..", "shared", "instances")))
+config.substitutions.append(("%instances", config.instances))
 config.substitutions.append(("%inputs", os.path.join(os.path.dirname(__file__), "Inputs")))
 config.substitutions.append(("FileCheck", config.filecheck))
 # LLVM's `not` (inverts an exit code) lives beside FileCheck.
