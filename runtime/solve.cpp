@@ -54,6 +54,12 @@ SolveResult solve(const SolveOptions& opts) {
   SolveResult r;
   const Skeleton& sk = choose_skeleton(opts, r.backend_reason);
   ProblemSpec spec = load_spec(opts.load);
+  if (opts.ub && spec.goal == Goal::count) {
+    Diagnostics d;
+    d.error(Loc{make_source("<command line>", "--ub " + std::to_string(*opts.ub)), 1, 1},
+            "--ub applies to minimize and maximize problems; '" + spec.name + "' counts");
+    throw UserErrors(std::move(d));
+  }
   ProblemSource source = generate_problem(spec);
   auto t1 = clock::now();
 
