@@ -29,7 +29,7 @@ SolveOptions nqueens() {
 }
 }  // namespace
 
-TEST_CASE("--ub on a counting problem is refused", "[e2e][options]") {
+TEST_CASE("option --ub on a counting problem is refused", "[e2e][options]") {
   SolveOptions o = nqueens();
   o.ub = 10;
   CHECK_THAT(first_error(o), Catch::Contains("--ub applies to minimize and maximize"));

@@ -126,7 +126,7 @@ TEST_CASE("v is not defined in bound", "[load_spec][errors]") {
   CHECK_THAT(d.all()[0].hint, Catch::Contains("branch.filter and branch.place"));
 }
 
-TEST_CASE("--param out of range is placed on the command line", "[load_spec][errors][params]") {
+TEST_CASE("option --param out of range is placed on the command line", "[load_spec][errors][params]") {
   auto d = spec_errors(minimize_spec(kGoodBranch), {"n=99"});
   REQUIRE(d.error_count() == 1);
   const Diagnostic& e = d.all()[0];
@@ -139,7 +139,7 @@ TEST_CASE("--param out of range is placed on the command line", "[load_spec][err
   CHECK(d.all()[1].loc.line == 7);
 }
 
-TEST_CASE("--param with an unknown name", "[load_spec][errors][params]") {
+TEST_CASE("option --param with an unknown name", "[load_spec][errors][params]") {
   auto d = spec_errors(minimize_spec(kGoodBranch), {"m=3"});
   REQUIRE(d.error_count() == 1);
   CHECK(d.all()[0].loc.file->path == "<command line>");
@@ -147,14 +147,14 @@ TEST_CASE("--param with an unknown name", "[load_spec][errors][params]") {
   CHECK(d.all()[0].hint == "did you mean 'n'?");
 }
 
-TEST_CASE("--param that is not name=integer", "[load_spec][errors][params]") {
+TEST_CASE("option --param that is not name=integer", "[load_spec][errors][params]") {
   auto d = spec_errors(minimize_spec(kGoodBranch), {"n=abc", "n"});
   REQUIRE(d.error_count() == 2);
   check_at(d.all()[0], 1, 11, "parameter 'n' takes an integer, found 'abc'");
   check_at(d.all()[1], 1, 9, "--param takes name=value");
 }
 
-TEST_CASE("--param in range sets the value", "[load_spec][params]") {
+TEST_CASE("option --param in range sets the value", "[load_spec][params]") {
   TempFile f("p.toml", minimize_spec(kGoodBranch));
   LoadOptions o;
   o.spec_path = f.path();
