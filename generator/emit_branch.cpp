@@ -21,7 +21,7 @@ void emit_candidates(GenContext& g) {
   g.out.line("PJ_HD Mask candidates(const Node& s) {");
   g.out.indent();
   g.out.line("Mask m = s.free;");
-  NodeNames names{"s.", "s."};
+  NodeNames names{"s.", "s.", 0, g.spec.size - 1};  // the parent: never a leaf
   if (b.candidates) {
     ExprEmitter x(g.spec, g.out, names, g.local_ids);
     g.out.user_place(b.candidates->loc);
@@ -58,12 +58,12 @@ void emit_place(GenContext& g) {
   g.out.line("c = p;");
   if (b.place_is_block) {
     // Sequential: each statement sees the assignments before it.
-    ExprEmitter x(g.spec, g.out, NodeNames{"p.", "c."}, g.local_ids);
+    ExprEmitter x(g.spec, g.out, NodeNames{"p.", "c.", 0, g.spec.size - 1}, g.local_ids);
     x.emit_block(b.place_block, "c.");
     g.out.generated_place();
   } else {
     // Simultaneous: every right-hand side reads the parent.
-    ExprEmitter x(g.spec, g.out, NodeNames{"p.", "p."}, g.local_ids);
+    ExprEmitter x(g.spec, g.out, NodeNames{"p.", "p.", 0, g.spec.size - 1}, g.local_ids);
     for (const auto& [name, e] : b.place_simultaneous) {
       g.out.user_place(e->loc);
       std::string v = x.emit(*e);
@@ -89,7 +89,7 @@ void emit_root(GenContext& g) {
   g.out.line("s.d = 0;");
   g.out.line("s.first = 0;");
   g.out.line("s.last = 0;");
-  ExprEmitter x(s, g.out, NodeNames{"s.", "s."}, g.local_ids);
+  ExprEmitter x(s, g.out, NodeNames{"s.", "s.", 0, 0}, g.local_ids);
   for (const auto& v : s.state) {
     std::string init = "0";
     if (v.init) {
@@ -128,7 +128,8 @@ void emit_root(GenContext& g) {
 
 void emit_evaluation(GenContext& g) {
   const Branch& b = g.spec.branch;
-  NodeNames names{"s.", "s."};
+  NodeNames names{"s.", "s.", 1, g.spec.size - 1};  // bound: a child that is not a leaf
+  NodeNames leaf{"s.", "s.", g.spec.size, g.spec.size};
   g.out.line("// A lower bound (minimize) or upper bound (maximize) on every leaf below s.");
   g.out.line("PJ_HD int bound(const Node& s) {");
   g.out.indent();
@@ -140,7 +141,7 @@ void emit_evaluation(GenContext& g) {
   g.out.line("// The objective of a complete permutation (s.d == kSize).");
   g.out.line("PJ_HD int objective(const Node& s) {");
   g.out.indent();
-  if (b.objective) emit_return(g, *b.objective, names);
+  if (b.objective) emit_return(g, *b.objective, leaf);
   else g.out.line("(void)s; return 0;  // count: no objective");
   g.out.dedent();
   g.out.line("}");

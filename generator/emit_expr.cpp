@@ -2,6 +2,7 @@
 
 #include <map>
 
+#include "dsl/diagnostics.hpp"
 #include "dsl/static_eval.hpp"
 
 namespace permjit {
@@ -67,15 +68,12 @@ std::string ExprEmitter::emit(const Expr& e) {
       return "(" + c + " ? " + a + " : " + b + ")";
     }
     case K::call: return call(e);
-    case K::index: {
-      std::string s = name(*e.args[0]);
-      for (size_t i = 1; i < e.args.size(); ++i) s += "[" + emit(*e.args[i]) + "]";
-      return s;
-    }
+    case K::index: return indexed(e, nullptr);
     case K::reduce: return reduce(e);
     case K::let: {
       std::string v = emit(*e.args[0]);
       out_.line("const " + cxx_type(e.args[0]->type) + " " + local_name(e.sym) + " = " + v + ";");
+      env_.locals[e.sym] = value_range(*e.args[0], env_);
       return emit(*e.args[1]);
     }
   }
@@ -99,22 +97,51 @@ std::string ExprEmitter::call(const Expr& e) {
   PJ_INTERNAL_ASSERT(false, "unknown function " + f);
 }
 
-std::string ExprEmitter::open_range(const Expr& lo, const Expr& hi, const std::string& var, std::string& guard) {
-  auto slo = eval_static(lo), shi = eval_static(hi);
-  if (slo && shi) {
+void ExprEmitter::open_range(const Expr& lo, const Expr& hi, const Symbol* sym, std::string& guard) {
+  std::string var = local_name(sym);
+  ValueRange rlo = value_range(lo, env_), rhi = value_range(hi, env_);
+  if (rlo.known && rhi.known && rlo.lo == rlo.hi && rhi.lo == rhi.hi) {  // constant bounds
     out_.line("#pragma unroll");
-    out_.line("for (int " + var + " = " + std::to_string(*slo) + "; " + var + " < " + std::to_string(*shi) + "; ++" +
-              var + ") {");
+    out_.line("for (int " + var + " = " + std::to_string(rlo.lo) + "; " + var + " < " + std::to_string(rhi.lo) +
+              "; ++" + var + ") {");
     guard.clear();
-    return var;
+    env_.locals[sym] = ValueRange::between(rlo.lo, std::max(rlo.lo, rhi.lo - 1));
+    return;
+  }
+  if (!rlo.known || !rhi.known) {
+    Diagnostics d;
+    d.error((rlo.known ? hi : lo).loc, "this range bound has no limit known before the search",
+            "range bounds are built from parameters, instance data, d, v, last, first, popcount or lowest, so "
+            "that the loop gets a constant trip count; clamp it with min()/max() if it reads state");
+    throw UserErrors(std::move(d));
   }
   std::string l = emit(lo), h = emit(hi);
-  // Bounds known only at the node: the loop covers 0..size and a select keeps the
-  // iterations inside [lo, hi), so the trip count stays a constant.
+  // Bounds known only at the node: the loop covers every value they can take and a
+  // select keeps the iterations inside [lo, hi), so the trip count stays a constant.
   out_.line("#pragma unroll");
-  out_.line("for (int " + var + " = 0; " + var + " < kSize; ++" + var + ") {");
+  out_.line("for (int " + var + " = " + std::to_string(rlo.lo) + "; " + var + " < " + std::to_string(rhi.hi) + "; ++" +
+            var + ") {");
   guard = "(" + var + " >= " + l + " && " + var + " < " + h + ")";
-  return var;
+  env_.locals[sym] = ValueRange::between(rlo.lo, std::max(rlo.lo, rhi.hi - 1));
+}
+
+std::string ExprEmitter::indexed(const Expr& e, std::string* in_bounds) {
+  const Symbol* s = e.args[0]->sym;
+  PJ_INTERNAL_ASSERT(s && s->dims.size() == e.args.size() - 1, "index arity");
+  std::string text = name(*e.args[0]);
+  std::string ok;
+  for (size_t k = 1; k < e.args.size(); ++k) {
+    std::string i = emit(*e.args[k]);
+    int64_t dim = s->dims[k - 1];
+    if (value_range(*e.args[k], env_).within(0, dim - 1)) {
+      text += "[" + i + "]";
+      continue;
+    }
+    text += "[pj::clamp_index(" + i + ", " + std::to_string(dim) + ")]";
+    ok += (ok.empty() ? "" : " && ") + std::string("pj::in_range(") + i + ", " + std::to_string(dim) + ")";
+  }
+  if (in_bounds) *in_bounds = ok;
+  return text;
 }
 
 std::string ExprEmitter::reduce(const Expr& e) {
@@ -126,13 +153,14 @@ std::string ExprEmitter::reduce(const Expr& e) {
   if (op == "min" || op == "max") out_.line("bool " + any + " = false;");
   std::string guard;
   if (e.over_range) {
-    open_range(*e.args[0], *e.args[1], var, guard);
+    open_range(*e.args[0], *e.args[1], e.sym, guard);
   } else {
     std::string set = tmp("set");
     out_.line("const Mask " + set + " = " + emit(*e.args[0]) + ";");
     out_.line("#pragma unroll");
     out_.line("for (int " + var + " = 0; " + var + " < kSize; ++" + var + ") {");
     guard = "pj::test(" + set + ", " + var + ")";
+    env_.locals[e.sym] = ValueRange::between(0, spec_.size - 1);
   }
   out_.indent();
   std::string body = emit(*e.args.back());
@@ -162,22 +190,32 @@ void ExprEmitter::stmt(const Stmt& s, const std::string& target, const std::stri
     case Stmt::Kind::let: {
       std::string v = emit(*s.value);
       out_.line("const " + cxx_type(s.value->type) + " " + local_name(s.sym) + " = " + v + ";");
+      env_.locals[s.sym] = value_range(*s.value, env_);
       return;
     }
     case Stmt::Kind::assign: {
       std::string value = emit(*s.value);
       const Expr& t = *s.target;
       std::string lhs = target + state_name(t.kind == Expr::Kind::index ? t.args[0]->text : t.text);
-      if (t.kind == Expr::Kind::index)
-        for (size_t i = 1; i < t.args.size(); ++i) lhs += "[" + emit(*t.args[i]) + "]";
-      // Inside a loop whose range is known only at the node, an assignment outside
-      // the range keeps the old value (a select, not a branch).
-      out_.line(lhs + " = " + (guard.empty() ? value : guard + " ? " + value + " : " + lhs) + ";");
+      std::string in_bounds;
+      if (t.kind == Expr::Kind::index) {
+        // Written through the target object, read with the same (clamped) indices.
+        NodeNames saved = names_;
+        names_.state = target;
+        lhs = indexed(t, &in_bounds);
+        names_ = saved;
+      }
+      // Inside a loop whose range is known only at the node, or with an index not
+      // provably in bounds, an assignment that must not happen keeps the old value
+      // (a select, not a branch).
+      std::string cond = guard;
+      if (!in_bounds.empty()) cond = cond.empty() ? in_bounds : "(" + cond + " && " + in_bounds + ")";
+      out_.line(lhs + " = " + (cond.empty() ? value : cond + " ? " + value + " : " + lhs) + ";");
       return;
     }
     case Stmt::Kind::for_: {
       std::string inner;
-      open_range(*s.lo, *s.hi, local_name(s.sym), inner);
+      open_range(*s.lo, *s.hi, s.sym, inner);
       out_.indent();
       std::string g = guard.empty() ? inner : inner.empty() ? guard : "(" + guard + " && " + inner + ")";
       for (const auto& b : s.body) stmt(*b, target, g);

@@ -8,6 +8,7 @@
 
 #include "dsl/spec.hpp"
 #include "generator/code_writer.hpp"
+#include "generator/value_range.hpp"
 
 namespace permjit {
 
@@ -15,6 +16,7 @@ namespace permjit {
 struct NodeNames {
   std::string builtins;  // object holding d, last, first, free: "s." or "p."
   std::string state;     // object whose state variables are read: "s.", "p." or "c."
+  int depth_lo = 0, depth_hi = 0;  // what `d` can be there (for value_range)
 };
 
 class ExprEmitter {
@@ -22,7 +24,11 @@ class ExprEmitter {
   // `local_ids` numbers let/loop variables; share one map per generated source so
   // that the text is the same every time it is generated.
   ExprEmitter(const ProblemSpec& spec, CodeWriter& out, NodeNames names, std::map<const Symbol*, int>& local_ids)
-      : spec_(spec), out_(out), names_(std::move(names)), ids_(local_ids) {}
+      : spec_(spec), out_(out), names_(std::move(names)), ids_(local_ids) {
+    env_.size = spec.size;
+    env_.depth_lo = names_.depth_lo;
+    env_.depth_hi = names_.depth_hi;
+  }
 
   // Writes the statements `e` needs and returns a C++ expression of its value.
   std::string emit(const Expr& e);
@@ -39,6 +45,7 @@ class ExprEmitter {
   CodeWriter& out_;
   NodeNames names_;
   std::map<const Symbol*, int>& ids_;
+  RangeEnv env_;  // value ranges of the locals in scope
   int next_tmp_ = 0;
 
   // Temporaries end in `_t<k>`, user locals in `_<k>`: the two can never collide.
@@ -47,9 +54,13 @@ class ExprEmitter {
   std::string name(const Expr& e);
   std::string call(const Expr& e);
   std::string reduce(const Expr& e);
+  // `a[i]...` with every index that is not provably inside its dimension clamped;
+  // `in_bounds` receives the condition that all of them are (empty when provable).
+  std::string indexed(const Expr& e, std::string* in_bounds);
   void stmt(const Stmt& s, const std::string& target, const std::string& guard);
-  // A range loop: static bounds loop exactly; dynamic ones loop over 0..size with a guard.
-  std::string open_range(const Expr& lo, const Expr& hi, const std::string& var, std::string& guard);
+  // A range loop: static bounds loop exactly; bounds known only at the node loop over
+  // the interval value_range proves for them, with a select guard.
+  void open_range(const Expr& lo, const Expr& hi, const Symbol* var, std::string& guard);
 };
 
 }  // namespace permjit

@@ -58,4 +58,9 @@ PJ_HD int lowest(unsigned long long x) {
 #endif
 }
 
+// Dynamic indices that are not provably in bounds are clamped, so that reading the
+// untaken arm of a select stays inside the array.
+PJ_HD int clamp_index(int i, int n) { return i < 0 ? 0 : (i >= n ? n - 1 : i); }
+PJ_HD bool in_range(int i, int n) { return i >= 0 && i < n; }
+
 }  // namespace pj

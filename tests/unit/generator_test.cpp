@@ -208,3 +208,49 @@ TEST_CASE("generate: a local named like a reduction gets its own C++ name", "[ge
   std::sort(declared.begin(), declared.end());
   CHECK(std::adjacent_find(declared.begin(), declared.end()) == declared.end());
 }
+
+TEST_CASE("generate: a range bounded by a let covers its whole value, not only 0..size", "[generator][ranges]") {
+  // size 5, but the ranges run to 10 and 45: before value_range, a bound that named a
+  // local was treated as known only at the node and clamped to 0..size.
+  TempFile spec("range_let.toml", R"TOML([problem]
+name = "r"
+goal = "count"
+size = 5
+[params]
+m = 10
+[branch]
+filter = "sum(i in 0..m: sum(j in 0..i: 1)) == 45 && (let k = 10 in sum(i in 0..k: 1)) == 10"
+)TOML");
+  LoadOptions o;
+  o.spec_path = spec.path();
+  ProblemSpec s = load_spec(o);
+  std::string text = generate_problem(s).text;
+  CHECK(text.find("< 10; ++") != std::string::npos);
+  CHECK(text.find("< kSize") != std::string::npos);  // the filter's own loop over values
+}
+
+TEST_CASE("generate: a range bounded by state is a located user error", "[generator][ranges]") {
+  TempFile spec("range_state.toml", R"TOML([problem]
+name = "r"
+goal = "minimize"
+size = 5
+[state]
+k = "int"
+[branch]
+place = { k = "k + v" }
+bound = "sum(i in 0..k: i)"
+objective = "k"
+)TOML");
+  LoadOptions o;
+  o.spec_path = spec.path();
+  ProblemSpec s = load_spec(o);
+  try {
+    generate_problem(s);
+    FAIL("no error");
+  } catch (const UserErrors& e) {
+    const Diagnostic& d = e.diags.all().front();
+    CHECK(d.loc.line == 9);
+    CHECK(d.loc.col == 22);  // the k of 0..k
+    CHECK_THAT(d.message, Catch::Contains("no limit known before the search"));
+  }
+}

@@ -4,6 +4,7 @@
 
 #include "dsl/diagnostics.hpp"
 #include "dsl/load_spec.hpp"
+#include "generator/generate.hpp"
 #include "runtime/host_compiler.hpp"
 #include "runtime/skeletons.hpp"
 #include "runtime/solve.hpp"
@@ -69,6 +70,9 @@ int main(int argc, char** argv) {
     if (*check_cmd) {
       check_opts.need_instance = !check_opts.instance_path.empty();
       ProblemSpec spec = load_spec(check_opts);
+      // With every size known, generating the source checks what only the generator
+      // can (e.g. that each range has bounded limits).
+      if (spec.size > 0) generate_problem(spec);
       std::cout << check_opts.spec_path << ": ok (" << spec.name << ", " << goal_name(spec.goal);
       if (spec.size) std::cout << ", size " << spec.size;
       std::cout << ")\n";

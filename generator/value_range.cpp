@@ -1,0 +1,117 @@
+#include "generator/value_range.hpp"
+
+#include <algorithm>
+
+namespace permjit {
+
+namespace {
+
+ValueRange unknown() { return {}; }
+
+ValueRange combine(const ValueRange& a, const ValueRange& b, int64_t (*f)(int64_t, int64_t)) {
+  if (!a.known || !b.known) return unknown();
+  int64_t c[4] = {f(a.lo, b.lo), f(a.lo, b.hi), f(a.hi, b.lo), f(a.hi, b.hi)};
+  return ValueRange::between(*std::min_element(c, c + 4), *std::max_element(c, c + 4));
+}
+
+ValueRange hull(const ValueRange& a, const ValueRange& b) {
+  if (!a.known || !b.known) return unknown();
+  return ValueRange::between(std::min(a.lo, b.lo), std::max(a.hi, b.hi));
+}
+
+// Values beyond this are treated as unknown, so products cannot overflow.
+bool sane(const ValueRange& r) { return r.known && r.lo > -(int64_t(1) << 31) && r.hi < (int64_t(1) << 31); }
+
+}  // namespace
+
+ValueRange value_range(const Expr& e, const RangeEnv& env) {
+  using K = Expr::Kind;
+  auto sub = [&](size_t i) { return value_range(*e.args[i], env); };
+  ValueRange r;
+  switch (e.kind) {
+    case K::int_lit: return ValueRange::exact(e.value);
+    case K::bool_lit: return ValueRange::between(0, 1);
+    case K::name: {
+      const Symbol* s = e.sym;
+      if (!s) return unknown();
+      if (auto it = env.locals.find(s); it != env.locals.end()) return it->second;
+      if ((s->kind == Symbol::Kind::param || s->kind == Symbol::Kind::data) && s->value) return ValueRange::exact(*s->value);
+      if (s->kind == Symbol::Kind::builtin) {
+        if (s->name == "d") return ValueRange::between(env.depth_lo, env.depth_hi);
+        if (s->name == "v" || s->name == "last" || s->name == "first") return ValueRange::between(0, env.size - 1);
+      }
+      return unknown();
+    }
+    case K::unary:
+      if (e.type != Type::int_) return e.type == Type::bool_ ? ValueRange::between(0, 1) : unknown();
+      r = sub(0);
+      if (e.text == "-" && r.known) return ValueRange::between(-r.hi, -r.lo);
+      return unknown();
+    case K::binary: {
+      if (e.type == Type::bool_) return ValueRange::between(0, 1);
+      if (e.type != Type::int_) return unknown();
+      ValueRange a = sub(0), b = sub(1);
+      if (e.text == "+") r = combine(a, b, [](int64_t x, int64_t y) { return x + y; });
+      else if (e.text == "-") r = combine(a, b, [](int64_t x, int64_t y) { return x - y; });
+      else if (e.text == "*") r = combine(a, b, [](int64_t x, int64_t y) { return x * y; });
+      else if (e.text == "/" && b.known && b.lo == b.hi && b.lo > 0 && a.known)
+        r = ValueRange::between(a.lo / b.lo, a.hi / b.lo);
+      else if (e.text == "%" && b.known && b.lo == b.hi && b.lo > 0 && a.known)
+        r = a.lo >= 0 ? ValueRange::between(0, std::min(a.hi, b.lo - 1)) : ValueRange::between(-(b.lo - 1), b.lo - 1);
+      else r = unknown();
+      return sane(r) ? r : unknown();
+    }
+    case K::cond: return hull(sub(1), sub(2));
+    case K::call: {
+      const std::string& f = e.text;
+      if (f == "popcount") return ValueRange::between(0, env.size);
+      if (f == "lowest") return ValueRange::between(-1, env.size - 1);
+      if (f == "test") return ValueRange::between(0, 1);
+      if (f == "abs") {
+        r = sub(0);
+        if (!r.known) return r;
+        int64_t m = std::max(std::abs(r.lo), std::abs(r.hi));
+        return ValueRange::between(r.lo >= 0 ? r.lo : r.hi <= 0 ? -r.hi : 0, m);
+      }
+      if (f == "min" || f == "max") {
+        r = sub(0);
+        for (size_t i = 1; i < e.args.size(); ++i) {
+          ValueRange b = sub(i);
+          if (!r.known || !b.known) return unknown();
+          r = f == "min" ? ValueRange::between(std::min(r.lo, b.lo), std::min(r.hi, b.hi))
+                         : ValueRange::between(std::max(r.lo, b.lo), std::max(r.hi, b.hi));
+        }
+        return r;
+      }
+      return unknown();
+    }
+    case K::index: {
+      const Symbol* s = e.sym;
+      if (s && s->kind == Symbol::Kind::data && s->values && !s->values->empty()) {
+        auto [lo, hi] = std::minmax_element(s->values->begin(), s->values->end());
+        return ValueRange::between(*lo, *hi);
+      }
+      return unknown();
+    }
+    case K::reduce: {
+      if (e.text == "count") return ValueRange::between(0, env.size);
+      if (e.text == "sum") return unknown();
+      RangeEnv inner = env;
+      inner.locals[e.sym] = ValueRange::between(0, env.size - 1);  // a safe cover for the body's variable
+      if (e.over_range) {
+        ValueRange lo = sub(0), hi = sub(1);
+        inner.locals[e.sym] = lo.known && hi.known ? ValueRange::between(lo.lo, std::max(lo.lo, hi.hi - 1)) : unknown();
+      }
+      r = value_range(*e.args.back(), inner);
+      return r.known ? hull(r, ValueRange::exact(0)) : r;  // an empty min or max is 0
+    }
+    case K::let: {
+      RangeEnv inner = env;
+      inner.locals[e.sym] = sub(0);
+      return value_range(*e.args[1], inner);
+    }
+  }
+  return unknown();
+}
+
+}  // namespace permjit
