@@ -100,6 +100,7 @@ class Checker {
     }
     const Symbol& s = it->second;
     if (s.kind == Symbol::Kind::builtin) {
+      spec_.used_builtins.insert(s.name);
       for (const auto& b : kBuiltins) {
         if (e.text != b.name) continue;
         if (b.needs_value && !ctx_.value) {

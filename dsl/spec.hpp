@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -94,6 +95,8 @@ struct ProblemSpec {
   std::string instance_path;  // empty when none was given
   Branch branch;
 
+  // Builtins that some expression reads (the generator leaves the others out of Node).
+  std::set<std::string> used_builtins;
   // Every name the expressions can see, by name: params, data, state, builtins.
   std::map<std::string, Symbol> symbols;
   // Locals (let and loop variables) live as long as the spec; the checker owns them here.

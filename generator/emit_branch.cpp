@@ -73,8 +73,8 @@ void emit_place(GenContext& g) {
   }
   g.out.line("c.free = p.free & ~pj::bit<Mask>(v);");
   g.out.line("c.d = p.d + 1;");
-  g.out.line("c.first = p.d == 0 ? v : p.first;");
-  g.out.line("c.last = v;");
+  if (g.spec.used_builtins.count("first")) g.out.line("c.first = p.d == 0 ? v : p.first;");
+  if (g.spec.used_builtins.count("last")) g.out.line("c.last = v;");
   g.out.dedent();
   g.out.line("}");
   g.out.line("");
@@ -87,8 +87,8 @@ void emit_root(GenContext& g) {
   g.out.indent();
   g.out.line("s.free = kAll;");
   g.out.line("s.d = 0;");
-  g.out.line("s.first = 0;");
-  g.out.line("s.last = 0;");
+  if (s.used_builtins.count("first")) g.out.line("s.first = 0;");
+  if (s.used_builtins.count("last")) g.out.line("s.last = 0;");
   ExprEmitter x(s, g.out, NodeNames{"s.", "s.", 0, 0}, g.local_ids);
   for (const auto& v : s.state) {
     std::string init = "0";

@@ -66,8 +66,9 @@ void emit_node(GenContext& g) {
   }
   g.out.line("Mask free;  // values not yet placed");
   g.out.line("int d;      // number of values placed");
-  g.out.line("int first;  // value placed first (0 at the root)");
-  g.out.line("int last;   // value placed last (0 at the root)");
+  // Only what the spec reads: every field is stored per level of a search stack.
+  if (g.spec.used_builtins.count("first")) g.out.line("int first;  // value placed first (0 at the root)");
+  if (g.spec.used_builtins.count("last")) g.out.line("int last;   // value placed last (0 at the root)");
   g.out.dedent();
   g.out.line("};");
   g.out.line("");

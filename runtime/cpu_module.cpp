@@ -6,21 +6,44 @@
 
 namespace permjit {
 
-PjCpuResult run_cpu_module(const std::string& so_path, const CpuRunOptions& opts) {
-  void* h = dlopen(so_path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (!h) throw std::runtime_error("cannot load the compiled module " + so_path + ": " + dlerror());
-  auto abi = reinterpret_cast<PjCpuAbiFn>(dlsym(h, "pj_cpu_abi"));
-  auto search = reinterpret_cast<PjCpuSearchFn>(dlsym(h, "pj_cpu_search"));
-  if (!abi || !search || abi() != PJ_CPU_ABI) {
-    dlclose(h);
+CpuModule::CpuModule(const std::string& so_path) : path_(so_path) {
+  handle_ = dlopen(so_path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!handle_) throw std::runtime_error("cannot load the compiled module " + so_path + ": " + dlerror());
+  auto abi = reinterpret_cast<PjCpuAbiFn>(dlsym(handle_, "pj_cpu_abi"));
+  search_ = reinterpret_cast<PjCpuSearchFn>(dlsym(handle_, "pj_cpu_search"));
+  frontier_ = reinterpret_cast<PjCpuFrontierFn>(dlsym(handle_, "pj_cpu_frontier"));
+  frontier_free_ = reinterpret_cast<PjCpuFrontierFreeFn>(dlsym(handle_, "pj_cpu_frontier_free"));
+  if (!abi || !search_ || !frontier_ || !frontier_free_ || abi() != PJ_CPU_ABI) {
+    dlclose(handle_);
     throw std::runtime_error("the compiled module " + so_path + " does not match this permjit (ABI)");
   }
+}
+
+CpuModule::~CpuModule() { dlclose(handle_); }
+
+PjCpuResult CpuModule::search(const CpuRunOptions& opts) const {
   PjCpuArgs args{opts.threads, opts.split_depth, opts.ub.has_value(), opts.ub.value_or(0)};
   PjCpuResult r{};
-  int rc = search(&args, &r);
-  dlclose(h);
+  int rc = search_(&args, &r);
   if (rc != 0) throw std::runtime_error("the CPU search failed (code " + std::to_string(rc) + ")");
   return r;
+}
+
+PjFrontier CpuModule::frontier(std::optional<long long> ub, int depth, unsigned long long min_nodes,
+                               bool with_prefix) const {
+  PjCpuArgs args{1, 0, ub.has_value(), ub.value_or(0)};
+  PjFrontier f{};
+  if (frontier_(&args, depth, min_nodes, with_prefix ? 1 : 0, &f) != 0) {
+    frontier_free_(&f);
+    throw std::runtime_error("out of host memory building the frontier");
+  }
+  return f;
+}
+
+void CpuModule::free_frontier(PjFrontier& f) const { frontier_free_(&f); }
+
+PjCpuResult run_cpu_module(const std::string& so_path, const CpuRunOptions& opts) {
+  return CpuModule(so_path).search(opts);
 }
 
 }  // namespace permjit

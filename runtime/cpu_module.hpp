@@ -1,4 +1,5 @@
-// Loads a compiled CPU search module and runs it.
+// A compiled CPU search module (shared object), loaded: the CPU search, and the
+// frontier a GPU skeleton starts from. Both run the generated problem on the host.
 #pragma once
 #include <optional>
 #include <string>
@@ -11,6 +12,27 @@ struct CpuRunOptions {
   int threads = 1;
   int split_depth = 0;  // 0: the module chooses
   std::optional<long long> ub;
+};
+
+class CpuModule {
+ public:
+  explicit CpuModule(const std::string& so_path);  // throws std::runtime_error
+  ~CpuModule();
+  CpuModule(const CpuModule&) = delete;
+  CpuModule& operator=(const CpuModule&) = delete;
+
+  PjCpuResult search(const CpuRunOptions& opts) const;
+  // The frontier at `depth` (absolute; <= 0: the first depth with min_nodes nodes).
+  // Free it with free_frontier.
+  PjFrontier frontier(std::optional<long long> ub, int depth, unsigned long long min_nodes, bool with_prefix) const;
+  void free_frontier(PjFrontier& f) const;
+
+ private:
+  void* handle_ = nullptr;
+  std::string path_;
+  PjCpuSearchFn search_ = nullptr;
+  PjCpuFrontierFn frontier_ = nullptr;
+  PjCpuFrontierFreeFn frontier_free_ = nullptr;
 };
 
 PjCpuResult run_cpu_module(const std::string& so_path, const CpuRunOptions& opts);

@@ -19,11 +19,13 @@ std::string nvrtc_version() {
   return std::to_string(major) + "." + std::to_string(minor);
 }
 
-NvrtcOutput nvrtc_compile(const std::string& unit, const std::string& name, const std::string& arch, bool want_cubin) {
+NvrtcOutput nvrtc_compile(const std::string& unit, const std::string& name, const std::string& arch, bool want_cubin,
+                          const std::vector<std::string>& extra) {
   nvrtcProgram prog;
   check(nvrtcCreateProgram(&prog, unit.c_str(), name.c_str(), 0, nullptr, nullptr), "nvrtcCreateProgram");
   std::string arch_opt = "--gpu-architecture=" + arch;
-  std::vector<const char*> opts = {arch_opt.c_str(), "--std=c++17", "-default-device", "-lineinfo"};
+  std::vector<const char*> opts = {arch_opt.c_str(), "--std=c++17", "-lineinfo"};
+  for (const auto& e : extra) opts.push_back(e.c_str());
   nvrtcResult rc = nvrtcCompileProgram(prog, static_cast<int>(opts.size()), opts.data());
   NvrtcOutput out;
   size_t n = 0;

@@ -52,7 +52,15 @@ std::string format_human(const SolveResult& r) {
   s += fmt::format("nodes       expanded {}, evaluated {}\n", grouped(r.expanded), grouped(r.evaluated));
   s += fmt::format("time        {:.3f} s: spec+generate {:.3f} s, compile {:.3f} s ({}), search {:.3f} s\n", r.t_total,
                    r.t_generate, r.t_compile, r.cache_hit ? "cache hit" : "compiled", r.t_search);
-  if (r.t_search > 0) s += fmt::format("rate        {:.3g} evaluated nodes/s\n", r.evaluated / r.t_search);
+  if (r.backend == "gpu") {
+    s += fmt::format("search      host {:.3f} s (CPU search to d_cpu, layout), transfers {:.3f} s, kernels {:.3f} s "
+                     "({} chunk(s), {} threads/block)\n",
+                     r.t_host, r.t_transfers, r.t_kernels, r.chunks, r.block_size);
+    s += fmt::format("d_cpu       {} ({})\n", r.frontier_depth, r.dcpu_reason);
+    s += fmt::format("device      {}\n", r.device);
+    if (r.t_kernels > 0) s += fmt::format("rate        {:.3g} evaluated nodes/s in kernels\n", r.evaluated / r.t_kernels);
+  }
+  if (r.t_search > 0) s += fmt::format("rate        {:.3g} evaluated nodes/s (search)\n", r.evaluated / r.t_search);
   return s;
 }
 
@@ -81,10 +89,11 @@ std::string format_json(const SolveResult& r) {
     j["permutation"] = r.found ? nlohmann::ordered_json(r.permutation) : nlohmann::ordered_json(nullptr);
   }
   j["nodes"] = {{"expanded", r.expanded}, {"evaluated", r.evaluated}};
-  j["time_s"] = {{"total", r.t_total},
-                 {"generate", r.t_generate},
-                 {"compile", r.t_compile},
-                 {"search", r.t_search}};
+  j["time_s"] = {{"total", r.t_total},     {"generate", r.t_generate}, {"compile", r.t_compile},
+                 {"search", r.t_search},   {"host", r.t_host},         {"transfers", r.t_transfers},
+                 {"kernels", r.t_kernels}};
+  j["block_size"] = r.block_size;
+  j["chunks"] = r.chunks;
   j["cache_hit"] = r.cache_hit;
   j["evaluated_per_s"] = r.t_search > 0 ? r.evaluated / r.t_search : 0.0;
   return j.dump();

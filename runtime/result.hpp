@@ -28,6 +28,11 @@ struct SolveResult {
 
   uint64_t expanded = 0, evaluated = 0;
   double t_generate = 0, t_compile = 0, t_search = 0, t_total = 0;
+  // GPU skeletons: the search time split (host work includes the CPU frontier).
+  double t_host = 0, t_transfers = 0, t_kernels = 0;
+  int block_size = 0;
+  int chunks = 0;
+  std::string dcpu_reason;
   bool cache_hit = false;
 };
 

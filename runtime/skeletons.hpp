@@ -2,6 +2,8 @@
 // up instead of repeating an if/else chain.
 #pragma once
 #include <span>
+#include <string>
+#include <vector>
 #include <string_view>
 
 #include "dsl/spec.hpp"
@@ -31,5 +33,9 @@ const Skeleton* find_skeleton(std::string_view name);
 
 // The CPU skeleton (templates/cpu_dfs.hpp).
 void run_cpu_skeleton(SkeletonRun& run);
+// BP-DFS on the GPU (templates/gpu_dfs.cuh).
+void run_gpu_dfs_skeleton(SkeletonRun& run);
+// The templates/ files of the dfs kernel's translation unit, after the problem.
+std::vector<std::string> gpu_dfs_templates();
 
 }  // namespace permjit

@@ -4,6 +4,7 @@
 
 #include "dsl/diagnostics.hpp"
 #include "generator/generate.hpp"
+#include "runtime/cuda_driver.hpp"
 #include "runtime/skeletons.hpp"
 
 namespace permjit {
@@ -35,15 +36,23 @@ const Skeleton& choose_skeleton(const SolveOptions& opts, std::string& reason) {
     reason = "chosen with --skeleton";
     return *s;
   }
-  const Skeleton* gpu = nullptr;
-  for (const auto& s : skeletons())
-    if (s.backend == "gpu") gpu = &s;
+  if (opts.backend == "cpu") {
+    reason = "chosen with --backend";
+    return *find_skeleton("cpu");
+  }
+  std::string why;
+  cuda::Device dev;
+  bool gpu = cuda::first_device(dev, &why);
   if (opts.backend == "gpu" && !gpu) {
-    d.error(Loc{cl, 1, 11}, "this build of permjit has no GPU skeleton yet", "use --backend cpu (or auto)");
+    d.error(Loc{cl, 1, 11}, "no GPU to run on: " + why, "use --backend cpu (or auto)");
     throw UserErrors(std::move(d));
   }
-  reason = opts.backend == "cpu" ? "chosen with --backend" : "auto: no GPU skeleton in this build";
-  return *find_skeleton("cpu");
+  if (!gpu) {
+    reason = "auto: " + why;
+    return *find_skeleton("cpu");
+  }
+  reason = opts.backend == "gpu" ? "chosen with --backend" : "auto: found " + dev.name;
+  return *find_skeleton("dfs");
 }
 
 }  // namespace

@@ -14,6 +14,9 @@ struct SolveOptions {
   std::string skeleton;          // empty: the backend's default
   int threads = 0;               // 0: all hardware threads
   int split_depth = 0;           // 0: chosen from the thread count
+  int dcpu = 0;                  // GPU: cutoff depth of the CPU search; 0: chosen from the device
+  int block_size = 128;          // GPU: threads per block
+  unsigned long long max_chunk = 0;  // GPU: most frontier nodes per launch; 0: what fits in memory
   std::optional<long long> ub;
   std::string cache_dir;         // empty: default_cache_dir()
 };

@@ -2,7 +2,7 @@
 // Both sides include this file; bump kPjCpuAbi when a struct changes.
 #pragma once
 
-#define PJ_CPU_ABI 1
+#define PJ_CPU_ABI 2
 
 extern "C" {
 
@@ -25,6 +25,23 @@ struct PjCpuResult {
   unsigned long long frontier_nodes;
 };
 
+// The frontier of a search split at a depth, for a GPU skeleton: the nodes (as the
+// generated struct Node, node_bytes each), the values placed in each (size bytes per
+// node, only when `with_prefix`), and the counts and best leaf met while building it.
+struct PjFrontier {
+  unsigned long long count;
+  int depth;           // absolute: values placed in every frontier node
+  int node_bytes;
+  void* nodes;         // count * node_bytes
+  unsigned char* prefix;  // count * size, or null
+  PjCpuResult counts;  // expanded/evaluated/solutions/found/best/perm so far
+};
+
 typedef int (*PjCpuSearchFn)(const PjCpuArgs*, PjCpuResult*);
 typedef int (*PjCpuAbiFn)(void);
+// Splits at `depth` (absolute), or, if depth <= 0, at the first depth with at least
+// min_nodes nodes (never below size-2). Returns 0 on success.
+typedef int (*PjCpuFrontierFn)(const PjCpuArgs*, int depth, unsigned long long min_nodes, int with_prefix,
+                               PjFrontier*);
+typedef void (*PjCpuFrontierFreeFn)(PjFrontier*);
 }

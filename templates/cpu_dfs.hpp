@@ -9,6 +9,7 @@
 // children are generated. The root is expanded, never evaluated.
 #include <atomic>
 #include <climits>
+#include <cstdlib>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -116,30 +117,18 @@ struct FrontierNode {
   int perm[problem::kSize];
 };
 
-}  // namespace cpu_skeleton
-
-extern "C" int pj_cpu_abi(void) { return PJ_CPU_ABI; }
-
-extern "C" int pj_cpu_search(const PjCpuArgs* args, PjCpuResult* out) {
-  using namespace cpu_skeleton;
-  Shared sh;
-  long long start = kGoal == pj::Goal::maximize ? LLONG_MIN : LLONG_MAX;
-  sh.best.store(args->has_ub ? args->ub : start);
-  Counters total;
-  int threads = args->threads > 0 ? args->threads : 1;
-
+// Breadth-first from the root until `stop(depth, level size)` says the level is deep
+// enough (or no node is left, or the next level would hold leaves only). Counts and
+// leaves are handled exactly as the depth-first search handles them.
+template <class Stop>
+std::vector<FrontierNode> build_frontier(Shared& sh, Counters& total, int& depth, Stop&& stop) {
   Node root;
   problem::root(root);
-  int root_perm[problem::kSize] = {};
-  problem::prefix_values(root_perm);  // the fixed prefix that root() placed
-
-  // Breadth-first to the split depth: enough subtrees for the threads to share.
-  std::vector<FrontierNode> level{FrontierNode{root, {}}};
-  for (int i = 0; i < problem::kSize; ++i) level[0].perm[i] = root_perm[i];
-  int depth = root.d;
-  int target = args->split_depth > 0 ? root.d + args->split_depth : -1;
-  size_t want = static_cast<size_t>(threads) * 64;
-  while (!level.empty() && depth < problem::kSize - 1 && (target < 0 ? level.size() < want : depth < target)) {
+  FrontierNode first{root, {}};
+  problem::prefix_values(first.perm);
+  std::vector<FrontierNode> level{first};
+  depth = root.d;
+  while (!level.empty() && depth < problem::kSize - 1 && !stop(depth, level.size())) {
     std::vector<FrontierNode> next;
     for (auto& f : level) {
       expand(f.node, f.perm, sh, total, [&](const Node& child, const int* perm) {
@@ -151,6 +140,42 @@ extern "C" int pj_cpu_search(const PjCpuArgs* args, PjCpuResult* out) {
     level.swap(next);
     ++depth;
   }
+  return level;
+}
+
+inline void start_incumbent(Shared& sh, const PjCpuArgs* args) {
+  long long start = kGoal == pj::Goal::maximize ? LLONG_MIN : LLONG_MAX;
+  sh.best.store(args->has_ub ? args->ub : start);
+}
+
+inline void fill_result(PjCpuResult* out, const Counters& total, const Shared& sh) {
+  out->expanded = total.expanded;
+  out->evaluated = total.evaluated;
+  out->solutions = total.solutions;
+  out->found = sh.found;
+  out->best = sh.best.load();
+  out->size = problem::kSize;
+  for (int i = 0; i < problem::kSize; ++i) out->perm[i] = sh.perm[i];
+}
+
+}  // namespace cpu_skeleton
+
+extern "C" int pj_cpu_abi(void) { return PJ_CPU_ABI; }
+
+extern "C" int pj_cpu_search(const PjCpuArgs* args, PjCpuResult* out) {
+  using namespace cpu_skeleton;
+  Shared sh;
+  start_incumbent(sh, args);
+  Counters total;
+  int threads = args->threads > 0 ? args->threads : 1;
+
+  // Enough subtrees for the threads to share, or the depth asked for (below the root).
+  int depth = 0;
+  size_t want = static_cast<size_t>(threads) * 64;
+  int root_depth = problem::kPrefixLength;
+  std::vector<FrontierNode> level = build_frontier(sh, total, depth, [&](int dd, size_t n) {
+    return args->split_depth > 0 ? dd >= root_depth + args->split_depth : n >= want;
+  });
   out->frontier_depth = depth;
   out->frontier_nodes = level.size();
 
@@ -168,12 +193,42 @@ extern "C" int pj_cpu_search(const PjCpuArgs* args, PjCpuResult* out) {
     total.evaluated += c.evaluated;
     total.solutions += c.solutions;
   }
-  out->expanded = total.expanded;
-  out->evaluated = total.evaluated;
-  out->solutions = total.solutions;
-  out->found = sh.found;
-  out->best = sh.best.load();
-  out->size = problem::kSize;
-  for (int i = 0; i < problem::kSize; ++i) out->perm[i] = sh.perm[i];
+  fill_result(out, total, sh);
   return 0;
+}
+
+extern "C" int pj_cpu_frontier(const PjCpuArgs* args, int depth, unsigned long long min_nodes, int with_prefix,
+                               PjFrontier* out) {
+  using namespace cpu_skeleton;
+  Shared sh;
+  start_incumbent(sh, args);
+  Counters total;
+  int reached = 0;
+  std::vector<FrontierNode> level = build_frontier(sh, total, reached, [&](int dd, size_t n) {
+    return depth > 0 ? dd >= depth : n >= min_nodes;
+  });
+  out->count = level.size();
+  out->depth = reached;
+  out->node_bytes = static_cast<int>(sizeof(Node));
+  out->nodes = std::malloc(level.size() * sizeof(Node) + 1);
+  out->prefix = with_prefix ? static_cast<unsigned char*>(std::malloc(level.size() * problem::kSize + 1)) : nullptr;
+  if (!out->nodes || (with_prefix && !out->prefix)) return 1;
+  Node* nodes = static_cast<Node*>(out->nodes);
+  for (size_t i = 0; i < level.size(); ++i) {
+    nodes[i] = level[i].node;
+    if (with_prefix)
+      for (int j = 0; j < problem::kSize; ++j)
+        out->prefix[i * problem::kSize + j] = static_cast<unsigned char>(j < reached ? level[i].perm[j] : 0);
+  }
+  fill_result(&out->counts, total, sh);
+  out->counts.frontier_depth = reached;
+  out->counts.frontier_nodes = level.size();
+  return 0;
+}
+
+extern "C" void pj_cpu_frontier_free(PjFrontier* f) {
+  std::free(f->nodes);
+  std::free(f->prefix);
+  f->nodes = nullptr;
+  f->prefix = nullptr;
 }

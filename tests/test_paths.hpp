@@ -1,10 +1,19 @@
 // Paths the tests use, set by tests/CMakeLists.txt.
+// The environment may move them (PERMJIT_SOURCE_DIR, PERMJIT_INSTANCES_DIR,
+// PERMJIT_TEST_CACHE_DIR), e.g. when the test binaries run on another machine.
 #pragma once
+#include <cstdlib>
 #include <string>
 
 namespace permjit::test {
-inline std::string source_dir() { return PERMJIT_SOURCE_DIR; }
+inline std::string from_env(const char* name, const char* built_in) {
+  const char* v = std::getenv(name);
+  return v && *v ? v : built_in;
+}
+inline std::string source_dir() { return from_env("PERMJIT_SOURCE_DIR", PERMJIT_SOURCE_DIR); }
 inline std::string problem(const std::string& name) { return source_dir() + "/problems/" + name; }
-inline std::string instance(const std::string& rel) { return std::string(PERMJIT_INSTANCES_DIR) + "/" + rel; }
-inline std::string cache_dir() { return PERMJIT_TEST_CACHE_DIR; }
+inline std::string instance(const std::string& rel) {
+  return from_env("PERMJIT_INSTANCES_DIR", PERMJIT_INSTANCES_DIR) + "/" + rel;
+}
+inline std::string cache_dir() { return from_env("PERMJIT_TEST_CACHE_DIR", PERMJIT_TEST_CACHE_DIR); }
 }  // namespace permjit::test

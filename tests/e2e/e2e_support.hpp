@@ -89,6 +89,7 @@ inline SolveResult run(const std::string& spec, const std::string& instance = ""
   o.load.instance_path = instance;
   o.load.params = std::move(params);
   o.backend = "cpu";
+  o.skeleton = "cpu";
   o.threads = threads;
   o.ub = ub;
   o.split_depth = split_depth;

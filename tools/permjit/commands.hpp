@@ -7,8 +7,9 @@ namespace permjit {
 
 struct EmitOptions {
   LoadOptions load;
-  std::string stage = "source";  // spec | source | cpu | ptx
+  std::string stage = "source";  // spec | source | cpu | cuda | ptx | sass | resources
   std::string arch = "sm_90";
+  std::string skeleton;          // for cuda/ptx/sass/resources: dfs, or empty for the probe kernel
 };
 
 // Prints the stage to stdout; returns the process exit code.

@@ -1,25 +1,80 @@
 // `permjit emit`: what each stage of the pipeline made, so a user can read what runs.
+#include <unistd.h>
+
+#include <algorithm>
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <iostream>
+#include <map>
 
 #include "dsl/describe.hpp"
 #include "dsl/diagnostics.hpp"
 #include "generator/generate.hpp"
+#include "runtime/cache.hpp"
 #include "runtime/nvrtc_compile.hpp"
+#include "runtime/skeletons.hpp"
 #include "runtime/unit.hpp"
 #include "tools/permjit/commands.hpp"
 
 namespace permjit {
 
+namespace {
+
+const char* kStages = "spec | source | cpu | cuda | ptx | sass | resources";
+
+[[noreturn]] void option_error(const std::string& shown, int col, const std::string& msg, const std::string& hint) {
+  Diagnostics d;
+  d.error(Loc{make_source("<command line>", shown), 1, col}, msg, hint);
+  throw UserErrors(std::move(d));
+}
+
+// The templates of a GPU skeleton's translation unit.
+std::vector<std::string> gpu_templates(const std::string& skeleton) {
+  if (skeleton == "dfs") return gpu_dfs_templates();
+  if (skeleton == "probe") return {"probe.cuh"};
+  option_error("--skeleton " + skeleton, 12, "no GPU code for skeleton '" + skeleton + "'",
+               "GPU stages show: dfs (default), probe (the problem's functions alone)");
+}
+
+// cuobjdump from PATH or the CUDA toolkit, or empty.
+std::string find_tool(const std::string& name) {
+  std::string path = std::getenv("PATH") ? std::getenv("PATH") : "";
+  path += ":/usr/local/cuda/bin";
+  size_t b = 0;
+  while (b <= path.size()) {
+    size_t e = path.find(':', b);
+    if (e == std::string::npos) e = path.size();
+    std::string cand = path.substr(b, e - b) + "/" + name;
+    if (!cand.empty() && access(cand.c_str(), X_OK) == 0) return cand;
+    b = e + 1;
+  }
+  return {};
+}
+
+int print_sass(const std::string& cubin) {
+  std::string tool = find_tool("cuobjdump");
+  if (tool.empty()) {
+    std::cerr << "permjit: error: --stage sass needs cuobjdump (CUDA toolkit), not found in PATH or /usr/local/cuda/bin\n";
+    return 1;
+  }
+  std::string file = (std::filesystem::temp_directory_path() / ("permjit-" + std::to_string(getpid()) + ".cubin")).string();
+  if (!write_file_atomic(file, cubin)) {
+    std::cerr << "permjit: error: cannot write " << file << '\n';
+    return 1;
+  }
+  int rc = std::system(("'" + tool + "' -sass '" + file + "'").c_str());
+  std::filesystem::remove(file);
+  return rc == 0 ? 0 : 1;
+}
+
+}  // namespace
+
 int emit_command(const EmitOptions& opts) {
   const std::string& st = opts.stage;
-  if (st != "spec" && st != "source" && st != "cpu" && st != "ptx") {
-    Diagnostics d;
-    d.error(Loc{make_source("<command line>", "--stage " + st), 1, 9}, "unknown stage '" + st + "'",
-            "stages: spec (the checked spec), source (the generated problem), cpu (the CPU translation unit), "
-            "ptx (NVRTC's PTX of the problem's probe kernel)");
-    throw UserErrors(std::move(d));
-  }
+  static const std::vector<std::string> stages = {"spec", "source", "cpu", "cuda", "ptx", "sass", "resources"};
+  if (std::find(stages.begin(), stages.end(), st) == stages.end())
+    option_error("--stage " + st, 9, "unknown stage '" + st + "'", std::string("stages: ") + kStages);
   LoadOptions load = opts.load;
   load.need_instance = st != "spec" || !opts.load.instance_path.empty();
   ProblemSpec spec = load_spec(load);
@@ -36,12 +91,21 @@ int emit_command(const EmitOptions& opts) {
     std::cout << assemble_unit(src, {"cpu_abi.h", "cpu_dfs.hpp"});
     return 0;
   }
-  NvrtcOutput out = nvrtc_compile(assemble_unit(src, {"probe.cuh"}), spec.name + ".cu", opts.arch, false);
+  std::string unit = assemble_unit(src, gpu_templates(opts.skeleton.empty() ? "dfs" : opts.skeleton));
+  if (st == "cuda") {
+    std::cout << unit;
+    return 0;
+  }
+  std::vector<std::string> extra = {"-DPJ_BLOCK=128"};
+  if (st == "resources") extra.push_back("--ptxas-options=-v");
+  NvrtcOutput out = nvrtc_compile(unit, spec.name + ".cu", opts.arch, st != "ptx", extra);
   if (!out.ok) {
     std::cerr << "permjit: error: NVRTC failed on the generated code for " << opts.arch << ":\n" << out.log << '\n';
     return 1;
   }
-  std::cout << out.ptx;
+  if (st == "ptx") std::cout << out.ptx;
+  if (st == "resources") std::cout << out.log << '\n';
+  if (st == "sass") return print_sass(out.cubin);
   return 0;
 }
 

@@ -42,6 +42,9 @@ int main(int argc, char** argv) {
   solve_cmd->add_option("--skeleton", solve_opts.skeleton, "search skeleton (see `permjit skeletons`)");
   solve_cmd->add_option("--threads", solve_opts.threads, "CPU threads (default: all)");
   solve_cmd->add_option("--split-depth", solve_opts.split_depth, "levels below the root where threads split the tree");
+  solve_cmd->add_option("--dcpu", solve_opts.dcpu, "GPU: depth of the CPU search that builds the frontier (default: from the device)");
+  solve_cmd->add_option("--block-size", solve_opts.block_size, "GPU: threads per block (default 128)");
+  solve_cmd->add_option("--max-chunk", solve_opts.max_chunk, "GPU: most frontier nodes per kernel launch (default: what fits)");
   CLI::Option* ub_opt = solve_cmd->add_option("--ub", ub, "initial bound: nodes whose bound is not better are pruned");
   solve_cmd->add_flag("--json", json, "print the result as one JSON object");
   solve_cmd->add_option("--cache-dir", solve_opts.cache_dir, "where compiled modules are kept");
@@ -51,10 +54,12 @@ int main(int argc, char** argv) {
   add_spec_options(check_cmd, check_opts);
 
   EmitOptions emit_opts;
-  CLI::App* emit_cmd = app.add_subcommand("emit", "print a stage of the pipeline: spec | source | cpu | ptx");
+  CLI::App* emit_cmd =
+      app.add_subcommand("emit", "print a stage of the pipeline: spec | source | cpu | cuda | ptx | sass | resources");
   add_spec_options(emit_cmd, emit_opts.load);
-  emit_cmd->add_option("--stage", emit_opts.stage, "spec | source | cpu | ptx (default source)");
-  emit_cmd->add_option("--arch", emit_opts.arch, "GPU architecture for --stage ptx (default sm_90)");
+  emit_cmd->add_option("--stage", emit_opts.stage, "spec | source | cpu | cuda | ptx | sass | resources (default source)");
+  emit_cmd->add_option("--arch", emit_opts.arch, "GPU architecture for GPU stages (default sm_90)");
+  emit_cmd->add_option("--skeleton", emit_opts.skeleton, "the skeleton whose code to show (cpu, dfs; default: the probe kernel for ptx)");
 
   app.add_subcommand("skeletons", "list the search skeletons of this build");
 

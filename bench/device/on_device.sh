@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# On the GPU machine, from the repository root, with .device-bin carried:
+#   bash bench/device/on_device.sh test    # GPU differential tests (dfs vs cpu)
+#   bash bench/device/on_device.sh bench   # the GPU benchmark matrix, JSON lines in $OUT
+set -uo pipefail
+source "$(dirname "$0")/env.sh"
+out="${OUT:-/tmp/permjit-out}"
+mkdir -p "$out"
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv | tee "$out/device.txt"
+command -v c++ >/dev/null || { echo "no host C++ compiler on this machine" | tee -a "$out/device.txt"; exit 1; }
+c++ --version | head -1 | tee -a "$out/device.txt"
+nproc | tee -a "$out/device.txt"
+for mode in "$@"; do
+  case "$mode" in
+    test)
+      permjit_gpu_tests --durations yes 2>&1 | tee "$out/gpu-tests.log" | tail -30
+      ;;
+    bench)
+      python3 bench/run.py bench/gpu_dfs.json --permjit "$(command -v permjit)" --out "$out/gpu-dfs.jsonl" 2>&1 |
+        tee "$out/bench.log"
+      ;;
+    *)
+      permjit solve problems/nqueens.toml --param "n=$mode" --backend gpu 2>&1 | tee -a "$out/solve.log"
+      ;;
+  esac
+done

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Here (the build machine): copies what a GPU run needs into .device-bin/ (git-ignored):
+# the binaries, the shared libraries a bare CUDA machine lacks, and the instances.
+# Carry .device-bin to the GPU machine and run bench/device/on_device.sh there.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+out=.device-bin
+rm -rf "$out"
+mkdir -p "$out/bin" "$out/lib" "$out/instances"
+for b in build/bin/permjit build/tests/permjit_gpu_tests; do
+  strip --strip-debug -o "$out/bin/$(basename "$b")" "$b"  # the debug info would not fit the carry
+done
+for lib in libfmt.so.9 libtomlplusplus.so.3 libxxhash.so.0; do
+  cp -L "$(ldconfig -p | awk -v l="$lib" '$1 == l {print $NF; exit}')" "$out/lib/"
+done
+inst="${PERMJIT_INSTANCES_DIR:-../shared/instances}"
+for d in atsp qap nqueens flowshop 15puzzle; do
+  [ -d "$inst/$d" ] && cp -r "$inst/$d" "$out/instances/"
+done
+du -sh "$out"
