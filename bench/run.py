@@ -48,7 +48,11 @@ def main():
         for run in runs:
             cmd = [opts.permjit, "solve", os.path.join(ROOT, run["spec"]), "--json"]
             if run.get("instance"):
-                cmd += ["--instance", os.path.join(ROOT, run["instance"])]
+                inst = run["instance"]
+                shared = os.environ.get("PERMJIT_INSTANCES_DIR")
+                if shared and inst.startswith("../shared/instances/"):
+                    inst = os.path.join(shared, inst[len("../shared/instances/"):])  # carried copies
+                cmd += ["--instance", os.path.join(ROOT, inst)]
             for k, v in run.get("params", {}).items():
                 cmd += ["--param", f"{k}={v}"]
             cmd += [str(a) for a in run.get("args", [])]

@@ -38,7 +38,7 @@ void emit_candidates(GenContext& g) {
     ExprEmitter x(g.spec, g.out, names, g.local_ids);
     g.out.user_place(b.filter->loc);
     std::string f = x.emit(*b.filter);
-    g.out.line("allowed |= Mask(" + f + " ? 1 : 0) << v;");
+    g.out.line("allowed |= Mask(" + f + ") << v;");
     g.out.generated_place();
     g.out.dedent();
     g.out.line("}");
@@ -52,7 +52,7 @@ void emit_candidates(GenContext& g) {
 
 void emit_place(GenContext& g) {
   const Branch& b = g.spec.branch;
-  g.out.line("// The child of p that places value v at position p.d.");
+  g.out.line("// The child of p that places value v at the next position.");
   g.out.line("PJ_HD void place(const Node& p, int v, Node& c) {");
   g.out.indent();
   g.out.line("c = p;");
@@ -72,8 +72,9 @@ void emit_place(GenContext& g) {
     g.out.generated_place();
   }
   g.out.line("c.free = p.free & ~pj::bit<Mask>(v);");
-  g.out.line("c.d = p.d + 1;");
-  if (g.spec.used_builtins.count("first")) g.out.line("c.first = p.d == 0 ? v : p.first;");
+  if (g.spec.used_builtins.count("d")) g.out.line("c.d = p.d + 1;");
+  if (g.spec.used_builtins.count("first"))
+    g.out.line("c.first = pj::select<int>(p.free == kAll, v, p.first);  // the root has all values free");
   if (g.spec.used_builtins.count("last")) g.out.line("c.last = v;");
   g.out.dedent();
   g.out.line("}");
@@ -86,7 +87,7 @@ void emit_root(GenContext& g) {
   g.out.line("PJ_HD void root(Node& s) {");
   g.out.indent();
   g.out.line("s.free = kAll;");
-  g.out.line("s.d = 0;");
+  if (s.used_builtins.count("d")) g.out.line("s.d = 0;");
   if (s.used_builtins.count("first")) g.out.line("s.first = 0;");
   if (s.used_builtins.count("last")) g.out.line("s.last = 0;");
   ExprEmitter x(s, g.out, NodeNames{"s.", "s.", 0, 0}, g.local_ids);

@@ -7,6 +7,10 @@
 
 namespace permjit {
 
+std::string ExprEmitter::select(Type t, const std::string& c, const std::string& a, const std::string& b) {
+  return "pj::select<" + cxx_type(t) + ">(" + c + ", " + a + ", " + b + ")";
+}
+
 std::string ExprEmitter::cxx_type(Type t) {
   switch (t) {
     case Type::int_: return "int";
@@ -55,6 +59,9 @@ std::string ExprEmitter::emit(const Expr& e) {
     case K::binary: {
       std::string l = emit(*e.args[0]);
       std::string r = emit(*e.args[1]);
+      // && and || compute both sides (they were hoisted anyway): no short-circuit branch.
+      if (e.text == "&&" || e.text == "||")
+        return "bool(" + l + (e.text == "&&" ? " & " : " | ") + r + ")";
       std::string s = "(" + l + " " + e.text + " " + r + ")";
       // Values shifted past size-1 leave the set (Mask is unsigned: no promotion).
       if (e.type == Type::bits && e.text == "<<") return "(" + s + " & kAll)";
@@ -62,10 +69,13 @@ std::string ExprEmitter::emit(const Expr& e) {
       return s;
     }
     case K::cond: {
+      // A condition known before the search (parameters, instance data) keeps only
+      // the arm it takes; the other one is not generated at all.
+      if (auto c = eval_static(*e.args[0])) return emit(*e.args[*c ? 1 : 2]);
       std::string c = emit(*e.args[0]);
       std::string a = emit(*e.args[1]);
       std::string b = emit(*e.args[2]);
-      return "(" + c + " ? " + a + " : " + b + ")";
+      return select(e.type, c, a, b);
     }
     case K::call: return call(e);
     case K::index: return indexed(e, nullptr);
@@ -121,7 +131,7 @@ void ExprEmitter::open_range(const Expr& lo, const Expr& hi, const Symbol* sym, 
   out_.line("#pragma unroll");
   out_.line("for (int " + var + " = " + std::to_string(rlo.lo) + "; " + var + " < " + std::to_string(rhi.hi) + "; ++" +
             var + ") {");
-  guard = "(" + var + " >= " + l + " && " + var + " < " + h + ")";
+  guard = "bool((" + var + " >= " + l + ") & (" + var + " < " + h + "))";
   env_.locals[sym] = ValueRange::between(rlo.lo, std::max(rlo.lo, rhi.hi - 1));
 }
 
@@ -138,7 +148,7 @@ std::string ExprEmitter::indexed(const Expr& e, std::string* in_bounds) {
       continue;
     }
     text += "[pj::clamp_index(" + i + ", " + std::to_string(dim) + ")]";
-    ok += (ok.empty() ? "" : " && ") + std::string("pj::in_range(") + i + ", " + std::to_string(dim) + ")";
+    ok += (ok.empty() ? "" : " & ") + std::string("pj::in_range(") + i + ", " + std::to_string(dim) + ")";
   }
   if (in_bounds) *in_bounds = ok;
   return text;
@@ -166,14 +176,14 @@ std::string ExprEmitter::reduce(const Expr& e) {
   std::string body = emit(*e.args.back());
   std::string in = guard.empty() ? "true" : guard;
   if (op == "sum") {
-    out_.line(acc + " += " + (guard.empty() ? body : "(" + in + " ? " + body + " : 0)") + ";");
+    out_.line(acc + " += " + (guard.empty() ? body : select(Type::int_, in, body, "0")) + ";");
   } else if (op == "count") {
-    out_.line(acc + " += (" + in + " && " + body + ") ? 1 : 0;");
+    out_.line(acc + " += int(bool(" + in + " & " + body + "));");
   } else {
     // An empty min or max is 0; `any` says whether an element was seen.
     std::string pick = "pj::" + op + "(" + acc + ", " + body + ")";
-    out_.line(acc + " = " + in + " ? (" + any + " ? " + pick + " : " + body + ") : " + acc + ";");
-    out_.line(any + " = " + any + " || " + in + ";");
+    out_.line(acc + " = " + select(Type::int_, in, select(Type::int_, any, pick, body), acc) + ";");
+    out_.line(any + " = bool(" + any + " | " + in + ");");
   }
   out_.dedent();
   out_.line("}");
@@ -209,15 +219,16 @@ void ExprEmitter::stmt(const Stmt& s, const std::string& target, const std::stri
       // provably in bounds, an assignment that must not happen keeps the old value
       // (a select, not a branch).
       std::string cond = guard;
-      if (!in_bounds.empty()) cond = cond.empty() ? in_bounds : "(" + cond + " && " + in_bounds + ")";
-      out_.line(lhs + " = " + (cond.empty() ? value : cond + " ? " + value + " : " + lhs) + ";");
+      if (!in_bounds.empty()) cond = cond.empty() ? "bool(" + in_bounds + ")" : "bool(" + cond + " & " + in_bounds + ")";
+      Type lt = t.kind == Expr::Kind::index ? t.args[0]->sym->type : t.sym ? t.sym->type : s.value->type;
+      out_.line(lhs + " = " + (cond.empty() ? value : select(lt, cond, value, lhs)) + ";");
       return;
     }
     case Stmt::Kind::for_: {
       std::string inner;
       open_range(*s.lo, *s.hi, s.sym, inner);
       out_.indent();
-      std::string g = guard.empty() ? inner : inner.empty() ? guard : "(" + guard + " && " + inner + ")";
+      std::string g = guard.empty() ? inner : inner.empty() ? guard : "bool(" + guard + " & " + inner + ")";
       for (const auto& b : s.body) stmt(*b, target, g);
       out_.dedent();
       out_.line("}");

@@ -36,6 +36,8 @@ class ExprEmitter {
   void emit_block(const Block& b, const std::string& target);
 
   static std::string cxx_type(Type t);
+  // `c ? a : b` as pj::select<T>, a select the device compiler keeps.
+  static std::string select(Type t, const std::string& c, const std::string& a, const std::string& b);
   static std::string data_name(const std::string& n) { return "data_" + n; }
   static std::string param_name(const std::string& n) { return "param_" + n; }
   static std::string state_name(const std::string& n) { return "st_" + n; }

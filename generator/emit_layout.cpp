@@ -65,7 +65,7 @@ void emit_node(GenContext& g) {
                v.name + "', line " + std::to_string(v.loc.line));
   }
   g.out.line("Mask free;  // values not yet placed");
-  g.out.line("int d;      // number of values placed");
+  if (g.spec.used_builtins.count("d")) g.out.line("int d;      // number of values placed");
   // Only what the spec reads: every field is stored per level of a search stack.
   if (g.spec.used_builtins.count("first")) g.out.line("int first;  // value placed first (0 at the root)");
   if (g.spec.used_builtins.count("last")) g.out.line("int last;   // value placed last (0 at the root)");

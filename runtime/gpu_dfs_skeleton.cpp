@@ -110,7 +110,8 @@ void run_gpu_dfs_skeleton(SkeletonRun& run) {
 
     CUdeviceptr nodes_p = nodes.ptr(), prefix_p = prefix.ptr(), results_p = results.ptr();
     unsigned long long count = n, stride = n;
-    void* args[] = {&nodes_p, &prefix_p, &count, &stride, &results_p};
+    int depth = f.depth;
+    void* args[] = {&nodes_p, &prefix_p, &count, &stride, &depth, &results_p};
     unsigned grid = static_cast<unsigned>((n + block - 1) / block);
     timer.start();
     cuda::check(cuda::api().LaunchKernel(kernel, grid, 1, 1, block, 1, 1, 0, nullptr, args, nullptr),

@@ -55,10 +55,10 @@ inline void record_leaf(const Node& leaf, const int* perm, Shared& sh, Counters&
   }
 }
 
-// Generates the children of `parent` (perm holds its placed values); a leaf child is
-// recorded, a pruned one dropped, every other one handed to `keep`.
+// Generates the children of `parent`, at `depth` (perm holds its placed values); a leaf
+// child is recorded, a pruned one dropped, every other one handed to `keep`.
 template <class Keep>
-inline void expand(const Node& parent, int* perm, Shared& sh, Counters& c, Keep&& keep) {
+inline void expand(const Node& parent, int depth, int* perm, Shared& sh, Counters& c, Keep&& keep) {
   ++c.expanded;
   Mask rem = problem::candidates(parent);
   while (rem) {
@@ -66,9 +66,9 @@ inline void expand(const Node& parent, int* perm, Shared& sh, Counters& c, Keep&
     rem &= rem - 1;
     Node child;
     problem::place(parent, v, child);
-    perm[parent.d] = v;
+    perm[depth] = v;
     ++c.evaluated;
-    if (child.d == problem::kSize) {
+    if (depth + 1 == problem::kSize) {
       record_leaf(child, perm, sh, c);
       continue;
     }
@@ -78,8 +78,9 @@ inline void expand(const Node& parent, int* perm, Shared& sh, Counters& c, Keep&
   }
 }
 
-// Depth-first search of the subtree below `start` (which is expanded here).
-inline void dfs(const Node& start, const int* start_perm, Shared& sh, Counters& c) {
+// Depth-first search of the subtree below `start`, at `start_depth` (expanded here).
+// The skeleton tracks depth itself: the node carries `d` only if the spec reads it.
+inline void dfs(const Node& start, int start_depth, const int* start_perm, Shared& sh, Counters& c) {
   Node stack[problem::kSize + 1];
   Mask rem[problem::kSize + 1];
   int perm[problem::kSize];
@@ -98,9 +99,10 @@ inline void dfs(const Node& start, const int* start_perm, Shared& sh, Counters& 
     rem[top] &= rem[top] - 1;
     Node& child = stack[top + 1];
     problem::place(parent, v, child);
-    perm[parent.d] = v;
+    const int depth = start_depth + top;
+    perm[depth] = v;
     ++c.evaluated;
-    if (child.d == problem::kSize) {
+    if (depth + 1 == problem::kSize) {
       record_leaf(child, perm, sh, c);
       continue;
     }
@@ -127,11 +129,11 @@ std::vector<FrontierNode> build_frontier(Shared& sh, Counters& total, int& depth
   FrontierNode first{root, {}};
   problem::prefix_values(first.perm);
   std::vector<FrontierNode> level{first};
-  depth = root.d;
+  depth = problem::kPrefixLength;
   while (!level.empty() && depth < problem::kSize - 1 && !stop(depth, level.size())) {
     std::vector<FrontierNode> next;
     for (auto& f : level) {
-      expand(f.node, f.perm, sh, total, [&](const Node& child, const int* perm) {
+      expand(f.node, depth, f.perm, sh, total, [&](const Node& child, const int* perm) {
         FrontierNode n{child, {}};
         for (int i = 0; i < problem::kSize; ++i) n.perm[i] = perm[i];
         next.push_back(n);
@@ -182,7 +184,8 @@ extern "C" int pj_cpu_search(const PjCpuArgs* args, PjCpuResult* out) {
   std::atomic<size_t> cursor{0};
   std::vector<Counters> per_thread(threads);
   auto worker = [&](int t) {
-    for (size_t i; (i = cursor.fetch_add(1)) < level.size();) dfs(level[i].node, level[i].perm, sh, per_thread[t]);
+    for (size_t i; (i = cursor.fetch_add(1)) < level.size();)
+      dfs(level[i].node, depth, level[i].perm, sh, per_thread[t]);
   };
   std::vector<std::thread> pool;
   for (int t = 1; t < threads; ++t) pool.emplace_back(worker, t);

@@ -67,9 +67,16 @@ __device__ __forceinline__ void add_block_total(unsigned long long v, unsigned l
 // The host checks that it lays nodes out as this compiler does.
 extern "C" __constant__ int pj_node_bytes = sizeof(problem::Node);
 
+// One level of a thread's stack: an ancestor and the candidates it has left. Aligned
+// to 16 bytes so that a push and a pop are vector accesses (one for 16 bytes).
+struct alignas(16) StackEntry {
+  problem::Node node;
+  problem::Mask rem;
+};
+
 extern "C" __global__ void __launch_bounds__(PJ_BLOCK)
 pj_dfs(const unsigned* __restrict__ nodes, const unsigned char* __restrict__ prefix, unsigned long long count,
-       unsigned long long stride, PjGpuResults* r) {
+       unsigned long long stride, int depth, PjGpuResults* r) {
   using namespace gpu_dfs;
   __shared__ unsigned long long totals[3];
   if (threadIdx.x < 3) totals[threadIdx.x] = 0;
@@ -78,37 +85,41 @@ pj_dfs(const unsigned* __restrict__ nodes, const unsigned char* __restrict__ pre
   unsigned long long expanded = 0, evaluated = 0, solutions = 0;
   const unsigned long long i = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i < count) {
-    Node stack[problem::kSize + 1];
-    Mask rem[problem::kSize + 1];
-    int vals[kOptimise ? problem::kSize : 1];
+    // The node being expanded and its remaining candidates stay in registers; the
+    // stack holds only the ancestors, written when the search descends and read when
+    // it backtracks. Depth is `depth + top`: the node does not need to carry it.
+    Node cur;
     {
-      unsigned* w = reinterpret_cast<unsigned*>(&stack[0]);
+      unsigned* w = reinterpret_cast<unsigned*>(&cur);
 #pragma unroll
       for (int k = 0; k < kNodeWords; ++k) w[k] = nodes[k * stride + i];
     }
-    const int base = stack[0].d;
+    StackEntry stack[problem::kSize];
+    int vals[kOptimise ? problem::kSize : 1];
     int best = 0;
     if constexpr (kOptimise) best = *reinterpret_cast<volatile int*>(&r->best);
-    rem[0] = problem::candidates(stack[0]);
+    Mask rem = problem::candidates(cur);
     ++expanded;
-    int top = 0;
+    int top = 0;  // ancestors on the stack
     unsigned since_refresh = 0;
-    while (top >= 0) {
-      const Mask m = rem[top];
-      if (m == 0) {
+    while (true) {
+      if (rem == 0) {
+        if (top == 0) break;
         --top;
+        cur = stack[top].node;
+        rem = stack[top].rem;
         continue;
       }
-      const int v = pj::lowest(m);
-      rem[top] = m & (m - 1);
-      Node& child = stack[top + 1];
-      problem::place(stack[top], v, child);
+      const int v = pj::lowest(rem);
+      rem &= rem - 1;
+      Node child;
+      problem::place(cur, v, child);
       ++evaluated;
       if constexpr (kOptimise) vals[top] = v;
-      if (child.d == problem::kSize) {
+      if (depth + top + 1 == problem::kSize) {
         if constexpr (kOptimise) {
           int value = problem::objective(child);
-          if (improves(value, best)) record_leaf(value, best, prefix + i * problem::kSize, base, vals, top + 1, r);
+          if (improves(value, best)) record_leaf(value, best, prefix + i * problem::kSize, depth, vals, top + 1, r);
         } else {
           ++solutions;
         }
@@ -122,8 +133,11 @@ pj_dfs(const unsigned* __restrict__ nodes, const unsigned char* __restrict__ pre
         if (pruned(problem::bound(child), best)) continue;
       }
       ++expanded;
-      rem[top + 1] = problem::candidates(child);
+      stack[top].node = cur;
+      stack[top].rem = rem;
       ++top;
+      cur = child;
+      rem = problem::candidates(child);
     }
   }
   add_block_total(expanded, &totals[0], &r->expanded);

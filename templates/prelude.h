@@ -58,9 +58,33 @@ PJ_HD int lowest(unsigned long long x) {
 #endif
 }
 
+// A select that stays a select: both operands are computed, then one is chosen. On
+// the device it is PTX `selp`, which the compiler cannot turn back into a branch (NVVM
+// would otherwise branch around an arm that loads memory).
+template <class T>
+PJ_HD T select(bool c, T a, T b) {
+#if defined(__CUDA_ARCH__)
+  if constexpr (sizeof(T) == 8) {
+    unsigned long long r;
+    asm("{\n\t.reg .pred p;\n\tsetp.ne.u32 p, %1, 0;\n\tselp.b64 %0, %2, %3, p;\n\t}"
+        : "=l"(r)
+        : "r"(static_cast<unsigned>(c)), "l"(static_cast<unsigned long long>(a)), "l"(static_cast<unsigned long long>(b)));
+    return static_cast<T>(r);
+  } else {
+    unsigned r;
+    asm("{\n\t.reg .pred p;\n\tsetp.ne.u32 p, %1, 0;\n\tselp.b32 %0, %2, %3, p;\n\t}"
+        : "=r"(r)
+        : "r"(static_cast<unsigned>(c)), "r"(static_cast<unsigned>(a)), "r"(static_cast<unsigned>(b)));
+    return static_cast<T>(r);
+  }
+#else
+  return c ? a : b;
+#endif
+}
+
 // Dynamic indices that are not provably in bounds are clamped, so that reading the
 // untaken arm of a select stays inside the array.
 PJ_HD int clamp_index(int i, int n) { return i < 0 ? 0 : (i >= n ? n - 1 : i); }
-PJ_HD bool in_range(int i, int n) { return i >= 0 && i < n; }
+PJ_HD bool in_range(int i, int n) { return bool((i >= 0) & (i < n)); }
 
 }  // namespace pj

@@ -6,9 +6,10 @@ extern "C" __global__ void pj_probe(long long* out) {
   problem::Node s;
   problem::root(s);
   long long acc = 0;
-  for (int step = 0; step < problem::kSize; ++step) {
+  int depth = problem::kPrefixLength;
+  for (; depth < problem::kSize; ++depth) {
     problem::Mask m = problem::candidates(s);
-    if (s.d == problem::kSize || m == 0) break;
+    if (m == 0) break;
     int skip = threadIdx.x % pj::popcount(m);
     for (int k = 0; k < skip; ++k) m &= m - 1;
     problem::Node c;
@@ -16,6 +17,24 @@ extern "C" __global__ void pj_probe(long long* out) {
     acc += problem::bound(c);
     s = c;
   }
-  if (s.d == problem::kSize) acc += problem::objective(s);
+  if (depth == problem::kSize) acc += problem::objective(s);
   out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
+}
+
+// The problem's functions compiled on their own (not inlined), so their PTX can be read
+// and checked: the generator promises branch-free evaluation and update code.
+extern "C" __device__ __noinline__ void pj_place_of(const problem::Node& p, int v, problem::Node& c) {
+  problem::place(p, v, c);
+}
+extern "C" __device__ __noinline__ int pj_bound_of(const problem::Node& s) { return problem::bound(s); }
+extern "C" __device__ __noinline__ problem::Mask pj_candidates_of(const problem::Node& s) {
+  return problem::candidates(s);
+}
+extern "C" __global__ void pj_probe_functions(const problem::Node* in, problem::Node* out, int* bounds,
+                                              problem::Mask* cands) {
+  problem::Node c;
+  pj_place_of(in[threadIdx.x], threadIdx.x % problem::kSize, c);
+  out[threadIdx.x] = c;
+  bounds[threadIdx.x] = pj_bound_of(c);
+  cands[threadIdx.x] = pj_candidates_of(c);
 }
