@@ -29,9 +29,9 @@ PjCpuResult CpuModule::search(const CpuRunOptions& opts) const {
   return r;
 }
 
-PjFrontier CpuModule::frontier(std::optional<long long> ub, int depth, unsigned long long min_nodes,
-                               bool with_prefix) const {
-  PjCpuArgs args{1, 0, ub.has_value(), ub.value_or(0)};
+PjFrontier CpuModule::frontier(std::optional<long long> ub, int depth, unsigned long long min_nodes, bool with_prefix,
+                               int threads) const {
+  PjCpuArgs args{threads, 0, ub.has_value(), ub.value_or(0)};
   PjFrontier f{};
   if (frontier_(&args, depth, min_nodes, with_prefix ? 1 : 0, &f) != 0) {
     frontier_free_(&f);

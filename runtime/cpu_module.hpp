@@ -24,7 +24,8 @@ class CpuModule {
   PjCpuResult search(const CpuRunOptions& opts) const;
   // The frontier at `depth` (absolute; <= 0: the first depth with min_nodes nodes).
   // Free it with free_frontier.
-  PjFrontier frontier(std::optional<long long> ub, int depth, unsigned long long min_nodes, bool with_prefix) const;
+  PjFrontier frontier(std::optional<long long> ub, int depth, unsigned long long min_nodes, bool with_prefix,
+                      int threads) const;
   void free_frontier(PjFrontier& f) const;
 
  private:

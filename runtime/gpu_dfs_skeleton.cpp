@@ -4,6 +4,7 @@
 // on the GPU in chunks that fit the device's free memory.
 #include <chrono>
 #include <climits>
+#include <thread>
 #include <cstring>
 #include <vector>
 
@@ -59,7 +60,8 @@ void run_gpu_dfs_skeleton(SkeletonRun& run) {
   auto t1 = clock_type::now();
   CpuModule cpu(host.path);
   unsigned long long want = default_frontier_nodes(dev);
-  PjFrontier f = cpu.frontier(opts.ub, opts.dcpu, want, optimise);
+  int host_threads = opts.threads > 0 ? opts.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  PjFrontier f = cpu.frontier(opts.ub, opts.dcpu, want, optimise, host_threads);
   struct FreeFrontier {
     const CpuModule& m;
     PjFrontier& f;

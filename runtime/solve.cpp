@@ -59,9 +59,10 @@ const Skeleton& choose_skeleton(const SolveOptions& opts, std::string& reason) {
 
 SolveResult solve(const SolveOptions& opts) {
   using clock = std::chrono::steady_clock;
-  auto t0 = clock::now();
+  auto start = clock::now();
   SolveResult r;
-  const Skeleton& sk = choose_skeleton(opts, r.backend_reason);
+  const Skeleton& sk = choose_skeleton(opts, r.backend_reason);  // may initialise the driver
+  auto t0 = clock::now();
   ProblemSpec spec = load_spec(opts.load);
   if (opts.ub && spec.goal == Goal::count) {
     Diagnostics d;
@@ -86,7 +87,7 @@ SolveResult solve(const SolveOptions& opts) {
 
   SkeletonRun run{spec, source, opts, r};
   sk.run(run);
-  r.t_total = std::chrono::duration<double>(clock::now() - t0).count();
+  r.t_total = std::chrono::duration<double>(clock::now() - start).count();
   return r;
 }
 

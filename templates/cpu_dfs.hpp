@@ -119,11 +119,26 @@ struct FrontierNode {
   int perm[problem::kSize];
 };
 
+// Expands level[begin, end) at `depth` into `next`, in order.
+inline void expand_range(std::vector<FrontierNode>& level, size_t begin, size_t end, int depth, Shared& sh,
+                         Counters& c, std::vector<FrontierNode>& next) {
+  for (size_t k = begin; k < end; ++k) {
+    FrontierNode& f = level[k];
+    expand(f.node, depth, f.perm, sh, c, [&](const Node& child, const int* perm) {
+      FrontierNode n{child, {}};
+      for (int i = 0; i < problem::kSize; ++i) n.perm[i] = perm[i];
+      next.push_back(n);
+    });
+  }
+}
+
 // Breadth-first from the root until `stop(depth, level size)` says the level is deep
 // enough (or no node is left, or the next level would hold leaves only). Counts and
-// leaves are handled exactly as the depth-first search handles them.
+// leaves are handled exactly as the depth-first search handles them. A large level is
+// expanded by `threads` threads over contiguous slices, joined in order, so the
+// frontier is the same node sequence whatever the thread count.
 template <class Stop>
-std::vector<FrontierNode> build_frontier(Shared& sh, Counters& total, int& depth, Stop&& stop) {
+std::vector<FrontierNode> build_frontier(Shared& sh, Counters& total, int& depth, int threads, Stop&& stop) {
   Node root;
   problem::root(root);
   FrontierNode first{root, {}};
@@ -132,12 +147,28 @@ std::vector<FrontierNode> build_frontier(Shared& sh, Counters& total, int& depth
   depth = problem::kPrefixLength;
   while (!level.empty() && depth < problem::kSize - 1 && !stop(depth, level.size())) {
     std::vector<FrontierNode> next;
-    for (auto& f : level) {
-      expand(f.node, depth, f.perm, sh, total, [&](const Node& child, const int* perm) {
-        FrontierNode n{child, {}};
-        for (int i = 0; i < problem::kSize; ++i) n.perm[i] = perm[i];
-        next.push_back(n);
-      });
+    size_t parts = level.size() >= 1024 ? static_cast<size_t>(threads > 1 ? threads : 1) : 1;
+    if (parts == 1) {
+      expand_range(level, 0, level.size(), depth, sh, total, next);
+    } else {
+      std::vector<std::vector<FrontierNode>> out(parts);
+      std::vector<Counters> counts(parts);
+      std::vector<std::thread> pool;
+      for (size_t t = 0; t < parts; ++t)
+        pool.emplace_back([&, t] {
+          size_t b = level.size() * t / parts, e = level.size() * (t + 1) / parts;
+          expand_range(level, b, e, depth, sh, counts[t], out[t]);
+        });
+      for (auto& th : pool) th.join();
+      size_t total_size = 0;
+      for (const auto& o : out) total_size += o.size();
+      next.reserve(total_size);
+      for (size_t t = 0; t < parts; ++t) {
+        next.insert(next.end(), out[t].begin(), out[t].end());
+        total.expanded += counts[t].expanded;
+        total.evaluated += counts[t].evaluated;
+        total.solutions += counts[t].solutions;
+      }
     }
     level.swap(next);
     ++depth;
@@ -175,7 +206,7 @@ extern "C" int pj_cpu_search(const PjCpuArgs* args, PjCpuResult* out) {
   int depth = 0;
   size_t want = static_cast<size_t>(threads) * 64;
   int root_depth = problem::kPrefixLength;
-  std::vector<FrontierNode> level = build_frontier(sh, total, depth, [&](int dd, size_t n) {
+  std::vector<FrontierNode> level = build_frontier(sh, total, depth, threads, [&](int dd, size_t n) {
     return args->split_depth > 0 ? dd >= root_depth + args->split_depth : n >= want;
   });
   out->frontier_depth = depth;
@@ -207,7 +238,7 @@ extern "C" int pj_cpu_frontier(const PjCpuArgs* args, int depth, unsigned long l
   start_incumbent(sh, args);
   Counters total;
   int reached = 0;
-  std::vector<FrontierNode> level = build_frontier(sh, total, reached, [&](int dd, size_t n) {
+  std::vector<FrontierNode> level = build_frontier(sh, total, reached, args->threads, [&](int dd, size_t n) {
     return depth > 0 ? dd >= depth : n >= min_nodes;
   });
   out->count = level.size();
@@ -217,12 +248,19 @@ extern "C" int pj_cpu_frontier(const PjCpuArgs* args, int depth, unsigned long l
   out->prefix = with_prefix ? static_cast<unsigned char*>(std::malloc(level.size() * problem::kSize + 1)) : nullptr;
   if (!out->nodes || (with_prefix && !out->prefix)) return 1;
   Node* nodes = static_cast<Node*>(out->nodes);
-  for (size_t i = 0; i < level.size(); ++i) {
-    nodes[i] = level[i].node;
-    if (with_prefix)
-      for (int j = 0; j < problem::kSize; ++j)
-        out->prefix[i * problem::kSize + j] = static_cast<unsigned char>(j < reached ? level[i].perm[j] : 0);
-  }
+  auto copy = [&](size_t b, size_t e) {
+    for (size_t i = b; i < e; ++i) {
+      nodes[i] = level[i].node;
+      if (with_prefix)
+        for (int j = 0; j < problem::kSize; ++j)
+          out->prefix[i * problem::kSize + j] = static_cast<unsigned char>(j < reached ? level[i].perm[j] : 0);
+    }
+  };
+  size_t parts = level.size() >= 65536 && args->threads > 1 ? static_cast<size_t>(args->threads) : 1;
+  std::vector<std::thread> pool;
+  for (size_t t = 1; t < parts; ++t) pool.emplace_back(copy, level.size() * t / parts, level.size() * (t + 1) / parts);
+  copy(0, level.size() / parts);
+  for (auto& th : pool) th.join();
   fill_result(&out->counts, total, sh);
   out->counts.frontier_depth = reached;
   out->counts.frontier_nodes = level.size();
