@@ -29,6 +29,9 @@ def cpu_model():
 
 
 def commit():
+    carried = os.path.join(ROOT, ".device-bin", "COMMIT")  # written by bench/device/prepare.sh
+    if os.path.exists(carried):
+        return "".join(open(carried).read().split())
     try:
         return subprocess.check_output(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], text=True).strip()
     except (OSError, subprocess.CalledProcessError):

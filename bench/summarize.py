@@ -11,7 +11,17 @@ from collections import OrderedDict
 
 
 def key(j):
-    args = j.get("command", "").split(" --json", 1)[-1].strip()
+    # The options after --json, less --instance PATH and --param (shown in their columns).
+    words = j.get("command", "").split(" --json", 1)[-1].split()
+    kept, skip = [], False
+    for w in words:
+        if skip:
+            skip = False
+        elif w in ("--instance", "--param"):
+            skip = True
+        else:
+            kept.append(w)
+    args = " ".join(kept)
     inst = (j.get("instance") or "").rsplit("/", 1)[-1]
     params = " ".join(f"{k}={v}" for k, v in j["params"].items() if k != "lb" or j["problem"] == "qap")
     return (j["problem"], inst, params, j["skeleton"], args)
@@ -46,7 +56,7 @@ def main():
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
-        fig, ax = plt.subplots(figsize=(10, 0.4 * len(rows) + 1))
+        fig, ax = plt.subplots(figsize=(11, 0.4 * len(rows) + 1.2))
         ax.barh([r[0] for r in rows], [r[1] for r in rows])
         ax.set_xscale("log")
         ax.set_xlabel("evaluated nodes/s (kernel time on GPU, search time on CPU)")

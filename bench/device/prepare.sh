@@ -17,4 +17,6 @@ inst="${PERMJIT_INSTANCES_DIR:-../shared/instances}"
 for d in atsp qap nqueens flowshop 15puzzle; do
   [ -d "$inst/$d" ] && cp -r "$inst/$d" "$out/instances/"
 done
+git rev-parse --short HEAD > "$out/COMMIT"  # the device copy has no .git
+git diff --quiet HEAD || echo "-dirty" >> "$out/COMMIT"
 du -sh "$out"
