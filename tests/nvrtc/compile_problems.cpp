@@ -1,5 +1,6 @@
 // Every problem in problems/ generates a source that NVRTC compiles, for sm_90, to PTX
-// and to a cubin, together with the probe kernel (templates/probe.cuh). Needs no GPU.
+// and to a cubin, with every GPU skeleton's kernel (dfs) and with the probe kernel
+// (templates/probe.cuh). Needs no GPU.
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
@@ -7,6 +8,7 @@
 #include "dsl/load_spec.hpp"
 #include "generator/generate.hpp"
 #include "runtime/nvrtc_compile.hpp"
+#include "runtime/skeletons.hpp"
 #include "runtime/unit.hpp"
 #include "test_paths.hpp"
 
@@ -25,7 +27,7 @@ std::string small_instance(const std::string& problem) {
 
 }  // namespace
 
-TEST_CASE("every problem's generated source compiles with NVRTC for sm_90", "[nvrtc]") {
+TEST_CASE("every problem compiles with NVRTC for sm_90, with the dfs and probe kernels", "[nvrtc]") {
   std::vector<std::string> problems;
   for (const auto& e : std::filesystem::directory_iterator(test::source_dir() + "/problems"))
     if (e.path().extension() == ".toml") problems.push_back(e.path().filename().string());
@@ -44,6 +46,12 @@ TEST_CASE("every problem's generated source compiles with NVRTC for sm_90", "[nv
       CHECK(out.ptx.find(".target sm_90") != std::string::npos);
       CHECK(out.ptx.find(".entry pj_probe") != std::string::npos);
       CHECK(out.cubin.size() > 0);
+      NvrtcOutput dfs = nvrtc_compile(assemble_unit(src, gpu_dfs_templates()), name + ".dfs.cu", "sm_90", true,
+                                      {"-DPJ_BLOCK=128"});
+      INFO(dfs.log);
+      REQUIRE(dfs.ok);
+      CHECK(dfs.ptx.find(".entry pj_dfs") != std::string::npos);
+      CHECK(dfs.cubin.size() > 0);
     }
   }
 }
