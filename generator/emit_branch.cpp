@@ -127,26 +127,27 @@ void emit_root(GenContext& g) {
   g.out.line("");
 }
 
+namespace {
+// `PJ_HD int name(const Node& s)` returning `e`, or 0 when the spec has none (count).
+void emit_int_function(GenContext& g, const char* comment, const char* name, const Expr* e, const NodeNames& names) {
+  g.out.line(std::string("// ") + comment);
+  g.out.line(std::string("PJ_HD int ") + name + "(const Node& s) {");
+  g.out.indent();
+  if (e) emit_return(g, *e, names);
+  else g.out.line(std::string("(void)s; return 0;  // count: no ") + name);
+  g.out.dedent();
+  g.out.line("}");
+  g.out.line("");
+}
+}  // namespace
+
 void emit_evaluation(GenContext& g) {
   const Branch& b = g.spec.branch;
-  NodeNames names{"s.", "s.", 1, g.spec.size - 1};  // bound: a child that is not a leaf
-  NodeNames leaf{"s.", "s.", g.spec.size, g.spec.size};
-  g.out.line("// A lower bound (minimize) or upper bound (maximize) on every leaf below s.");
-  g.out.line("PJ_HD int bound(const Node& s) {");
-  g.out.indent();
-  if (b.bound) emit_return(g, *b.bound, names);
-  else g.out.line("(void)s; return 0;  // count: no bound");
-  g.out.dedent();
-  g.out.line("}");
-  g.out.line("");
-  g.out.line("// The objective of a complete permutation (s.d == kSize).");
-  g.out.line("PJ_HD int objective(const Node& s) {");
-  g.out.indent();
-  if (b.objective) emit_return(g, *b.objective, leaf);
-  else g.out.line("(void)s; return 0;  // count: no objective");
-  g.out.dedent();
-  g.out.line("}");
-  g.out.line("");
+  int n = g.spec.size;
+  emit_int_function(g, "A lower bound (minimize) or upper bound (maximize) on every leaf below s.", "bound",
+                    b.bound.get(), NodeNames{"s.", "s.", 1, n - 1});  // a child that is not a leaf
+  emit_int_function(g, "The objective of a complete permutation.", "objective", b.objective.get(),
+                    NodeNames{"s.", "s.", n, n});
 }
 
 }  // namespace permjit

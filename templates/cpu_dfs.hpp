@@ -55,8 +55,23 @@ inline void record_leaf(const Node& leaf, const int* perm, Shared& sh, Counters&
   }
 }
 
-// Generates the children of `parent`, at `depth` (perm holds its placed values); a leaf
-// child is recorded, a pruned one dropped, every other one handed to `keep`.
+// Evaluates `child`, which placed v at `depth`: counts it, records it if it is a leaf,
+// and says whether it is to be expanded (not a leaf, not pruned). The one place where
+// the counting rules live; frontier building and depth-first search both use it.
+inline bool visit(const Node& child, int depth, int v, int* perm, Shared& sh, Counters& c) {
+  perm[depth] = v;
+  ++c.evaluated;
+  if (depth + 1 == problem::kSize) {
+    record_leaf(child, perm, sh, c);
+    return false;
+  }
+  if constexpr (kGoal != pj::Goal::count)
+    if (pruned(problem::bound(child), sh.best.load(std::memory_order_relaxed))) return false;
+  return true;
+}
+
+// Generates the children of `parent`, at `depth` (perm holds its placed values); those
+// to be expanded are handed to `keep`.
 template <class Keep>
 inline void expand(const Node& parent, int depth, int* perm, Shared& sh, Counters& c, Keep&& keep) {
   ++c.expanded;
@@ -66,15 +81,7 @@ inline void expand(const Node& parent, int depth, int* perm, Shared& sh, Counter
     rem &= rem - 1;
     Node child;
     problem::place(parent, v, child);
-    perm[depth] = v;
-    ++c.evaluated;
-    if (depth + 1 == problem::kSize) {
-      record_leaf(child, perm, sh, c);
-      continue;
-    }
-    if constexpr (kGoal != pj::Goal::count)
-      if (pruned(problem::bound(child), sh.best.load(std::memory_order_relaxed))) continue;
-    keep(child, perm);
+    if (visit(child, depth, v, perm, sh, c)) keep(child, perm);
   }
 }
 
@@ -99,15 +106,7 @@ inline void dfs(const Node& start, int start_depth, const int* start_perm, Share
     rem[top] &= rem[top] - 1;
     Node& child = stack[top + 1];
     problem::place(parent, v, child);
-    const int depth = start_depth + top;
-    perm[depth] = v;
-    ++c.evaluated;
-    if (depth + 1 == problem::kSize) {
-      record_leaf(child, perm, sh, c);
-      continue;
-    }
-    if constexpr (kGoal != pj::Goal::count)
-      if (pruned(problem::bound(child), sh.best.load(std::memory_order_relaxed))) continue;
+    if (!visit(child, start_depth + top, v, perm, sh, c)) continue;
     ++c.expanded;
     rem[top + 1] = problem::candidates(child);
     ++top;
