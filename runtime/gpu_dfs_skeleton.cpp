@@ -62,6 +62,7 @@ void run_gpu_dfs_skeleton(SkeletonRun& run) {
   unsigned long long want = default_frontier_nodes(dev);
   int host_threads = opts.threads > 0 ? opts.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   PjFrontier f = cpu.frontier(opts.ub, opts.dcpu, want, optimise, host_threads);
+  r.threads = host_threads;  // host threads that built the frontier
   struct FreeFrontier {
     const CpuModule& m;
     PjFrontier& f;

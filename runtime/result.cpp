@@ -33,8 +33,8 @@ std::string format_human(const SolveResult& r) {
     for (const auto& [k, v] : r.params) s += fmt::format(" {}={}", k, v);
     s += "\n";
   }
-  s += fmt::format("backend     {} ({}), skeleton {}, {} thread(s), split at depth {} into {} subtrees\n", r.backend,
-                   r.backend_reason, r.skeleton, r.threads, r.frontier_depth, grouped(r.frontier_nodes));
+  s += fmt::format("backend     {} ({}), skeleton {}, {} host thread(s), split at depth {} into {} subtrees\n",
+                   r.backend, r.backend_reason, r.skeleton, r.threads, r.frontier_depth, grouped(r.frontier_nodes));
   if (r.goal == Goal::count) {
     s += fmt::format("solutions   {}\n", grouped(r.solutions));
   } else {
