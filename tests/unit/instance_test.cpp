@@ -45,13 +45,6 @@ ProblemSpec load_with(const std::string& spec_text, const std::string& instance_
   }
 }
 
-void check_at(const Diagnostic& d, int line, int col, const std::string& text) {
-  INFO(render(d));
-  CHECK(d.loc.line == line);
-  CHECK(d.loc.col == col);
-  CHECK_THAT(d.message, Catch::Contains(text));
-}
-
 }  // namespace
 
 TEST_CASE("layout: items are read in order and published to their symbols", "[instance][layout]") {

@@ -27,13 +27,6 @@ std::string minimize_spec(const std::string& branch) {
 
 const std::string kGoodBranch = "place = { cost = \"cost + v\" }\nbound = \"cost\"\nobjective = \"cost\"\n";
 
-void check_at(const Diagnostic& d, int line, int col, const std::string& text) {
-  INFO(render(d));
-  CHECK(d.loc.line == line);
-  CHECK(d.loc.col == col);
-  CHECK_THAT(d.message, Catch::Contains(text));
-}
-
 }  // namespace
 
 TEST_CASE("the base spec of these tests loads", "[load_spec]") {

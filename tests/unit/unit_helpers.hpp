@@ -76,4 +76,12 @@ inline const Diagnostic* find_error(const Diagnostics& d, const std::string& nee
   return nullptr;
 }
 
+// Checks a diagnostic's place (line, column) and that its message contains `text`.
+inline void check_at(const Diagnostic& d, int line, int col, const std::string& text) {
+  INFO(render(d));
+  CHECK(d.loc.line == line);
+  CHECK(d.loc.col == col);
+  CHECK_THAT(d.message, Catch::Contains(text));
+}
+
 }  // namespace permjit::unit
