@@ -52,7 +52,6 @@ std::vector<std::pair<int, int>> weight_order(const std::string& fmt, int n, boo
 bool read_tsplib(ProblemSpec& spec, const SourceRef& file, Diagnostics& diags) {
   std::map<std::string, std::pair<std::string, Loc>> header;
   size_t section_at = std::string::npos;
-  Loc section_loc;
   for (int l = 1; l <= file->line_count(); ++l) {
     std::string_view line = file->line(l);
     std::string t = trim(line);
@@ -60,7 +59,6 @@ bool read_tsplib(ProblemSpec& spec, const SourceRef& file, Diagnostics& diags) {
     int col = static_cast<int>(line.find_first_not_of(" \t")) + 1;
     if (t == "EDGE_WEIGHT_SECTION" || t.rfind("EDGE_WEIGHT_SECTION", 0) == 0) {
       section_at = file->line_starts[l - 1] + line.find("EDGE_WEIGHT_SECTION") + 19;
-      section_loc = Loc{file, l, col};
       break;
     }
     size_t colon = t.find(':');
@@ -160,7 +158,6 @@ bool read_tsplib(ProblemSpec& spec, const SourceRef& file, Diagnostics& diags) {
     item.values = std::move(w);
     publish_data(spec, item);
   }
-  (void)section_loc;
   return ok;
 }
 

@@ -42,8 +42,6 @@ class Reader {
   ProblemSpec& spec_;
   Diagnostics& d_;
   const LoadOptions& opts_;
-  std::vector<std::pair<std::string, std::vector<Loc>>> maps_;  // keep string maps alive
-  const toml::table* problem_ = nullptr;
 
   Loc loc(const toml::source_region& r) const {
     return Loc{spec_.file, static_cast<int>(r.begin.line), static_cast<int>(r.begin.column)};
@@ -93,13 +91,8 @@ class Reader {
       d_.error(loc(n), what + " must be an expression in a string, found a TOML " + std::string(type_word(n)));
       return nullptr;
     }
-    const std::vector<Loc>& m = map_of(n, *s);
+    std::vector<Loc> m = map_toml_string(loc(n), *s);  // the place of each byte, for the parser
     return parse_expression(ExprSource{*s, &m}, d_);
-  }
-
-  const std::vector<Loc>& map_of(const toml::node& n, const std::string& s) {
-    maps_.push_back({s, map_toml_string(loc(n), s)});
-    return maps_.back().second;
   }
 
   static const char* type_word(const toml::node& n) {
@@ -130,7 +123,6 @@ class Reader {
 
   // ---------------------------------------------------------------- [problem]
   void read_problem_header(const toml::table& t) {
-    problem_ = &t;
     check_keys(t, {"name", "goal", "size", "fixed_prefix"}, "[problem]");
     if (auto n = t.get("name"); n && n->is_string()) spec_.name = n->as_string()->get();
     else d_.error(n ? loc(*n) : loc(t), "[problem] needs name = \"...\" (a string)");
@@ -437,19 +429,15 @@ class Reader {
       }
       if (!read_type(*type_node, "state '" + sv.name + "'", sv.type, sv.dim_exprs, true)) continue;
       if (!check_dims(sv.dim_exprs)) continue;
-      bool dims_ok = true;
       for (auto& de : sv.dim_exprs) {
+        // Without an instance a dimension may be unknown: `check` still checks types.
         auto val = eval_static(*de, &d_);
-        if (!val) {
-          dims_ok = false;
-          if (opts_.need_instance || spec_.instance_path.size()) d_.error(de->loc, "a state dimension must be known before the search");
-        } else if (*val < 1 || *val > 4096) {
+        if (!val && (opts_.need_instance || !spec_.instance_path.empty()))
+          d_.error(de->loc, "a state dimension must be known before the search");
+        else if (val && (*val < 1 || *val > 4096))
           d_.error(de->loc, "state dimension " + std::to_string(*val) + " is outside 1..4096");
-          dims_ok = false;
-        }
         sv.dims.push_back(val.value_or(1));
       }
-      (void)dims_ok;
       if (init_node) {
         sv.init = expr_of(*init_node, "state '" + sv.name + "' init");
         if (sv.init) {
@@ -502,7 +490,7 @@ class Reader {
     b.place_loc = loc(n);
     if (auto s = n.as_string()) {
       b.place_is_block = true;
-      const std::vector<Loc>& m = map_of(n, s->get());
+      std::vector<Loc> m = map_toml_string(loc(n), s->get());
       if (parse_block(ExprSource{s->get(), &m}, b.place_block, d_))
         check_block(b.place_block, spec_, {"branch.place", true, true, true}, d_);
       return;

@@ -16,10 +16,8 @@ using namespace permjit;
 
 namespace {
 
-// A small instance for each problem that reads one, written to a temporary folder.
-std::string small_instance(const std::string& problem) {
-  auto dir = std::filesystem::temp_directory_path() / "permjit-nvrtc-test";
-  std::filesystem::create_directories(dir);
+// An instance for each problem that reads one.
+std::string instance_for(const std::string& problem) {
   if (problem == "atsp.toml") return test::instance("atsp/br17.atsp");
   if (problem == "qap.toml") return test::instance("qap/nug12.dat");
   return "";
@@ -37,7 +35,7 @@ TEST_CASE("every problem compiles with NVRTC for sm_90, with the dfs and probe k
     DYNAMIC_SECTION(name) {
       LoadOptions o;
       o.spec_path = test::problem(name);
-      o.instance_path = small_instance(name);
+      o.instance_path = instance_for(name);
       ProblemSpec spec = load_spec(o);
       ProblemSource src = generate_problem(spec);
       NvrtcOutput out = nvrtc_compile(assemble_unit(src, {"probe.cuh"}), name + ".cu", "sm_90", true);
