@@ -16,3 +16,12 @@ struct ProblemSource {
 ProblemSource generate_problem(const ProblemSpec& spec);
 
 }  // namespace permjit
+
+namespace permjit {
+
+// Levels of the search below the fixed prefix (the digits of an IVM position).
+int ivm_levels(const ProblemSpec& spec);
+// The IVM layout for the `ivm` skeleton (seed 001 §3.1), placed after the problem.
+ProblemSource generate_ivm_layout(const ProblemSpec& spec);
+
+}  // namespace permjit

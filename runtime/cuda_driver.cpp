@@ -98,10 +98,16 @@ bool first_device(Device& d, std::string* why) {
   return true;
 }
 
+Device require_device(const std::string& who) {
+  std::string why;
+  Device d;
+  if (!first_device(d, &why)) throw Error(who + " needs a GPU: " + why);
+  return d;
+}
+
 Context::Context(const Device& d) : dev_(d.handle) {
-  CUcontext ctx = nullptr;
-  check(api().PrimaryCtxRetain(&ctx, dev_), "cuDevicePrimaryCtxRetain");
-  check(api().CtxSetCurrent(ctx), "cuCtxSetCurrent");
+  check(api().PrimaryCtxRetain(&ctx_, dev_), "cuDevicePrimaryCtxRetain");
+  check(api().CtxSetCurrent(ctx_), "cuCtxSetCurrent");
 }
 
 Context::~Context() { api().PrimaryCtxRelease(dev_); }

@@ -38,6 +38,14 @@ namespace permjit::cuda {
   X(EventSynchronize, cuEventSynchronize, "cuEventSynchronize") \
   X(EventElapsedTime, cuEventElapsedTime, "cuEventElapsedTime_v2") \
   X(EventDestroy, cuEventDestroy, "cuEventDestroy_v2")         \
+  X(StreamCreate, cuStreamCreate, "cuStreamCreate")            \
+  X(StreamDestroy, cuStreamDestroy, "cuStreamDestroy_v2")      \
+  X(StreamSynchronize, cuStreamSynchronize, "cuStreamSynchronize") \
+  X(MemcpyHtoDAsync, cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2") \
+  X(MemAllocHost, cuMemAllocHost, "cuMemAllocHost_v2")         \
+  X(MemFreeHost, cuMemFreeHost, "cuMemFreeHost")               \
+  X(OccupancyMaxActiveBlocksPerMultiprocessor, cuOccupancyMaxActiveBlocksPerMultiprocessor, \
+    "cuOccupancyMaxActiveBlocksPerMultiprocessor")             \
   X(GetErrorName, cuGetErrorName, "cuGetErrorName")            \
   X(GetErrorString, cuGetErrorString, "cuGetErrorString")
 
@@ -65,10 +73,14 @@ struct Device {
   int sm_count = 0, cc_major = 0, cc_minor = 0, max_threads_per_sm = 0;
   size_t total_memory = 0;
   std::string arch() const { return "sm_" + std::to_string(cc_major) + std::to_string(cc_minor); }
+  // "NVIDIA H100 80GB HBM3 (sm_90, 132 SMs)"
+  std::string describe() const { return name + " (" + arch() + ", " + std::to_string(sm_count) + " SMs)"; }
 };
 
 // The first device, or false with the reason (no driver, no device).
 bool first_device(Device& out, std::string* why);
+// The first device, or Error("<who> needs a GPU: <reason>").
+Device require_device(const std::string& who);
 
 // The device's primary context, current on this thread while the object lives.
 class Context {
@@ -77,9 +89,12 @@ class Context {
   ~Context();
   Context(const Context&) = delete;
   Context& operator=(const Context&) = delete;
+  // For other host threads that issue work on this device (cuCtxSetCurrent).
+  CUcontext handle() const { return ctx_; }
 
  private:
   CUdevice dev_;
+  CUcontext ctx_ = nullptr;
 };
 
 class Module {

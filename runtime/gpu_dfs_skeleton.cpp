@@ -31,7 +31,7 @@ unsigned long long default_frontier_nodes(const cuda::Device& d) {
 }
 }  // namespace
 
-std::vector<std::string> gpu_dfs_templates() { return {"gpu_abi.h", "gpu_dfs.cuh"}; }
+std::vector<std::string> gpu_dfs_templates() { return {"gpu_abi.h", "gpu_common.cuh", "gpu_dfs.cuh"}; }
 
 void run_gpu_dfs_skeleton(SkeletonRun& run) {
   const SolveOptions& opts = run.opts;
@@ -40,11 +40,9 @@ void run_gpu_dfs_skeleton(SkeletonRun& run) {
   const bool optimise = spec.goal != Goal::count;
   auto t0 = clock_type::now();
 
-  std::string why;
-  cuda::Device dev;
-  if (!cuda::first_device(dev, &why)) throw std::runtime_error("the dfs skeleton needs a GPU: " + why);
+  cuda::Device dev = cuda::require_device("the dfs skeleton");
   cuda::Context context(dev);
-  r.device = dev.name + " (" + dev.arch() + ", " + std::to_string(dev.sm_count) + " SMs)";
+  r.device = dev.describe();
 
   ModuleCache cache(opts.cache_dir.empty() ? default_cache_dir() : opts.cache_dir);
   HostModule host = compile_host_module(assemble_unit(run.source, {"cpu_abi.h", "cpu_dfs.hpp"}), cache);

@@ -34,6 +34,12 @@ struct SolveResult {
   int chunks = 0;
   std::string dcpu_reason;
   bool cache_hit = false;
+
+  // ivm skeleton: explorers, trigger, exploration rounds, steals, time in the
+  // work-stealing phases (kernels), and the checkpoint resumed from.
+  unsigned long long explorers = 0, trigger = 0, rounds = 0, steals = 0;
+  double t_balance = 0;
+  std::string resumed_from;
 };
 
 std::string format_human(const SolveResult& r);

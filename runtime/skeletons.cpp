@@ -6,6 +6,7 @@ namespace {
 const Skeleton kSkeletons[] = {
     {"cpu", "cpu", "multi-threaded depth-first search on the host; the oracle", run_cpu_skeleton},
     {"dfs", "gpu", "BP-DFS: CPU search to d_cpu, one GPU thread per frontier node (seed 000)", run_gpu_dfs_skeleton},
+    {"ivm", "gpu", "IVM explorers with work stealing on the GPU, factoradic intervals (seed 001)", run_gpu_ivm_skeleton},
 };
 }  // namespace
 

@@ -37,5 +37,9 @@ void run_cpu_skeleton(SkeletonRun& run);
 void run_gpu_dfs_skeleton(SkeletonRun& run);
 // The templates/ files of the dfs kernel's translation unit, after the problem.
 std::vector<std::string> gpu_dfs_templates();
+// IVM work stealing on the GPU (templates/gpu_ivm.cuh).
+void run_gpu_ivm_skeleton(SkeletonRun& run);
+// The ivm skeleton's translation unit: problem, IVM layout, templates.
+std::string gpu_ivm_unit(const ProblemSpec& spec, const ProblemSource& source);
 
 }  // namespace permjit

@@ -55,6 +55,31 @@ const Skeleton& choose_skeleton(const SolveOptions& opts, std::string& reason) {
   return *find_skeleton("dfs");
 }
 
+// Options of one skeleton given to another are a mistake worth saying.
+void check_skeleton_options(const SolveOptions& opts, const Skeleton& sk) {
+  if (sk.name == "ivm") {
+    if (opts.checkpoint_every <= 0) {
+      Diagnostics d;
+      d.error(Loc{make_source("<command line>", "--checkpoint-every " + std::to_string(opts.checkpoint_every)), 1, 20},
+              "--checkpoint-every must be a positive number of seconds");
+      throw UserErrors(std::move(d));
+    }
+    return;
+  }
+  const std::pair<const char*, bool> ivm_only[] = {
+      {"--explorers", opts.explorers != 0},     {"--trigger", opts.trigger != 0},
+      {"--checkpoint", !opts.checkpoint.empty()}, {"--resume", !opts.resume.empty()},
+      {"--ivm-rows-shared", opts.ivm_rows_shared}};
+  for (const auto& [name, given] : ivm_only) {
+    if (!given) continue;
+    Diagnostics d;
+    d.error(Loc{make_source("<command line>", name), 1, 1},
+            std::string(name) + " applies to the ivm skeleton; this run uses '" + std::string(sk.name) + "'",
+            "add --skeleton ivm");
+    throw UserErrors(std::move(d));
+  }
+}
+
 }  // namespace
 
 SolveResult solve(const SolveOptions& opts) {
@@ -70,6 +95,7 @@ SolveResult solve(const SolveOptions& opts) {
             "--ub applies to minimize and maximize problems; '" + spec.name + "' counts");
     throw UserErrors(std::move(d));
   }
+  check_skeleton_options(opts, sk);
   ProblemSource source = generate_problem(spec);
   auto t1 = clock::now();
 

@@ -1,6 +1,7 @@
 // `permjit solve`: spec -> generated source -> compiled module -> search -> result.
 #pragma once
 #include <optional>
+#include <stdexcept>
 #include <string>
 
 #include "dsl/load_spec.hpp"
@@ -19,6 +20,21 @@ struct SolveOptions {
   unsigned long long max_chunk = 0;  // GPU: most frontier nodes per launch; 0: what fits in memory
   std::optional<long long> ub;
   std::string cache_dir;         // empty: default_cache_dir()
+
+  // ivm skeleton (docs/skeletons.md)
+  unsigned long long explorers = 0;  // 0: as many as the device holds at once
+  unsigned long long trigger = 0;    // 0: a tenth of the explorers
+  bool ivm_rows_shared = false;      // rows in shared memory instead of local
+  std::string checkpoint;            // write checkpoints to this file
+  double checkpoint_every = 60;      // seconds between checkpoints
+  std::string resume;                // continue from this checkpoint
+  enum class Progress { automatic, on, off } progress = Progress::automatic;
+};
+
+// A search stopped by SIGINT or SIGTERM after saving a checkpoint.
+struct SearchInterrupted : std::runtime_error {
+  int signal;
+  SearchInterrupted(const std::string& what, int sig) : std::runtime_error(what), signal(sig) {}
 };
 
 // Throws UserErrors (spec, instance, options), CompileError, or std::runtime_error.

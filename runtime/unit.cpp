@@ -13,10 +13,12 @@ void append_part(std::string& unit, const std::string& name, std::string_view te
 }
 }  // namespace
 
-std::string assemble_unit(const ProblemSource& problem, const std::vector<std::string>& templates) {
+std::string assemble_unit(const ProblemSource& problem, const std::vector<std::string>& templates,
+                          const std::vector<ProblemSource>& generated) {
   std::string unit = "// permjit translation unit: prelude, problem '" + problem.name + "', skeleton\n";
   append_part(unit, "templates/prelude.h", embedded::get("prelude.h"));
   append_part(unit, problem.name, problem.text);
+  for (const auto& g : generated) append_part(unit, g.name, g.text);
   for (const auto& t : templates) append_part(unit, "templates/" + t, embedded::get(t));
   return unit;
 }

@@ -8,7 +8,9 @@
 
 namespace permjit {
 
-// `templates` are names of embedded templates/ files, in order, after the problem.
-std::string assemble_unit(const ProblemSource& problem, const std::vector<std::string>& templates);
+// `templates` are names of embedded templates/ files, in order, after the problem and
+// after any other generated parts the skeleton reads (e.g. the IVM layout).
+std::string assemble_unit(const ProblemSource& problem, const std::vector<std::string>& templates,
+                          const std::vector<ProblemSource>& generated = {});
 
 }  // namespace permjit

@@ -11,57 +11,12 @@
 #ifndef PJ_BLOCK
 #define PJ_BLOCK 128
 #endif
-// How many expansions between re-reads of the shared incumbent.
-#ifndef PJ_INCUMBENT_PERIOD
-#define PJ_INCUMBENT_PERIOD 64
-#endif
-
 namespace gpu_dfs {
-
+using namespace pj_gpu;
 using problem::Mask;
 using problem::Node;
-constexpr pj::Goal kGoal = problem::kGoal;
 constexpr int kNodeWords = sizeof(Node) / 4;
 static_assert(sizeof(Node) % 4 == 0, "a node is a whole number of 32-bit words");
-constexpr bool kOptimise = kGoal != pj::Goal::count;
-
-__device__ __forceinline__ bool pruned(int bound, int best) {
-  return kGoal == pj::Goal::minimize ? bound >= best : bound <= best;
-}
-__device__ __forceinline__ bool improves(int value, int best) {
-  return kGoal == pj::Goal::minimize ? value < best : value > best;
-}
-
-// Publishes a better leaf: the incumbent first (so other threads prune at once), then
-// the permutation under a lock, kept only if still the best recorded.
-__device__ void record_leaf(int value, int& best, const unsigned char* prefix, int prefix_len, const int* vals,
-                            int depth_below, PjGpuResults* r) {
-  int old = kGoal == pj::Goal::minimize ? atomicMin(&r->best, value) : atomicMax(&r->best, value);
-  best = improves(value, old) ? value : old;
-  if (!improves(value, old)) return;
-  while (atomicCAS(&r->lock, 0, 1) != 0) {
-  }
-  __threadfence();
-  volatile PjGpuResults* vr = r;
-  if (!vr->found || improves(value, vr->recorded)) {
-    vr->recorded = value;
-    vr->found = 1;
-    for (int j = 0; j < prefix_len; ++j) vr->perm[j] = prefix[j];
-    for (int k = 0; k < depth_below; ++k) vr->perm[prefix_len + k] = static_cast<unsigned char>(vals[k]);
-  }
-  __threadfence();
-  atomicExch(&r->lock, 0);
-}
-
-// Sums a per-thread counter over the block, then one atomic per block.
-__device__ __forceinline__ void add_block_total(unsigned long long v, unsigned long long* shared_slot,
-                                                unsigned long long* global) {
-  for (int off = 16; off > 0; off >>= 1) v += __shfl_down_sync(0xffffffffu, v, off);
-  if ((threadIdx.x & 31) == 0 && v) atomicAdd(shared_slot, v);
-  __syncthreads();
-  if (threadIdx.x == 0 && *shared_slot) atomicAdd(global, *shared_slot);
-}
-
 }  // namespace gpu_dfs
 
 // The host checks that it lays nodes out as this compiler does.
@@ -97,7 +52,7 @@ pj_dfs(const unsigned* __restrict__ nodes, const unsigned char* __restrict__ pre
     StackEntry stack[problem::kSize];
     int vals[kOptimise ? problem::kSize : 1];
     int best = 0;
-    if constexpr (kOptimise) best = *reinterpret_cast<volatile int*>(&r->best);
+    if constexpr (kOptimise) best = read_best(r);
     Mask rem = problem::candidates(cur);
     ++expanded;
     int top = 0;  // ancestors on the stack
@@ -128,7 +83,7 @@ pj_dfs(const unsigned* __restrict__ nodes, const unsigned char* __restrict__ pre
       if constexpr (kOptimise) {
         if (++since_refresh == PJ_INCUMBENT_PERIOD) {
           since_refresh = 0;
-          best = *reinterpret_cast<volatile int*>(&r->best);
+          best = read_best(r);
         }
         if (pruned(problem::bound(child), best)) continue;
       }

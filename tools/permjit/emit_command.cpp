@@ -29,12 +29,13 @@ const char* kStages = "spec | source | cpu | cuda | ptx | sass | resources";
   throw UserErrors(std::move(d));
 }
 
-// The templates of a GPU skeleton's translation unit.
-std::vector<std::string> gpu_templates(const std::string& skeleton) {
-  if (skeleton == "dfs") return gpu_dfs_templates();
-  if (skeleton == "probe") return {"probe.cuh"};
+// A GPU skeleton's translation unit.
+std::string gpu_unit(const std::string& skeleton, const ProblemSpec& spec, const ProblemSource& src) {
+  if (skeleton == "dfs") return assemble_unit(src, gpu_dfs_templates());
+  if (skeleton == "ivm") return gpu_ivm_unit(spec, src);
+  if (skeleton == "probe") return assemble_unit(src, {"probe.cuh"});
   option_error("--skeleton " + skeleton, 12, "no GPU code for skeleton '" + skeleton + "'",
-               "GPU stages show: dfs (default), probe (the problem's functions alone)");
+               "GPU stages show: dfs (default), ivm, probe (the problem's functions alone)");
 }
 
 // cuobjdump from PATH or the CUDA toolkit, or empty.
@@ -91,7 +92,7 @@ int emit_command(const EmitOptions& opts) {
     std::cout << assemble_unit(src, {"cpu_abi.h", "cpu_dfs.hpp"});
     return 0;
   }
-  std::string unit = assemble_unit(src, gpu_templates(opts.skeleton.empty() ? "dfs" : opts.skeleton));
+  std::string unit = gpu_unit(opts.skeleton.empty() ? "dfs" : opts.skeleton, spec, src);
   if (st == "cuda") {
     std::cout << unit;
     return 0;

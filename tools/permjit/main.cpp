@@ -46,6 +46,15 @@ int main(int argc, char** argv) {
   solve_cmd->add_option("--block-size", solve_opts.block_size, "GPU: threads per block (default 128)");
   solve_cmd->add_option("--max-chunk", solve_opts.max_chunk, "GPU: most frontier nodes per kernel launch (default: what fits)");
   CLI::Option* ub_opt = solve_cmd->add_option("--ub", ub, "initial bound: nodes whose bound is not better are pruned");
+  solve_cmd->add_option("--explorers", solve_opts.explorers, "ivm: explorers (default: as many as the device holds at once)");
+  solve_cmd->add_option("--trigger", solve_opts.trigger, "ivm: empty explorers that start a work-stealing phase (default: a tenth)");
+  solve_cmd->add_flag("--ivm-rows-shared", solve_opts.ivm_rows_shared, "ivm: keep the explorers' rows in shared memory");
+  solve_cmd->add_option("--checkpoint", solve_opts.checkpoint, "ivm: write checkpoints to this file (and on SIGINT/SIGTERM)");
+  solve_cmd->add_option("--checkpoint-every", solve_opts.checkpoint_every, "ivm: seconds between checkpoints (default 60)");
+  solve_cmd->add_option("--resume", solve_opts.resume, "ivm: continue the search saved in this checkpoint");
+  bool progress = false, quiet = false;
+  solve_cmd->add_flag("--progress", progress, "print progress on stderr even when it is not a terminal");
+  solve_cmd->add_flag("--quiet", quiet, "print no progress");
   solve_cmd->add_flag("--json", json, "print the result as one JSON object");
   solve_cmd->add_option("--cache-dir", solve_opts.cache_dir, "where compiled modules are kept");
 
@@ -68,6 +77,8 @@ int main(int argc, char** argv) {
   try {
     if (*solve_cmd) {
       if (*ub_opt) solve_opts.ub = ub;
+      if (quiet) solve_opts.progress = SolveOptions::Progress::off;
+      else if (progress) solve_opts.progress = SolveOptions::Progress::on;
       SolveResult r = solve(solve_opts);
       std::cout << (json ? format_json(r) + "\n" : format_human(r));
       return 0;
@@ -88,6 +99,9 @@ int main(int argc, char** argv) {
     return 0;
   } catch (const UserErrors& e) {
     return report(e);
+  } catch (const SearchInterrupted& e) {
+    std::cerr << "permjit: " << e.what() << '\n';
+    return 128 + e.signal;
   } catch (const CompileError& e) {
     std::cerr << "permjit: error: " << e.what() << "\n" << e.log << "\nthe failing source is saved at "
               << e.saved_source << '\n';

@@ -1,0 +1,72 @@
+// The IVM layout of a problem (seed 001 §3.1): the integer I, the vector V and the
+// triangular matrix M of one explorer, sized for the problem's levels below the fixed
+// prefix, with the narrowest integer type that holds them. It follows the problem
+// source in the `ivm` skeleton's translation unit (templates/gpu_ivm.cuh reads it).
+#include "generator/generate.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "dsl/diagnostics.hpp"
+#include "generator/code_writer.hpp"
+
+namespace permjit {
+
+namespace {
+// The narrowest unsigned type that holds 0..n.
+std::string narrowest_unsigned(int n) {
+  if (n <= 0xff) return "unsigned char";
+  if (n <= 0xffff) return "unsigned short";
+  return "unsigned int";
+}
+}  // namespace
+
+int ivm_levels(const ProblemSpec& spec) { return spec.size - static_cast<int>(spec.fixed_prefix.size()); }
+
+ProblemSource generate_ivm_layout(const ProblemSpec& spec) {
+  PJ_INTERNAL_ASSERT(spec.size > 0, "the IVM layout needs a spec whose size is known");
+  const int levels = ivm_levels(spec);
+  PJ_INTERNAL_ASSERT(levels >= 1, "the IVM layout needs at least one level below the fixed prefix");
+  const std::string L = std::to_string(levels);
+  CodeWriter out(spec.name + ".ivm.inc");
+  out.line("// permjit IVM layout: " + spec.name + ", " + L + " levels below the fixed prefix (seed 001 3.1).");
+  out.line("// Generated; do not edit. Read by templates/gpu_ivm.cuh.");
+  out.line("namespace ivm {");
+  out.line("");
+  out.line("constexpr int kLevels = " + L + ";  // problem::kSize - problem::kPrefixLength");
+  out.line("// Values (< " + std::to_string(spec.size) + "), factoradic digits (< " + L + ") and the depth I (< " + L +
+           ") fit this type.");
+  out.line("using Digit = " + narrowest_unsigned(std::max(spec.size, levels)) + ";");
+  out.line("");
+  out.line("// Row l of an explorer while it runs: the node at level l and row l of M, the");
+  out.line("// values still to try there, as a bitset (the row of the paper's triangular byte");
+  out.line("// matrix holds the same set; a bitset makes the next value one find-first-set).");
+  out.line("struct alignas(16) Level {  // 16-byte aligned: a push or pop is vector accesses");
+  out.line("  problem::Node node;");
+  out.line("  problem::Mask rem;");
+  out.line("};");
+  out.line("");
+  out.line("// The T explorers' IVMs between kernels, structure of arrays: entry l of explorer");
+  out.line("// i is at [l * T + i], so a warp saving or restoring one entry is coalesced.");
+  out.line("struct Explorers {");
+  out.line("  Digit* I;          // [T]: the level of the deepest row");
+  out.line("  Digit* V;          // [kLevels][T]: the value placed at each level of the current path");
+  out.line("  problem::Mask* M;  // [kLevels][T]: row l, the values still to try at level l");
+  out.line("  Digit* last;       // [kLevels][T]: the factoradic digits of the interval's last leaf");
+  out.line("  unsigned long long T;");
+  out.line("};");
+  out.line("constexpr int kExplorerBytes = 1 + kLevels * (2 * int(sizeof(Digit)) + int(sizeof(problem::Mask)));");
+  out.line("");
+  out.line("// Where the rows live while a kernel runs. Local memory (cached in L1) unless the");
+  out.line("// host asks for shared memory with PJ_IVM_ROWS_SHARED=1; docs/skeletons.md says");
+  out.line("// what each placement measured.");
+  out.line("#ifndef PJ_IVM_ROWS_SHARED");
+  out.line("#define PJ_IVM_ROWS_SHARED 0");
+  out.line("#endif");
+  out.line("constexpr bool kRowsInShared = PJ_IVM_ROWS_SHARED != 0;");
+  out.line("");
+  out.line("}  // namespace ivm");
+  return ProblemSource{out.generated_name(), out.text()};
+}
+
+}  // namespace permjit

@@ -1,0 +1,299 @@
+// Host side of the `ivm` skeleton (seed 001 Algorithm 1): cut [0, L!) among the
+// explorers, then alternate exploration kernels and work-stealing phases on the device
+// until no explorer has work; between rounds, progress lines and checkpoints.
+#include <chrono>
+#include <climits>
+#include <optional>
+#include <cstddef>
+#include <cstring>
+
+#include "runtime/cache.hpp"
+#include "runtime/cuda_driver.hpp"
+#include "runtime/gpu_compile.hpp"
+#include "runtime/ivm_checkpoint.hpp"
+#include "runtime/ivm_split.hpp"
+#include "runtime/kernel_interrupter.hpp"
+#include "runtime/progress.hpp"
+#include "runtime/skeletons.hpp"
+#include "runtime/solve.hpp"
+#include "runtime/unit.hpp"
+#include "runtime/version.hpp"
+#include "templates/gpu_abi.h"
+#include "templates/prelude.h"
+#include "templates/ivm_interval.h"
+
+namespace permjit {
+
+namespace {
+using clock_type = std::chrono::steady_clock;
+double since(clock_type::time_point t) { return std::chrono::duration<double>(clock_type::now() - t).count(); }
+
+// The kernels' view of the explorers (ivm::Explorers in the generated layout).
+struct ExplorersArg {
+  CUdeviceptr I, V, M, last;
+  unsigned long long T;
+};
+
+// The device arrays of T explorers with L levels and sets of mask_bytes.
+struct ExplorerArrays {
+  unsigned long long T;
+  size_t L, mask_bytes;
+  cuda::Buffer I, V, M, last;
+  ExplorerArrays(unsigned long long t, int levels, int mb)
+      : T(t), L(static_cast<size_t>(levels)), mask_bytes(static_cast<size_t>(mb)), I(T), V(L * T),
+        M(L * T * mask_bytes), last(L * T) {}
+  ExplorersArg arg() const { return {I.ptr(), V.ptr(), M.ptr(), last.ptr(), T}; }
+  // The checkpoint's byte image: I, V, M, last, one after the other.
+  std::string download() const {
+    std::string s(I.bytes() + V.bytes() + M.bytes() + last.bytes(), '\0');
+    size_t at = 0;
+    for (const cuda::Buffer* b : {&I, &V, &M, &last}) {
+      b->download(s.data() + at, b->bytes());
+      at += b->bytes();
+    }
+    return s;
+  }
+  void upload(const std::string& s) {
+    size_t at = 0;
+    for (cuda::Buffer* b : {&I, &V, &M, &last}) {
+      b->upload(s.data() + at, b->bytes());
+      at += b->bytes();
+    }
+  }
+  size_t bytes() const { return I.bytes() + V.bytes() + M.bytes() + last.bytes(); }
+};
+
+void launch(CUfunction f, unsigned long long threads, int block, void** args, const char* name) {
+  unsigned grid = static_cast<unsigned>((threads + block - 1) / block);
+  cuda::check(cuda::api().LaunchKernel(f, grid, 1, 1, block, 1, 1, 0, nullptr, args, nullptr),
+              std::string("launching ivm kernel ") + name);
+}
+
+// Runs launches on the default stream between two events and returns their seconds; a
+// failure names the kernel.
+template <class Launches>
+double timed(cuda::EventTimer& timer, const char* what, Launches&& launches) {
+  timer.start();
+  launches();
+  try {
+    return timer.stop_seconds();
+  } catch (const cuda::Error& e) {
+    throw cuda::Error(std::string("the ivm ") + what + " failed: " + e.what());
+  }
+}
+
+// Hypercube digits for T explorers in base p: the fewest with p^dims >= T.
+int hypercube_dims(unsigned long long T, unsigned p) {
+  int dims = 0;
+  for (unsigned long long reach = 1; reach < T; reach *= p) ++dims;
+  return std::max(dims, 1);
+}
+
+std::string ub_text(const SolveOptions& o) { return o.ub ? std::to_string(*o.ub) : "none"; }
+
+std::vector<std::string> gpu_ivm_templates() {
+  return {"gpu_abi.h", "gpu_common.cuh", "ivm_interval.h", "ivm_explorer.h", "gpu_ivm.cuh"};
+}
+}  // namespace
+
+std::string gpu_ivm_unit(const ProblemSpec& spec, const ProblemSource& source) {
+  return assemble_unit(source, gpu_ivm_templates(), {generate_ivm_layout(spec)});
+}
+
+void run_gpu_ivm_skeleton(SkeletonRun& run) {
+  const SolveOptions& opts = run.opts;
+  SolveResult& r = run.result;
+  const ProblemSpec& spec = run.spec;
+  const bool optimise = spec.goal != Goal::count;
+  const int L = ivm_levels(spec);
+  if (L < 1) throw std::runtime_error("the ivm skeleton needs at least one position below the fixed prefix");
+  auto t0 = clock_type::now();
+
+  cuda::Device dev = cuda::require_device("the ivm skeleton");
+  cuda::Context context(dev);
+  r.device = dev.describe();
+
+  // Compile. Rows in shared memory are a measured alternative (docs/skeletons.md).
+  ModuleCache cache(opts.cache_dir.empty() ? default_cache_dir() : opts.cache_dir);
+  const int block = opts.block_size > 0 ? opts.block_size : 128;
+  const std::string unit = gpu_ivm_unit(spec, run.source);
+  GpuModuleImage image = compile_gpu_module(
+      unit, spec.name + ".ivm.cu", dev.arch(),
+      {"-DPJ_BLOCK=" + std::to_string(block), std::string("-DPJ_IVM_ROWS_SHARED=") + (opts.ivm_rows_shared ? "1" : "0")},
+      cache);
+  cuda::Module module(image.cubin);
+  CUfunction k_init = module.function("pj_ivm_init");
+  CUfunction k_explore = module.function("pj_ivm_explore");
+  CUfunction k_select = module.function("pj_ivm_select");
+  CUfunction k_steal = module.function("pj_ivm_steal");
+  r.cache_hit = image.cache_hit;
+  r.t_compile = since(t0);
+  const int mask_bytes = module.read_int("pj_ivm_mask_bytes");
+  const int explorer_bytes = 1 + L * (2 + mask_bytes);
+  if (module.read_int("pj_ivm_explorer_bytes") != explorer_bytes)
+    throw std::runtime_error("the IVM layout differs between the host and the device");
+
+  // Explorers: as many as the device runs at once (every explorer must be resident for
+  // the trigger to stop them all), unless --explorers.
+  auto t1 = clock_type::now();
+  int blocks_per_sm = 0;
+  cuda::check(cuda::api().OccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, k_explore, block, 0),
+              "cuOccupancyMaxActiveBlocksPerMultiprocessor");
+  IvmRunIdentity id{kPermjitVersion, spec.name, opts.load.spec_path, spec.instance_path,
+                    source_identity(run.source.text + generate_ivm_layout(spec).text), L, 0, mask_bytes,
+                    goal_name(spec.goal), ub_text(opts)};
+  IvmCheckpoint saved;
+  if (!opts.resume.empty()) {
+    saved = read_checkpoint(opts.resume);
+    // Unset options take the checkpoint's values; set ones must agree with them.
+    if (!opts.ub) id.ub = saved.id.ub;
+    id.explorers = opts.explorers ? opts.explorers : saved.id.explorers;
+    std::string why = resume_mismatch(saved.id, id);
+    if (!why.empty()) throw std::runtime_error("cannot resume from " + opts.resume + ":\n" + why);
+    r.resumed_from = opts.resume;
+  } else {
+    id.explorers = opts.explorers ? opts.explorers
+                                  : static_cast<unsigned long long>(std::max(1, blocks_per_sm)) * block * dev.sm_count;
+  }
+  const unsigned long long T = id.explorers;
+  const unsigned long long trigger = opts.trigger ? opts.trigger : std::max<unsigned long long>(1, T / 10);
+  const unsigned p = 8;
+  const int dims = hypercube_dims(T, p);
+  r.explorers = T;
+  r.trigger = trigger;
+  r.block_size = block;
+
+  ExplorerArrays ex(T, L, mask_bytes);
+  cuda::Buffer results(sizeof(PjGpuResults)), control(sizeof(PjIvmControl));
+  cuda::Buffer lengths(T * sizeof(double)), victim(T * sizeof(long long)), claimed(T * sizeof(int));
+  claimed.zero();
+  control.zero();
+  cuda::EventTimer timer;
+  ExplorersArg e = ex.arg();
+  CUdeviceptr results_p = results.ptr(), control_p = control.ptr(), lengths_p = lengths.ptr(),
+              victim_p = victim.ptr(), claimed_p = claimed.ptr();
+
+  double elapsed_before = 0;
+  if (!opts.resume.empty()) {
+    if (saved.state.size() != ex.bytes() || saved.results.size() != sizeof(PjGpuResults))
+      throw std::runtime_error(opts.resume + ": damaged checkpoint: its arrays do not fit " + std::to_string(T) +
+                               " explorers of " + std::to_string(L) + " levels");
+    ex.upload(saved.state);
+    results.upload(saved.results.data(), sizeof(PjGpuResults));
+    elapsed_before = saved.elapsed;
+    r.rounds = saved.rounds;
+  } else {
+    PjGpuResults init{};
+    long long start = opts.ub ? *opts.ub : (spec.goal == Goal::maximize ? INT_MIN : INT_MAX);
+    if (start < INT_MIN || start > INT_MAX) throw std::runtime_error("--ub does not fit the 32-bit objective");
+    init.best = static_cast<int>(start);
+    init.recorded = init.best;
+    init.expanded = 1;  // the root, whose children the explorers' first rows hold
+    results.upload(&init, sizeof init);
+    IvmSplit split = split_leaves(T, L);
+    cuda::Buffer first(split.first.size()), empty(T);
+    ex.last.upload(split.last.data(), split.last.size());
+    first.upload(split.first.data(), split.first.size());
+    empty.upload(split.empty.data(), split.empty.size());
+    CUdeviceptr first_p = first.ptr(), empty_p = empty.ptr();
+    void* args[] = {&e, &first_p, &empty_p, &results_p};
+    r.t_balance += timed(timer, "init kernel pj_ivm_init", [&] { launch(k_init, T, block, args, "pj_ivm_init"); });
+  }
+  r.t_host += since(t1);
+
+  // Progress and checkpoints interrupt long rounds; without them nothing runs beside.
+  const bool show = opts.progress == SolveOptions::Progress::on ||
+                    (opts.progress == SolveOptions::Progress::automatic && stderr_is_terminal());
+  ProgressMeter meter("ivm", show);
+  meter.start(elapsed_before);
+  const bool checkpoints = !opts.checkpoint.empty();
+  std::optional<StopSignals> signals;
+  if (checkpoints) signals.emplace();
+  std::optional<KernelInterrupter> interrupter;
+  if (show || checkpoints) interrupter.emplace(context.handle(), control_p + offsetof(PjIvmControl, stop_round));
+  const double space = pj_ivm::space_size(L);
+  auto search_start = clock_type::now();
+  auto elapsed = [&] { return elapsed_before + since(search_start); };
+  double next_checkpoint = elapsed() + opts.checkpoint_every;
+  auto schedule = [&] {
+    double next = meter.enabled() ? meter.next_due() : 1e300;
+    if (checkpoints) next = std::min(next, next_checkpoint);
+    if (interrupter && next < 1e299)
+      interrupter->stop_at(search_start + std::chrono::duration_cast<clock_type::duration>(
+                                              std::chrono::duration<double>(next - elapsed_before)));
+  };
+  auto save = [&] {
+    auto ts = clock_type::now();
+    IvmCheckpoint c{id, elapsed(), r.rounds, std::string(sizeof(PjGpuResults), '\0'), ex.download()};
+    results.download(c.results.data(), sizeof(PjGpuResults));
+    write_checkpoint(opts.checkpoint, c);
+    r.t_transfers += since(ts);
+  };
+  schedule();
+
+  PjIvmControl ctl{};
+  while (true) {
+    ++r.rounds;
+    if (interrupter) interrupter->begin_round(static_cast<unsigned>(r.rounds));
+    PjIvmControl reset{};
+    reset.trigger = static_cast<unsigned>(std::min<unsigned long long>(trigger, UINT_MAX));
+    // The steal count runs on, and the stop word is the interrupter's.
+    control.upload(&reset, offsetof(PjIvmControl, steals));
+    unsigned round = static_cast<unsigned>(r.rounds);
+    void* explore_args[] = {&e, &control_p, &results_p, &lengths_p, &round};
+    r.t_kernels += timed(timer, "exploration kernel pj_ivm_explore",
+                         [&] { launch(k_explore, T, block, explore_args, "pj_ivm_explore"); });
+    if (interrupter) interrupter->rethrow_error();
+    control.download(&ctl, sizeof ctl);
+
+    const double now = elapsed();
+    if (meter.due(now)) {
+      PjGpuResults snap{};
+      results.download(&snap, sizeof snap);
+      ProgressSample s{now, 1.0 - ctl.remaining / space, snap.evaluated, std::nullopt};
+      if (optimise && (snap.found || opts.ub)) s.incumbent = snap.best;
+      meter.print(s);
+    }
+    if (checkpoints && (now >= next_checkpoint || StopSignals::requested())) {
+      save();
+      next_checkpoint = now + opts.checkpoint_every;
+    }
+    if (StopSignals::requested()) {
+      meter.finish();
+      const int sig = StopSignals::signal_number();
+      throw SearchInterrupted("interrupted by signal " + std::to_string(sig) + " after " + std::to_string(now) +
+                                  " s; the checkpoint " + opts.checkpoint + " holds the search: continue it with --resume " +
+                                  opts.checkpoint,
+                              sig);
+    }
+    schedule();
+    if (ctl.active == 0) break;
+
+    unsigned base = p;
+    int digits = dims;
+    void* select_args[] = {&e, &lengths_p, &victim_p, &claimed_p, &control_p, &base, &digits};
+    void* steal_args[] = {&e, &victim_p, &claimed_p, &control_p, &results_p};
+    r.t_balance += timed(timer, "work-stealing kernels pj_ivm_select/pj_ivm_steal", [&] {
+      launch(k_select, T, block, select_args, "pj_ivm_select");
+      launch(k_steal, T, block, steal_args, "pj_ivm_steal");
+    });
+  }
+  meter.finish();
+  if (checkpoints) save();  // the finished search: resuming it reports the result at once
+
+  PjGpuResults out{};
+  control.download(&ctl, sizeof ctl);
+  results.download(&out, sizeof out);
+  r.steals = ctl.steals;
+  r.expanded = out.expanded;
+  r.evaluated = out.evaluated;
+  r.solutions = out.solutions;
+  if (out.found) {
+    r.found = true;
+    r.objective = out.recorded;
+    r.permutation.assign(out.perm, out.perm + spec.size);
+  }
+  r.t_search = since(t1);
+}
+
+}  // namespace permjit

@@ -1,0 +1,147 @@
+#include "runtime/ivm_checkpoint.hpp"
+
+#include <xxhash.h>
+
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+
+#include "runtime/cache.hpp"
+
+namespace permjit {
+
+namespace {
+constexpr const char* kMagic = "permjit-ivm-checkpoint 1";
+
+std::string hex64(unsigned long long v) {
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", v);
+  return buf;
+}
+
+std::string checksum(const std::string& a, const std::string& b) {
+  XXH3_state_t* st = XXH3_createState();
+  XXH3_64bits_reset(st);
+  XXH3_64bits_update(st, a.data(), a.size());
+  XXH3_64bits_update(st, b.data(), b.size());
+  std::string h = hex64(XXH3_64bits_digest(st));
+  XXH3_freeState(st);
+  return h;
+}
+
+// Header values are single words or paths; a newline would end the header early.
+std::string one_line(const std::string& v) {
+  std::string s = v;
+  for (char& c : s)
+    if (c == '\n' || c == '\r') c = ' ';
+  return s;
+}
+}  // namespace
+
+std::string source_identity(const std::string& generated_text) {
+  std::istringstream in(generated_text);
+  std::string line, kept;
+  while (std::getline(in, line)) {
+    size_t b = line.find_first_not_of(" \t");
+    if (b == std::string::npos) continue;
+    if (line.compare(b, 5, "#line") == 0 || line.compare(b, 2, "//") == 0) continue;
+    size_t comment = line.find("  //");  // trailing comments name spec lines
+    kept += line.substr(0, comment) + '\n';
+  }
+  return cache_key({"ivm-source", kept});
+}
+
+void write_checkpoint(const std::string& path, const IvmCheckpoint& c) {
+  std::ostringstream h;
+  h << kMagic << '\n'
+    << "version " << one_line(c.id.version) << '\n'
+    << "problem " << one_line(c.id.problem) << '\n'
+    << "spec " << one_line(c.id.spec_path) << '\n'
+    << "instance " << one_line(c.id.instance_path.empty() ? "-" : c.id.instance_path) << '\n'
+    << "source " << c.id.source << '\n'
+    << "levels " << c.id.levels << '\n'
+    << "explorers " << c.id.explorers << '\n'
+    << "mask-bytes " << c.id.mask_bytes << '\n'
+    << "goal " << c.id.goal << '\n'
+    << "ub " << c.id.ub << '\n'
+    << "elapsed " << c.elapsed << '\n'
+    << "rounds " << c.rounds << '\n'
+    << "results-bytes " << c.results.size() << '\n'
+    << "state-bytes " << c.state.size() << '\n'
+    << "checksum " << checksum(c.results, c.state) << '\n'
+    << '\n';
+  if (!write_file_atomic(path, h.str() + c.results + c.state))
+    throw std::runtime_error("cannot write the checkpoint " + path);
+}
+
+IvmCheckpoint read_checkpoint(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot read the checkpoint " + path);
+  std::string line;
+  if (!std::getline(in, line) || line != kMagic)
+    throw std::runtime_error(path + ": not a permjit ivm checkpoint (its first line is not '" + kMagic + "')");
+  std::map<std::string, std::string> kv;
+  while (std::getline(in, line) && !line.empty()) {
+    size_t sp = line.find(' ');
+    kv[line.substr(0, sp)] = sp == std::string::npos ? "" : line.substr(sp + 1);
+  }
+  auto field = [&](const std::string& k) {
+    auto it = kv.find(k);
+    if (it == kv.end()) throw std::runtime_error(path + ": damaged checkpoint: no '" + k + "' line");
+    return it->second;
+  };
+  auto number = [&](const std::string& k) {
+    try {
+      return std::stoull(field(k));
+    } catch (const std::logic_error&) {
+      throw std::runtime_error(path + ": damaged checkpoint: '" + k + "' is not a number");
+    }
+  };
+  IvmCheckpoint c;
+  c.id.version = field("version");
+  c.id.problem = field("problem");
+  c.id.spec_path = field("spec");
+  c.id.instance_path = field("instance") == "-" ? "" : field("instance");
+  c.id.source = field("source");
+  c.id.levels = static_cast<int>(number("levels"));
+  c.id.explorers = number("explorers");
+  c.id.mask_bytes = static_cast<int>(number("mask-bytes"));
+  c.id.goal = field("goal");
+  c.id.ub = field("ub");
+  c.rounds = number("rounds");
+  try {
+    c.elapsed = std::stod(field("elapsed"));
+  } catch (const std::logic_error&) {
+    throw std::runtime_error(path + ": damaged checkpoint: 'elapsed' is not a number");
+  }
+  c.results.resize(number("results-bytes"));
+  c.state.resize(number("state-bytes"));
+  in.read(c.results.data(), static_cast<std::streamsize>(c.results.size()));
+  in.read(c.state.data(), static_cast<std::streamsize>(c.state.size()));
+  if (!in || in.peek() != std::ifstream::traits_type::eof())
+    throw std::runtime_error(path + ": damaged checkpoint: the data is not as long as its header says");
+  if (checksum(c.results, c.state) != field("checksum"))
+    throw std::runtime_error(path + ": damaged checkpoint: the checksum does not match the data");
+  return c;
+}
+
+std::string resume_mismatch(const IvmRunIdentity& saved, const IvmRunIdentity& now) {
+  std::string why;
+  auto differs = [&](const std::string& what, const std::string& a, const std::string& b) {
+    if (a != b) why += "  " + what + ": the checkpoint has " + a + ", this run " + b + "\n";
+  };
+  differs("permjit version", saved.version, now.version);
+  differs("problem", saved.problem, now.problem);
+  if (saved.source != now.source)
+    why += "  the generated code differs: another spec, instance or --param (the checkpoint was written for " +
+           saved.spec_path + (saved.instance_path.empty() ? "" : " with " + saved.instance_path) + ")\n";
+  differs("levels", std::to_string(saved.levels), std::to_string(now.levels));
+  differs("explorers (--explorers)", std::to_string(saved.explorers), std::to_string(now.explorers));
+  differs("set size in bytes", std::to_string(saved.mask_bytes), std::to_string(now.mask_bytes));
+  differs("goal", saved.goal, now.goal);
+  differs("--ub", saved.ub, now.ub);
+  return why;
+}
+
+}  // namespace permjit

@@ -1,0 +1,83 @@
+#include "runtime/kernel_interrupter.hpp"
+
+#include <csignal>
+
+#include "runtime/cuda_driver.hpp"
+
+namespace permjit {
+
+namespace {
+volatile std::sig_atomic_t g_stop_signal = 0;
+extern "C" void on_stop_signal(int sig) { g_stop_signal = sig; }
+
+long long to_ns(KernelInterrupter::clock::time_point t) {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count();
+}
+}  // namespace
+
+KernelInterrupter::KernelInterrupter(CUcontext ctx, CUdeviceptr stop_word)
+    : ctx_(ctx), word_(stop_word), deadline_ns_(to_ns(clock::time_point::max())) {
+  thread_ = std::thread([this] { run(); });
+}
+
+KernelInterrupter::~KernelInterrupter() {
+  quit_ = true;
+  cv_.notify_all();
+  thread_.join();
+}
+
+void KernelInterrupter::begin_round(unsigned round) { round_ = round; }
+
+void KernelInterrupter::stop_at(clock::time_point t) {
+  deadline_ns_ = to_ns(t);
+  cv_.notify_all();
+}
+
+void KernelInterrupter::rethrow_error() {
+  std::lock_guard<std::mutex> g(m_);
+  if (!error_.empty()) throw cuda::Error(error_);
+}
+
+void KernelInterrupter::run() {
+  try {
+    cuda::check(cuda::api().CtxSetCurrent(ctx_), "cuCtxSetCurrent (interrupter thread)");
+    CUstream stream = nullptr;
+    cuda::check(cuda::api().StreamCreate(&stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate (interrupter)");
+    unsigned* pinned = nullptr;
+    cuda::check(cuda::api().MemAllocHost(reinterpret_cast<void**>(&pinned), sizeof(unsigned)), "cuMemAllocHost");
+    std::unique_lock<std::mutex> lock(m_);
+    while (!quit_) {
+      // Signals cannot wake a condition variable: look every 20 ms.
+      cv_.wait_for(lock, std::chrono::milliseconds(20));
+      if (quit_) break;
+      const unsigned round = round_;
+      const bool due = g_stop_signal != 0 || to_ns(clock::now()) >= deadline_ns_;
+      if (!due || round == 0 || stopped_ == round) continue;
+      *pinned = round;
+      cuda::check(cuda::api().MemcpyHtoDAsync(word_, pinned, sizeof(unsigned), stream), "cuMemcpyHtoDAsync (stop word)");
+      cuda::check(cuda::api().StreamSynchronize(stream), "cuStreamSynchronize (interrupter)");
+      stopped_ = round;
+    }
+    cuda::api().MemFreeHost(pinned);
+    cuda::api().StreamDestroy(stream);
+  } catch (const std::exception& e) {
+    std::lock_guard<std::mutex> g(m_);
+    error_ = e.what();
+  }
+}
+
+StopSignals::StopSignals() {
+  g_stop_signal = 0;
+  std::signal(SIGINT, on_stop_signal);
+  std::signal(SIGTERM, on_stop_signal);
+}
+
+StopSignals::~StopSignals() {
+  std::signal(SIGINT, SIG_DFL);
+  std::signal(SIGTERM, SIG_DFL);
+}
+
+bool StopSignals::requested() { return g_stop_signal != 0; }
+int StopSignals::signal_number() { return g_stop_signal; }
+
+}  // namespace permjit

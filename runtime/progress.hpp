@@ -1,0 +1,50 @@
+// Progress of a long search on stderr: what share of the space is explored, the node
+// rate, the incumbent, the time spent and an estimate of the time left, at most once a
+// second. Skeletons that know their explored share (`ivm`) feed it.
+#pragma once
+#include <optional>
+#include <string>
+
+namespace permjit {
+
+struct ProgressSample {
+  double elapsed = 0;           // seconds since the search started (all runs)
+  double explored = 0;          // share of the leaves behind the explorers, 0..1
+  unsigned long long evaluated = 0;
+  std::optional<long long> incumbent;
+};
+
+// "ivm  37.2% explored  2.10e+09 nodes/s  incumbent 39  12.3 s elapsed  ~20.7 s left".
+// The estimate assumes the rest goes as fast per leaf as what is done; `rate` is the
+// evaluated nodes per second since the previous line.
+std::string format_progress(const std::string& who, const ProgressSample& s, double rate);
+
+class ProgressMeter {
+ public:
+  // enabled: --progress, or stderr is a terminal and not --quiet.
+  ProgressMeter(std::string who, bool enabled, double period_s = 1.0) : who_(std::move(who)), on_(enabled), period_(period_s) {}
+  bool enabled() const { return on_; }
+  // The search starts (or resumes) at `elapsed` seconds.
+  void start(double elapsed) { last_elapsed_ = elapsed; }
+  // When the next line is due.
+  double next_due() const { return last_elapsed_ + period_; }
+  // Whether a line is due at `elapsed` (at most one per period).
+  bool due(double elapsed) const { return on_ && elapsed - last_elapsed_ >= period_; }
+  // Prints a line (and remembers it for the next rate).
+  void print(const ProgressSample& s);
+  // Ends the progress line so that the result starts on its own line.
+  void finish();
+
+ private:
+  std::string who_;
+  bool on_;
+  double period_;
+  double last_elapsed_ = 0;
+  std::optional<unsigned long long> last_evaluated_;  // unknown before the first line
+  bool printed_ = false;
+};
+
+// Whether progress is shown by default: stderr is a terminal.
+bool stderr_is_terminal();
+
+}  // namespace permjit

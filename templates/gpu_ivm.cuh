@@ -1,0 +1,166 @@
+// The `ivm` skeleton: GPU backtracking with IVM explorers and work stealing on the GPU
+// (seed 001 §3, Algorithms 1-2). T explorers each own an interval of the factoradic
+// numbers of the leaves (templates/ivm_interval.h) and explore it depth-first
+// (templates/ivm_explorer.h). The host alternates:
+//   pj_ivm_explore  every explorer works until `trigger` of them have found their
+//                   interval empty (TreeExplore), then measures what it has left;
+//   pj_ivm_select   each empty explorer picks a victim on the virtual hypercube among
+//                   those with more than the mean left, claimed with atomicCAS so that
+//                   no victim is picked twice (trySelect);
+//   pj_ivm_steal    each thief takes the right half of its victim's interval
+//                   (stealWork);
+// until no explorer has work left. No node travels between host and device.
+
+#ifndef PJ_BLOCK
+#define PJ_BLOCK 128
+#endif
+// Children generated between looks at the trigger counter and the incumbent.
+#ifndef PJ_IVM_POLL_PERIOD
+#define PJ_IVM_POLL_PERIOD 64
+#endif
+
+// The host checks that it sizes the state as this compiler does.
+extern "C" __constant__ int pj_ivm_explorer_bytes = ivm::kExplorerBytes;
+extern "C" __constant__ int pj_ivm_mask_bytes = sizeof(problem::Mask);
+
+namespace gpu_ivm {
+
+using namespace pj_gpu;
+using pj_ivm::L;
+using pj_ivm::Ref;
+using problem::Node;
+
+// The fixed prefix as bytes, the start of every recorded permutation.
+struct Prefix {
+  unsigned char v[problem::kPrefixLength > 0 ? problem::kPrefixLength : 1];
+  __device__ Prefix() {
+    int p[problem::kSize];
+    problem::prefix_values(p);
+    for (int j = 0; j < problem::kPrefixLength; ++j) v[j] = static_cast<unsigned char>(p[j]);
+  }
+};
+
+// What templates/ivm_explorer.h asks of its caller, on the device.
+struct Hooks {
+  static constexpr unsigned kPeriod = PJ_IVM_POLL_PERIOD;
+  int best;
+  PjGpuResults* r;
+  const PjIvmControl* ctl;
+  unsigned trigger, round;
+  Prefix prefix;
+
+  __device__ bool poll() {
+    if constexpr (kOptimise) best = read_best(r);
+    const volatile PjIvmControl* c = ctl;
+    return c->empty >= trigger || c->stop_round >= round;
+  }
+  __device__ bool pruned(const Node& n) const {
+    if constexpr (kOptimise) return pj_gpu::pruned(problem::bound(n), best);
+    return false;
+  }
+  __device__ void leaf(const Node& n, const int* vals, pj_ivm::Counters& c) {
+    if constexpr (kOptimise) {
+      int value = problem::objective(n);
+      if (improves(value, best)) record_leaf(value, best, prefix.v, problem::kPrefixLength, vals, L, r);
+    } else {
+      ++c.solutions;
+    }
+  }
+};
+
+__device__ __forceinline__ unsigned long long thread_index() {
+  return static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+}
+
+}  // namespace gpu_ivm
+
+// Explorer i starts on [first_i, last_i] (its last digits are already in place), or
+// has nothing when empty[i].
+extern "C" __global__ void pj_ivm_init(ivm::Explorers e, const unsigned char* __restrict__ first,
+                                       const unsigned char* __restrict__ empty, PjGpuResults* r) {
+  using namespace gpu_ivm;
+  const unsigned long long i = thread_index();
+  if (i >= e.T) return;
+  Ref x{e, i};
+  if (empty[i]) {
+    pj_ivm::set_empty(x);
+    return;
+  }
+  pj_ivm::Digit f[L];
+  for (int l = 0; l < L; ++l) f[l] = first[l * e.T + i];
+  const int best = read_best(r);
+  pj_ivm::enter(x, f, [best](const Node& n) { return kOptimise && pj_gpu::pruned(problem::bound(n), best); });
+}
+
+// TreeExplore: every explorer works on its interval until `trigger` explorers are
+// empty (or the host asks this round to stop); then each writes what it has left to lengths[i] and the block totals go to
+// the control block and the results.
+extern "C" __global__ void __launch_bounds__(PJ_BLOCK)
+pj_ivm_explore(ivm::Explorers e, PjIvmControl* ctl, PjGpuResults* r, double* lengths, unsigned round) {
+  using namespace gpu_ivm;
+  __shared__ unsigned long long totals[3];
+  __shared__ double left_total;
+  __shared__ unsigned active_total;
+  if (threadIdx.x < 3) totals[threadIdx.x] = 0;
+  if (threadIdx.x == 0) {
+    left_total = 0;
+    active_total = 0;
+  }
+#if PJ_IVM_ROWS_SHARED
+  __shared__ ivm::Level rows[L][PJ_BLOCK];
+  ivm::Level* stack = &rows[0][threadIdx.x];
+  const int stride = PJ_BLOCK;
+#else
+  ivm::Level rows[L];
+  ivm::Level* stack = rows;
+  const int stride = 1;
+#endif
+  __syncthreads();
+
+  pj_ivm::Counters c;
+  double left = 0;
+  unsigned active = 0;
+  const unsigned long long i = thread_index();
+  if (i < e.T) {
+    Ref x{e, i};
+    Hooks h{kOptimise ? read_best(r) : 0, r, ctl, ctl->trigger, round, Prefix()};
+    if (pj_ivm::explore(x, stack, stride, h, c)) atomicAdd(&ctl->empty, 1u);
+    left = pj_ivm::remaining(x);
+    active = left > 0;
+    lengths[i] = left;
+  }
+  add_block_total(c.expanded, &totals[0], &r->expanded);
+  add_block_total(c.evaluated, &totals[1], &r->evaluated);
+  add_block_total(c.solutions, &totals[2], &r->solutions);
+  add_block_total(left, &left_total, &ctl->remaining);
+  add_block_total(active, &active_total, &ctl->active);
+}
+
+// trySelect, one kernel: each empty explorer walks its hypercube neighbours in order and
+// claims the first with more than the mean left that nobody has claimed.
+extern "C" __global__ void pj_ivm_select(ivm::Explorers e, const double* __restrict__ lengths, long long* victim,
+                                         int* claimed, const PjIvmControl* ctl, unsigned p, int dims) {
+  using namespace gpu_ivm;
+  const unsigned long long i = thread_index();
+  if (i >= e.T) return;
+  victim[i] = -1;
+  if (lengths[i] != 0) return;
+  const double mean = ctl->remaining / static_cast<double>(e.T);
+  victim[i] = pj_ivm::pick_victim(i, e.T, p, dims, lengths, mean,
+                                  [claimed](unsigned long long v) { return atomicCAS(&claimed[v], 0, 1) == 0; });
+}
+
+// stealWork: each thief takes the right half of its victim's interval. A victim has
+// one thief, and thieves are empty, so every explorer's state has one writer.
+extern "C" __global__ void pj_ivm_steal(ivm::Explorers e, const long long* __restrict__ victim, int* claimed,
+                                        PjIvmControl* ctl, PjGpuResults* r) {
+  using namespace gpu_ivm;
+  const unsigned long long i = thread_index();
+  if (i >= e.T) return;
+  const long long v = victim[i];
+  if (v < 0) return;
+  claimed[v] = 0;
+  const int best = read_best(r);
+  auto pruned = [best](const Node& n) { return kOptimise && pj_gpu::pruned(problem::bound(n), best); };
+  if (pj_ivm::steal_half(Ref{e, i}, Ref{e, static_cast<unsigned long long>(v)}, pruned)) atomicAdd(&ctl->steals, 1u);
+}

@@ -1,0 +1,280 @@
+// One IVM explorer of the `ivm` skeleton (seed 001 §3): entering an interval, exploring
+// it depth-first, shrinking it when a thief takes its right half, and its position.
+// Host-and-device code over the generated problem and IVM layout, so the kernels of
+// templates/gpu_ivm.cuh and the host tests run the same lines.
+//
+// An explorer's state is its IVM: the depth I of its deepest row, the values V placed on
+// the path to it, the rows M (values still to try at each level, restricted to the
+// interval) and the last leaf of its interval. Its next leaf -- the start of what is
+// left -- is the path's digits followed by the digit of the deepest row's lowest value.
+//
+// Counting: a node is counted (evaluated, and expanded unless pruned or a leaf) by the
+// explorer whose interval holds the node's first leaf, the number with the node's path
+// digits followed by zeros. An explorer entering an interval at `first` walks down
+// first's path without counting the nodes whose first leaf lies before `first` (another
+// interval's explorer counts them) and leaves the node whose first leaf is `first` in
+// its row, to be evaluated as usual. Every node is then counted exactly once however the
+// intervals are cut, so the node totals equal the `cpu` skeleton's whenever the
+// incumbent cannot change (counting, or `--ub` at the optimum).
+#pragma once
+
+namespace pj_ivm {
+
+using problem::Mask;
+using problem::Node;
+constexpr int L = ivm::kLevels;
+static_assert(sizeof(ivm::Digit) == sizeof(Digit), "digits are bytes (sizes up to 64)");
+
+// The rank of value v among the values of `free` (its factoradic digit).
+PJ_HD int rank_of(Mask free, int v) { return pj::popcount(free & (pj::bit<Mask>(v) - 1)); }
+// The n lowest values of `set`.
+PJ_HD Mask lowest_n(Mask set, int n) {
+  Mask rest = set;
+  for (int j = 0; j < n; ++j) rest &= rest - 1;
+  return set & ~rest;
+}
+// The value of rank r in `free`.
+PJ_HD int value_of_rank(Mask free, int r) { return pj::lowest(free & ~lowest_n(free, r)); }
+
+// One explorer's entries in the structure-of-arrays state.
+struct Ref {
+  const ivm::Explorers& e;
+  unsigned long long i;
+  PJ_HD ivm::Digit& I() const { return e.I[i]; }
+  PJ_HD ivm::Digit& V(int l) const { return e.V[l * e.T + i]; }
+  PJ_HD Mask& M(int l) const { return e.M[l * e.T + i]; }
+  PJ_HD ivm::Digit& last(int l) const { return e.last[l * e.T + i]; }
+};
+
+PJ_HD bool is_empty(Ref x) { return x.I() == 0 && x.M(0) == 0; }
+
+// Drops empty rows below the deepest non-empty one.
+PJ_HD void normalize(Ref x) {
+  int top = x.I();
+  while (top > 0 && x.M(top) == 0) --top;
+  x.I() = static_cast<ivm::Digit>(top);
+}
+
+PJ_HD Mask root_free() {
+  Node r;
+  problem::root(r);
+  return r.free;
+}
+
+// The factoradic number of the explorer's next leaf; the explorer is not empty.
+PJ_HD void position(Ref x, Digit* pos) {
+  Mask free = root_free();
+  const int top = x.I();
+  for (int l = 0; l < top; ++l) {
+    const int v = x.V(l);
+    pos[l] = static_cast<Digit>(rank_of(free, v));
+    free &= ~pj::bit<Mask>(v);
+  }
+  pos[top] = static_cast<Digit>(rank_of(free, pj::lowest(x.M(top))));
+  for (int l = top + 1; l < L; ++l) pos[l] = 0;
+}
+
+PJ_HD void load_last(Ref x, Digit* last) {
+  for (int l = 0; l < L; ++l) last[l] = x.last(l);
+}
+
+// What is left of the interval, approximately (0 when empty).
+PJ_HD double remaining(Ref x) {
+  if (is_empty(x)) return 0;
+  Digit pos[L], last[L];
+  position(x, pos);
+  load_last(x, last);
+  return length_of(pos, last, L);
+}
+
+// Removes from the rows every leaf after the (new, smaller) last leaf. Only the rows on
+// last's path change: above the first level where the path turns below last's digit
+// everything is before last; where it would turn above it, nothing below is left.
+PJ_HD void clip_to_last(Ref x) {
+  Mask free = root_free();
+  const int top = x.I();
+  for (int l = 0; l <= top; ++l) {
+    const int e = x.last(l);
+    x.M(l) &= lowest_n(free, e + 1);
+    if (l == top) break;
+    const int v = x.V(l);
+    const int d = rank_of(free, v);
+    if (d < e) break;
+    if (d > e) {
+      for (int k = l + 1; k <= top; ++k) x.M(k) = 0;
+      break;
+    }
+    free &= ~pj::bit<Mask>(v);
+  }
+  normalize(x);
+}
+
+// Makes the explorer start at leaf `first` (its last leaf is already set, and first <=
+// last). Walks down first's path: at each level the row holds the later siblings (within
+// last); the node on the path is entered without being counted while its first leaf is
+// before `first`, and is left in the row, to be counted, once its first leaf is `first`.
+// A path node that is not a candidate or is pruned (`Pruned` says, from its bound) ends
+// the walk: its subtree holds no work.
+template <class Pruned>
+PJ_HD void enter(Ref x, const Digit* first, Pruned&& pruned) {
+  Node node;
+  problem::root(node);
+  bool on_last_path = true;  // the path so far equals last's digits
+  int l = 0;
+  for (;; ++l) {
+    const Mask cand = problem::candidates(node);
+    const Mask free = node.free;
+    const int d = first[l], e = x.last(l);
+    Mask row = cand & ~lowest_n(free, d + 1);  // later siblings
+    if (on_last_path) row &= lowest_n(free, e + 1);
+    const int c = value_of_rank(free, d);
+    const bool is_child = pj::test(cand, c);
+    if (is_zero_from(first, l + 1, L)) {  // the path node's first leaf is `first`
+      if (is_child) row |= pj::bit<Mask>(c);
+      x.M(l) = row;
+      break;
+    }
+    x.M(l) = row;
+    if (!is_child) break;
+    Node child;
+    problem::place(node, c, child);
+    if (pruned(child)) break;
+    x.V(l) = static_cast<ivm::Digit>(c);
+    on_last_path = on_last_path && d == e;
+    node = child;
+  }
+  x.I() = static_cast<ivm::Digit>(l);
+  normalize(x);
+}
+
+// An explorer with nothing left.
+PJ_HD void set_empty(Ref x) {
+  x.I() = 0;
+  x.M(0) = 0;
+}
+
+struct Counters {
+  unsigned long long expanded = 0, evaluated = 0, solutions = 0;
+};
+
+// Explores the interval depth-first from the explorer's state, exactly as the `dfs`
+// kernel searches a subtree, until it is exhausted (returns true) or `hooks.poll()`,
+// asked every `Hooks::kPeriod` children, says stop (the state is saved). `stack` holds
+// the rows while it runs, entry k at stack[k * stride]. Hooks: `best` (the incumbent as
+// last read), `poll()`, `leaf(child, vals)` for a complete permutation (vals[0..L-1]).
+template <class Hooks>
+PJ_HD bool explore(Ref x, ivm::Level* stack, int stride, Hooks& hooks, Counters& c) {
+  if (is_empty(x)) return true;
+  // Rebuild the rows' nodes along the path (placing, not counting: they were counted).
+  int vals[L];
+  Node cur;
+  problem::root(cur);
+  int top = x.I();
+  for (int k = 0; k < top; ++k) {
+    stack[k * stride].node = cur;
+    stack[k * stride].rem = x.M(k);
+    vals[k] = x.V(k);
+    Node next;
+    problem::place(cur, vals[k], next);
+    cur = next;
+  }
+  Mask rem = x.M(top);
+  // tight: how many levels of the path follow last's digits. The node at level k is on
+  // last's path when tight >= k; only there are its children clipped to last.
+  int tight = 0;
+  while (tight < top && rank_of(stack[tight * stride].node.free, vals[tight]) == x.last(tight)) ++tight;
+
+  unsigned since_poll = 0;
+  bool done = false;
+  while (true) {
+    if (rem == 0) {
+      if (top == 0) {
+        done = true;
+        break;
+      }
+      --top;
+      cur = stack[top * stride].node;
+      rem = stack[top * stride].rem;
+      tight = tight < top ? tight : top;
+      continue;
+    }
+    if (++since_poll == Hooks::kPeriod) {
+      since_poll = 0;
+      if (hooks.poll()) break;
+    }
+    const int v = pj::lowest(rem);
+    rem &= rem - 1;
+    Node child;
+    problem::place(cur, v, child);
+    ++c.evaluated;
+    vals[top] = v;
+    if (top + 1 == L) {
+      hooks.leaf(child, vals, c);
+      continue;
+    }
+    if (hooks.pruned(child)) continue;
+    ++c.expanded;
+    Mask child_rem = problem::candidates(child);
+    if (tight == top && rank_of(cur.free, v) == x.last(top)) {
+      tight = top + 1;
+      child_rem &= lowest_n(child.free, x.last(top + 1) + 1);
+    }
+    stack[top * stride].node = cur;
+    stack[top * stride].rem = rem;
+    ++top;
+    cur = child;
+    rem = child_rem;
+  }
+  // Save the IVM: the path's values and every row, then drop the empty deepest rows.
+  x.I() = static_cast<ivm::Digit>(top);
+  for (int k = 0; k < top; ++k) {
+    x.V(k) = static_cast<ivm::Digit>(vals[k]);
+    x.M(k) = stack[k * stride].rem;
+  }
+  x.M(top) = rem;
+  normalize(x);
+  return done;
+}
+
+// A thief's steal: the right half of what the victim has left becomes the thief's
+// interval, the victim keeps the left half. False (nothing changes) when the victim
+// has a single leaf left.
+template <class Pruned>
+PJ_HD bool steal_half(Ref thief, Ref victim, Pruned&& pruned) {
+  if (is_empty(victim)) return false;
+  Digit pos[L], last[L], mid[L];
+  position(victim, pos);
+  load_last(victim, last);
+  if (compare(pos, last, L) >= 0) return false;
+  split_half(pos, last, mid, L);
+  for (int l = 0; l < L; ++l) thief.last(l) = last[l];
+  step(mid, -1, L);  // the victim's new last leaf
+  for (int l = 0; l < L; ++l) victim.last(l) = mid[l];
+  clip_to_last(victim);
+  step(mid, 1, L);
+  enter(thief, mid, pruned);
+  return true;
+}
+
+// The victim of thief i on the virtual hypercube of seed 001 §3.2: explorers are the
+// vertices of a `dims`-dimensional p-ary hypercube (labels >= T are absent); neighbours
+// differ in one base-p digit and are tried in the paper's order (digit, then offset).
+// A neighbour qualifies when it has more than `mean` left; `claim(v)` makes the choice
+// exclusive (no explorer is robbed twice in one phase). -1: no victim.
+template <class Claim>
+PJ_HD long long pick_victim(unsigned long long i, unsigned long long T, unsigned p, int dims, const double* lengths,
+                            double mean, Claim&& claim) {
+  unsigned long long weight = 1;
+  for (int dim = 0; dim < dims; ++dim, weight *= p) {
+    const unsigned long long digit = (i / weight) % p;
+    for (unsigned j = 1; j < p; ++j) {
+      const unsigned long long nd = (digit + j) % p;
+      const unsigned long long v = i - digit * weight + nd * weight;
+      if (v >= T || !(lengths[v] > mean) || !(lengths[v] >= 2)) continue;
+      if (claim(v)) return static_cast<long long>(v);
+    }
+  }
+  return -1;
+}
+
+}  // namespace pj_ivm

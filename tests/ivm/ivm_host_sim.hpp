@@ -1,0 +1,143 @@
+// The `ivm` skeleton's rounds run on the host, one explorer after another, over the
+// same explorer code as the kernels (templates/ivm_explorer.h): initial split, rounds
+// of bounded exploration, hypercube victim selection, steal-half. Compiled by the tests
+// together with a generated problem and its IVM layout; it checks in CI, without a GPU,
+// that every node is counted once however the intervals are cut, stolen and resumed.
+#include <climits>
+#include <cstring>
+#include <vector>
+
+namespace ivm_sim {
+
+using pj_ivm::L;
+using problem::Node;
+constexpr pj::Goal kGoal = problem::kGoal;
+
+struct World {
+  unsigned long long T;
+  std::vector<ivm::Digit> I, V, last;
+  std::vector<problem::Mask> M;
+  pj_ivm::Counters c;
+  int best;
+  unsigned long long rounds = 0, steals = 0;
+  explicit World(unsigned long long t)
+      : T(t), I(t), V(L * t), last(L * t), M(L * t), best(0) {}
+  ivm::Explorers view() { return ivm::Explorers{I.data(), V.data(), M.data(), last.data(), T}; }
+};
+
+inline bool is_pruned(const Node& n, int best) {
+  if constexpr (kGoal == pj::Goal::minimize) return problem::bound(n) >= best;
+  else if constexpr (kGoal == pj::Goal::maximize) return problem::bound(n) <= best;
+  else return false;
+}
+
+// Each explorer stops after `budget` children per round: many suspensions, many steals.
+struct Hooks {
+  static constexpr unsigned kPeriod = 1;
+  int best;
+  long long budget;
+  bool poll() { return --budget < 0; }  // asked before each child: `budget` children
+  bool pruned(const Node& n) const { return is_pruned(n, best); }
+  void leaf(const Node& n, const int*, pj_ivm::Counters& c) {
+    if constexpr (kGoal == pj::Goal::count) {
+      ++c.solutions;
+    } else {
+      int v = problem::objective(n);
+      if (kGoal == pj::Goal::minimize ? v < best : v > best) best = v;
+    }
+  }
+};
+
+inline void start(World& w, int initial_best) {
+  w.best = initial_best;
+  w.c = pj_ivm::Counters{};
+  w.c.expanded = 1;  // the root
+  ivm::Explorers e = w.view();
+  pj_ivm::Digit first[L], next[L];
+  pj_ivm::split_point(0, w.T, first, L);
+  for (unsigned long long i = 0; i < w.T; ++i) {
+    pj_ivm::Ref x{e, i};
+    bool empty = false;
+    if (i + 1 < w.T) {
+      pj_ivm::split_point(i + 1, w.T, next, L);
+      empty = pj_ivm::compare(first, next, L) == 0;
+      pj_ivm::Digit last[L];
+      std::memcpy(last, next, L);
+      if (!empty) pj_ivm::step(last, -1, L);
+      for (int l = 0; l < L; ++l) x.last(l) = last[l];
+    } else {
+      for (int l = 0; l < L; ++l) x.last(l) = static_cast<ivm::Digit>(L - l - 1);
+    }
+    if (empty) {
+      pj_ivm::set_empty(x);
+    } else {
+      const int best = w.best;
+      pj_ivm::enter(x, first, [best](const Node& n) { return is_pruned(n, best); });
+    }
+    std::memcpy(first, next, L);
+  }
+}
+
+// One round: explore, measure, select victims, steal. False once nothing is left.
+inline bool round(World& w, long long budget) {
+  ivm::Explorers e = w.view();
+  ivm::Level stack[L];
+  std::vector<double> lengths(w.T);
+  double total = 0;
+  ++w.rounds;
+  for (unsigned long long i = 0; i < w.T; ++i) {
+    pj_ivm::Ref x{e, i};
+    Hooks h{w.best, budget};
+    pj_ivm::explore(x, stack, 1, h, w.c);
+    w.best = h.best;
+    lengths[i] = pj_ivm::remaining(x);
+    total += lengths[i];
+  }
+  if (total == 0) return false;
+  std::vector<int> claimed(w.T, 0);
+  std::vector<long long> victim(w.T, -1);
+  unsigned p = 4;
+  int dims = 1;
+  for (unsigned long long reach = p; reach < w.T; reach *= p) ++dims;
+  for (unsigned long long i = 0; i < w.T; ++i)
+    if (lengths[i] == 0)
+      victim[i] = pj_ivm::pick_victim(i, w.T, p, dims, lengths.data(), total / w.T, [&](unsigned long long v) {
+        if (claimed[v]) return false;
+        return claimed[v] = 1, true;
+      });
+  for (unsigned long long i = 0; i < w.T; ++i) {
+    if (victim[i] < 0) continue;
+    const int best = w.best;
+    if (pj_ivm::steal_half(pj_ivm::Ref{e, i}, pj_ivm::Ref{e, static_cast<unsigned long long>(victim[i])},
+                           [best](const Node& n) { return is_pruned(n, best); }))
+      ++w.steals;
+  }
+  return true;
+}
+
+}  // namespace ivm_sim
+
+struct PjIvmSimResult {
+  unsigned long long expanded, evaluated, solutions, rounds, steals;
+  int best;
+};
+
+// Solves with T explorers and `budget` children per explorer and round. With
+// restore_round > 0 the world is copied after that round, run three rounds on, and put
+// back -- a crash and a resume from the copy -- before running to the end.
+extern "C" PjIvmSimResult pj_ivm_sim(unsigned long long T, long long budget, int initial_best, int restore_round) {
+  ivm_sim::World w(T);
+  ivm_sim::start(w, initial_best);
+  bool more = true;
+  while (more) {
+    more = ivm_sim::round(w, budget);
+    if (more && restore_round > 0 && static_cast<long long>(w.rounds) == restore_round) {
+      ivm_sim::World saved = w;
+      for (int k = 0; k < 3 && more; ++k) more = ivm_sim::round(w, budget);
+      w = saved;
+      restore_round = 0;
+      more = true;
+    }
+  }
+  return PjIvmSimResult{w.c.expanded, w.c.evaluated, w.c.solutions, w.rounds, w.steals, w.best};
+}
