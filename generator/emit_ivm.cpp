@@ -57,14 +57,6 @@ ProblemSource generate_ivm_layout(const ProblemSpec& spec) {
   out.line("};");
   out.line("constexpr int kExplorerBytes = 1 + kLevels * (2 * int(sizeof(Digit)) + int(sizeof(problem::Mask)));");
   out.line("");
-  out.line("// Where the rows live while a kernel runs. Local memory (cached in L1) unless the");
-  out.line("// host asks for shared memory with PJ_IVM_ROWS_SHARED=1; docs/skeletons.md says");
-  out.line("// what each placement measured.");
-  out.line("#ifndef PJ_IVM_ROWS_SHARED");
-  out.line("#define PJ_IVM_ROWS_SHARED 0");
-  out.line("#endif");
-  out.line("constexpr bool kRowsInShared = PJ_IVM_ROWS_SHARED != 0;");
-  out.line("");
   out.line("}  // namespace ivm");
   return ProblemSource{out.generated_name(), out.text()};
 }

@@ -26,6 +26,7 @@ namespace permjit::cuda {
   X(ModuleGetFunction, cuModuleGetFunction, "cuModuleGetFunction") \
   X(ModuleGetGlobal, cuModuleGetGlobal, "cuModuleGetGlobal_v2") \
   X(FuncGetAttribute, cuFuncGetAttribute, "cuFuncGetAttribute") \
+  X(FuncSetAttribute, cuFuncSetAttribute, "cuFuncSetAttribute") \
   X(MemAlloc, cuMemAlloc, "cuMemAlloc_v2")                     \
   X(MemFree, cuMemFree, "cuMemFree_v2")                        \
   X(MemcpyHtoD, cuMemcpyHtoD, "cuMemcpyHtoD_v2")               \
@@ -71,6 +72,7 @@ struct Device {
   CUdevice handle = 0;
   std::string name;
   int sm_count = 0, cc_major = 0, cc_minor = 0, max_threads_per_sm = 0;
+  int max_shared_per_block = 0;  // bytes a block may opt in to
   size_t total_memory = 0;
   std::string arch() const { return "sm_" + std::to_string(cc_major) + std::to_string(cc_minor); }
   // "NVIDIA H100 80GB HBM3 (sm_90, 132 SMs)"

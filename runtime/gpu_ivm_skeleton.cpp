@@ -63,10 +63,32 @@ struct ExplorerArrays {
   size_t bytes() const { return I.bytes() + V.bytes() + M.bytes() + last.bytes(); }
 };
 
-void launch(CUfunction f, unsigned long long threads, int block, void** args, const char* name) {
+void launch(CUfunction f, unsigned long long threads, int block, void** args, const char* name, size_t shared = 0) {
   unsigned grid = static_cast<unsigned>((threads + block - 1) / block);
-  cuda::check(cuda::api().LaunchKernel(f, grid, 1, 1, block, 1, 1, 0, nullptr, args, nullptr),
+  cuda::check(cuda::api().LaunchKernel(f, grid, 1, 1, block, 1, 1, static_cast<unsigned>(shared), nullptr, args, nullptr),
               std::string("launching ivm kernel ") + name);
+}
+
+// Rows in shared memory ran N-Queens 17 2.4x faster than in local memory on the H100
+// (docs/skeletons.md): local rows of every resident thread overflow L1 into L2. A block
+// whose rows need more than this keeps so few blocks per SM that local memory wins.
+constexpr size_t kSharedRowsLimit = 64 * 1024;
+
+struct RowPlacement {
+  bool shared = false;
+  size_t shared_bytes = 0;  // dynamic shared memory per block
+  std::string describe() const {
+    return shared ? "shared (" + std::to_string(shared_bytes / 1024) + " KiB per block)" : "local";
+  }
+};
+
+RowPlacement place_rows(const std::string& choice, int row_bytes_per_thread, int block, const cuda::Device& dev) {
+  const size_t need = static_cast<size_t>(row_bytes_per_thread) * static_cast<size_t>(block);
+  if (choice == "local" || (choice == "auto" && need > kSharedRowsLimit)) return {};
+  if (need > static_cast<size_t>(dev.max_shared_per_block))
+    throw std::runtime_error("--ivm-rows shared: a block's rows need " + std::to_string(need) + " bytes, the device gives " +
+                             std::to_string(dev.max_shared_per_block) + " per block; use a smaller --block-size");
+  return {true, need};
 }
 
 // Runs launches on the default stream between two events and returns their seconds; a
@@ -117,13 +139,10 @@ void run_gpu_ivm_skeleton(SkeletonRun& run) {
   ModuleCache cache(opts.cache_dir.empty() ? default_cache_dir() : opts.cache_dir);
   const int block = opts.block_size > 0 ? opts.block_size : 128;
   const std::string unit = gpu_ivm_unit(spec, run.source);
-  GpuModuleImage image = compile_gpu_module(
-      unit, spec.name + ".ivm.cu", dev.arch(),
-      {"-DPJ_BLOCK=" + std::to_string(block), std::string("-DPJ_IVM_ROWS_SHARED=") + (opts.ivm_rows_shared ? "1" : "0")},
-      cache);
+  GpuModuleImage image =
+      compile_gpu_module(unit, spec.name + ".ivm.cu", dev.arch(), {"-DPJ_BLOCK=" + std::to_string(block)}, cache);
   cuda::Module module(image.cubin);
   CUfunction k_init = module.function("pj_ivm_init");
-  CUfunction k_explore = module.function("pj_ivm_explore");
   CUfunction k_select = module.function("pj_ivm_select");
   CUfunction k_steal = module.function("pj_ivm_steal");
   r.cache_hit = image.cache_hit;
@@ -133,11 +152,18 @@ void run_gpu_ivm_skeleton(SkeletonRun& run) {
   if (module.read_int("pj_ivm_explorer_bytes") != explorer_bytes)
     throw std::runtime_error("the IVM layout differs between the host and the device");
 
-  // Explorers: as many as the device runs at once (every explorer must be resident for
-  // the trigger to stop them all), unless --explorers.
+  // Where the rows live, then as many explorers as the device runs at once (all must be
+  // resident for the trigger to stop them), unless --explorers.
   auto t1 = clock_type::now();
+  const RowPlacement rows = place_rows(opts.ivm_rows, L * module.read_int("pj_ivm_level_bytes"), block, dev);
+  CUfunction k_explore = module.function(rows.shared ? "pj_ivm_explore_shared" : "pj_ivm_explore_local");
+  if (rows.shared_bytes > 48 * 1024)
+    cuda::check(cuda::api().FuncSetAttribute(k_explore, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                             static_cast<int>(rows.shared_bytes)),
+                "cuFuncSetAttribute(max dynamic shared memory)");
+  r.ivm_rows = rows.describe();
   int blocks_per_sm = 0;
-  cuda::check(cuda::api().OccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, k_explore, block, 0),
+  cuda::check(cuda::api().OccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, k_explore, block, rows.shared_bytes),
               "cuOccupancyMaxActiveBlocksPerMultiprocessor");
   IvmRunIdentity id{kPermjitVersion, spec.name, opts.load.spec_path, spec.instance_path,
                     source_identity(run.source.text + generate_ivm_layout(spec).text), L, 0, mask_bytes,
@@ -242,7 +268,7 @@ void run_gpu_ivm_skeleton(SkeletonRun& run) {
     unsigned round = static_cast<unsigned>(r.rounds);
     void* explore_args[] = {&e, &control_p, &results_p, &lengths_p, &round};
     r.t_kernels += timed(timer, "exploration kernel pj_ivm_explore",
-                         [&] { launch(k_explore, T, block, explore_args, "pj_ivm_explore"); });
+                         [&] { launch(k_explore, T, block, explore_args, "pj_ivm_explore", rows.shared_bytes); });
     if (interrupter) interrupter->rethrow_error();
     control.download(&ctl, sizeof ctl);
 
@@ -254,11 +280,12 @@ void run_gpu_ivm_skeleton(SkeletonRun& run) {
       if (optimise && (snap.found || opts.ub)) s.incumbent = snap.best;
       meter.print(s);
     }
-    if (checkpoints && (now >= next_checkpoint || StopSignals::requested())) {
+    const bool stop = signals && StopSignals::requested();  // only while this search listens
+    if (checkpoints && (now >= next_checkpoint || stop)) {
       save();
       next_checkpoint = now + opts.checkpoint_every;
     }
-    if (StopSignals::requested()) {
+    if (stop) {
       meter.finish();
       const int sig = StopSignals::signal_number();
       throw SearchInterrupted("interrupted by signal " + std::to_string(sig) + " after " + std::to_string(now) +

@@ -75,6 +75,7 @@ StopSignals::StopSignals() {
 StopSignals::~StopSignals() {
   std::signal(SIGINT, SIG_DFL);
   std::signal(SIGTERM, SIG_DFL);
+  g_stop_signal = 0;  // a later search in this process starts unasked
 }
 
 bool StopSignals::requested() { return g_stop_signal != 0; }

@@ -33,8 +33,11 @@ std::string format_human(const SolveResult& r) {
     for (const auto& [k, v] : r.params) s += fmt::format(" {}={}", k, v);
     s += "\n";
   }
-  s += fmt::format("backend     {} ({}), skeleton {}, {} host thread(s), split at depth {} into {} subtrees\n",
-                   r.backend, r.backend_reason, r.skeleton, r.threads, r.frontier_depth, grouped(r.frontier_nodes));
+  if (r.skeleton == "ivm")  // the device splits the leaves itself: no host threads, no frontier
+    s += fmt::format("backend     {} ({}), skeleton {}\n", r.backend, r.backend_reason, r.skeleton);
+  else
+    s += fmt::format("backend     {} ({}), skeleton {}, {} host thread(s), split at depth {} into {} subtrees\n",
+                     r.backend, r.backend_reason, r.skeleton, r.threads, r.frontier_depth, grouped(r.frontier_nodes));
   if (r.goal == Goal::count) {
     s += fmt::format("solutions   {}\n", grouped(r.solutions));
   } else {
@@ -52,11 +55,20 @@ std::string format_human(const SolveResult& r) {
   s += fmt::format("nodes       expanded {}, evaluated {}\n", grouped(r.expanded), grouped(r.evaluated));
   s += fmt::format("time        {:.3f} s: spec+generate {:.3f} s, compile {:.3f} s ({}), search {:.3f} s\n", r.t_total,
                    r.t_generate, r.t_compile, r.cache_hit ? "cache hit" : "compiled", r.t_search);
-  if (r.backend == "gpu") {
+  if (r.backend == "gpu" && r.skeleton == "ivm") {
+    s += fmt::format("search      host {:.3f} s (split, setup), transfers {:.3f} s, exploration kernels {:.3f} s, "
+                     "work stealing {:.3f} s ({} threads/block)\n",
+                     r.t_host, r.t_transfers, r.t_kernels, r.t_balance, r.block_size);
+    s += fmt::format("ivm         {} explorers, rows in {} memory, trigger {}, {} rounds, {} steals{}\n",
+                     grouped(r.explorers), r.ivm_rows, grouped(r.trigger), grouped(r.rounds), grouped(r.steals),
+                     r.resumed_from.empty() ? "" : ", resumed from " + r.resumed_from);
+  } else if (r.backend == "gpu") {
     s += fmt::format("search      host {:.3f} s (CPU search to d_cpu, layout), transfers {:.3f} s, kernels {:.3f} s "
                      "({} chunk(s), {} threads/block)\n",
                      r.t_host, r.t_transfers, r.t_kernels, r.chunks, r.block_size);
     s += fmt::format("d_cpu       {} ({})\n", r.frontier_depth, r.dcpu_reason);
+  }
+  if (r.backend == "gpu") {
     s += fmt::format("device      {}\n", r.device);
     if (r.t_kernels > 0) s += fmt::format("rate        {:.3g} evaluated nodes/s in kernels\n", r.evaluated / r.t_kernels);
   }
@@ -92,6 +104,10 @@ std::string format_json(const SolveResult& r) {
   j["time_s"] = {{"total", r.t_total},     {"generate", r.t_generate}, {"compile", r.t_compile},
                  {"search", r.t_search},   {"host", r.t_host},         {"transfers", r.t_transfers},
                  {"kernels", r.t_kernels}};
+  if (r.skeleton == "ivm") {
+    j["ivm"] = {{"explorers", r.explorers}, {"rows", r.ivm_rows}, {"trigger", r.trigger}, {"rounds", r.rounds}, {"steals", r.steals},
+                {"balance_s", r.t_balance}, {"resumed_from", r.resumed_from}};
+  }
   j["block_size"] = r.block_size;
   j["chunks"] = r.chunks;
   j["cache_hit"] = r.cache_hit;

@@ -39,6 +39,7 @@ struct SolveResult {
   // work-stealing phases (kernels), and the checkpoint resumed from.
   unsigned long long explorers = 0, trigger = 0, rounds = 0, steals = 0;
   double t_balance = 0;
+  std::string ivm_rows;  // "shared (32 KiB per block)" or "local"
   std::string resumed_from;
 };
 

@@ -58,6 +58,12 @@ const Skeleton& choose_skeleton(const SolveOptions& opts, std::string& reason) {
 // Options of one skeleton given to another are a mistake worth saying.
 void check_skeleton_options(const SolveOptions& opts, const Skeleton& sk) {
   if (sk.name == "ivm") {
+    if (opts.ivm_rows != "auto" && opts.ivm_rows != "shared" && opts.ivm_rows != "local") {
+      Diagnostics d;
+      d.error(Loc{make_source("<command line>", "--ivm-rows " + opts.ivm_rows), 1, 12},
+              "unknown placement '" + opts.ivm_rows + "'", "--ivm-rows is auto, shared or local");
+      throw UserErrors(std::move(d));
+    }
     if (opts.checkpoint_every <= 0) {
       Diagnostics d;
       d.error(Loc{make_source("<command line>", "--checkpoint-every " + std::to_string(opts.checkpoint_every)), 1, 20},
@@ -69,7 +75,7 @@ void check_skeleton_options(const SolveOptions& opts, const Skeleton& sk) {
   const std::pair<const char*, bool> ivm_only[] = {
       {"--explorers", opts.explorers != 0},     {"--trigger", opts.trigger != 0},
       {"--checkpoint", !opts.checkpoint.empty()}, {"--resume", !opts.resume.empty()},
-      {"--ivm-rows-shared", opts.ivm_rows_shared}};
+      {"--ivm-rows", opts.ivm_rows != "auto"}};
   for (const auto& [name, given] : ivm_only) {
     if (!given) continue;
     Diagnostics d;

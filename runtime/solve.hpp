@@ -24,7 +24,7 @@ struct SolveOptions {
   // ivm skeleton (docs/skeletons.md)
   unsigned long long explorers = 0;  // 0: as many as the device holds at once
   unsigned long long trigger = 0;    // 0: a tenth of the explorers
-  bool ivm_rows_shared = false;      // rows in shared memory instead of local
+  std::string ivm_rows = "auto";     // where explorers keep their rows: auto | shared | local
   std::string checkpoint;            // write checkpoints to this file
   double checkpoint_every = 60;      // seconds between checkpoints
   std::string resume;                // continue from this checkpoint

@@ -2,7 +2,7 @@
 // (seed 001 §3, Algorithms 1-2). T explorers each own an interval of the factoradic
 // numbers of the leaves (templates/ivm_interval.h) and explore it depth-first
 // (templates/ivm_explorer.h). The host alternates:
-//   pj_ivm_explore  every explorer works until `trigger` of them have found their
+//   pj_ivm_explore_* every explorer works until `trigger` of them have found their
 //                   interval empty (TreeExplore), then measures what it has left;
 //   pj_ivm_select   each empty explorer picks a victim on the virtual hypercube among
 //                   those with more than the mean left, claimed with atomicCAS so that
@@ -22,6 +22,8 @@
 // The host checks that it sizes the state as this compiler does.
 extern "C" __constant__ int pj_ivm_explorer_bytes = ivm::kExplorerBytes;
 extern "C" __constant__ int pj_ivm_mask_bytes = sizeof(problem::Mask);
+// One row as the compiler lays it out: the host places the rows from this.
+extern "C" __constant__ int pj_ivm_level_bytes = sizeof(ivm::Level);
 
 namespace gpu_ivm {
 
@@ -93,10 +95,11 @@ extern "C" __global__ void pj_ivm_init(ivm::Explorers e, const unsigned char* __
 }
 
 // TreeExplore: every explorer works on its interval until `trigger` explorers are
-// empty (or the host asks this round to stop); then each writes what it has left to lengths[i] and the block totals go to
-// the control block and the results.
-extern "C" __global__ void __launch_bounds__(PJ_BLOCK)
-pj_ivm_explore(ivm::Explorers e, PjIvmControl* ctl, PjGpuResults* r, double* lengths, unsigned round) {
+// empty (or the host asks this round to stop); then each writes what it has left to
+// lengths[i] and the block totals go to the control block and the results. `stack`
+// holds this thread's rows, entry k at stack[k * stride].
+__device__ __forceinline__ void explore_round(ivm::Explorers e, PjIvmControl* ctl, PjGpuResults* r, double* lengths,
+                                              unsigned round, ivm::Level* stack, int stride) {
   using namespace gpu_ivm;
   __shared__ unsigned long long totals[3];
   __shared__ double left_total;
@@ -106,15 +109,6 @@ pj_ivm_explore(ivm::Explorers e, PjIvmControl* ctl, PjGpuResults* r, double* len
     left_total = 0;
     active_total = 0;
   }
-#if PJ_IVM_ROWS_SHARED
-  __shared__ ivm::Level rows[L][PJ_BLOCK];
-  ivm::Level* stack = &rows[0][threadIdx.x];
-  const int stride = PJ_BLOCK;
-#else
-  ivm::Level rows[L];
-  ivm::Level* stack = rows;
-  const int stride = 1;
-#endif
   __syncthreads();
 
   pj_ivm::Counters c;
@@ -134,6 +128,23 @@ pj_ivm_explore(ivm::Explorers e, PjIvmControl* ctl, PjGpuResults* r, double* len
   add_block_total(c.solutions, &totals[2], &r->solutions);
   add_block_total(left, &left_total, &ctl->remaining);
   add_block_total(active, &active_total, &ctl->active);
+}
+
+// The rows where they are placed (docs/skeletons.md, "Where the rows live"): in
+// per-thread local memory, or in the block's dynamic shared memory, interleaved so that
+// a warp's accesses to one level are consecutive. The host picks one from the layout's
+// size; both are compiled so that the choice needs no second compile.
+extern "C" __global__ void __launch_bounds__(PJ_BLOCK)
+pj_ivm_explore_local(ivm::Explorers e, PjIvmControl* ctl, PjGpuResults* r, double* lengths, unsigned round) {
+  ivm::Level rows[pj_ivm::L];
+  explore_round(e, ctl, r, lengths, round, rows, 1);
+}
+
+extern "C" __global__ void __launch_bounds__(PJ_BLOCK)
+pj_ivm_explore_shared(ivm::Explorers e, PjIvmControl* ctl, PjGpuResults* r, double* lengths, unsigned round) {
+  extern __shared__ __align__(16) unsigned char pj_ivm_rows[];
+  ivm::Level* rows = reinterpret_cast<ivm::Level*>(pj_ivm_rows);
+  explore_round(e, ctl, r, lengths, round, rows + threadIdx.x, static_cast<int>(blockDim.x));
 }
 
 // trySelect, one kernel: each empty explorer walks its hypercube neighbours in order and

@@ -2,6 +2,7 @@
 # On the GPU machine, from the repository root, with .device-bin carried:
 #   bash bench/device/on_device.sh test    # GPU differential tests (dfs vs cpu)
 #   bash bench/device/on_device.sh bench   # the GPU benchmark matrix, JSON lines in $OUT
+#   bash bench/device/on_device.sh bench-ivm sweep-ivm   # ivm beside dfs; trigger/explorer sweeps
 set -uo pipefail
 source "$(dirname "$0")/env.sh"
 out="${OUT:-/tmp/permjit-out}"
@@ -18,6 +19,14 @@ for mode in "$@"; do
     bench)
       python3 bench/run.py bench/gpu_dfs.json --permjit "$(command -v permjit)" --out "$out/gpu-dfs.jsonl" 2>&1 |
         tee "$out/bench.log"
+      ;;
+    bench-ivm)  # ivm beside dfs, and where the rows live
+      python3 bench/run.py bench/gpu_ivm.json --permjit "$(command -v permjit)" --out "$out/gpu-ivm.jsonl" 2>&1 |
+        tee "$out/bench-ivm.log"
+      ;;
+    sweep-ivm)  # trigger and explorer counts (seed 001 Fig. 3 and 5)
+      python3 bench/run.py bench/ivm_sweep.json --permjit "$(command -v permjit)" --out "$out/ivm-sweep.jsonl" 2>&1 |
+        tee "$out/sweep-ivm.log"
       ;;
     *)
       permjit solve problems/nqueens.toml --param "n=$mode" --backend gpu 2>&1 | tee -a "$out/solve.log"

@@ -3,54 +3,23 @@
 // cannot depend on search order). Also across cutoff depths and chunk sizes.
 #include <catch2/catch.hpp>
 
-#include "../e2e/e2e_support.hpp"
+#include "gpu_support.hpp"
 
 using namespace permjit;
 using namespace permjit::test;
 
-namespace {
-
-struct Run {
-  std::string spec, inst;
-  std::vector<std::string> params;
-  std::optional<long long> ub;
-};
-
-SolveResult solve_with(const Run& r, const std::string& skeleton, int dcpu = 0, unsigned long long max_chunk = 0) {
-  SolveOptions o;
-  o.load.spec_path = r.spec;
-  o.load.instance_path = r.inst;
-  o.load.params = r.params;
-  o.skeleton = skeleton;
-  o.ub = r.ub;
-  o.dcpu = dcpu;
-  o.max_chunk = max_chunk;
-  o.cache_dir = cache_dir();
-  return solve(o);
-}
-
-void same_tree(const SolveResult& cpu, const SolveResult& gpu) {
-  CHECK(gpu.skeleton == "dfs");
-  CHECK(gpu.solutions == cpu.solutions);
-  CHECK(gpu.found == cpu.found);
-  if (cpu.found) CHECK(gpu.objective == cpu.objective);
-  CHECK(gpu.expanded == cpu.expanded);
-  CHECK(gpu.evaluated == cpu.evaluated);
-}
-
-}  // namespace
 
 TEST_CASE("dfs counts N-Queens like the CPU, at every cutoff depth and chunk size", "[gpu][nqueens]") {
   for (int n : {4, 6, 8, 10, 12}) {
     Run r{problem("nqueens.toml"), "", {"n=" + std::to_string(n)}, {}};
     SolveResult cpu = solve_with(r, "cpu");
     INFO("n = " << n);
-    same_tree(cpu, solve_with(r, "dfs"));
+    same_tree("dfs", cpu, solve_with(r, "dfs"));
     for (int dcpu : {1, 2, 3}) {
       INFO("dcpu " << dcpu);
-      same_tree(cpu, solve_with(r, "dfs", dcpu));
+      same_tree("dfs", cpu, solve_with(r, "dfs", dcpu));
     }
-    same_tree(cpu, solve_with(r, "dfs", 3, 7));  // many small launches
+    same_tree("dfs", cpu, solve_with(r, "dfs", 3, 7));  // many small launches
   }
 }
 
@@ -76,9 +45,9 @@ TEST_CASE("dfs proves ATSP and QAP optima with the CPU's node totals", "[gpu][at
     SolveResult cpu_ub = solve_with(r, "cpu");
     for (int dcpu : {0, 2, 3}) {
       INFO("dcpu " << dcpu);
-      same_tree(cpu_ub, solve_with(r, "dfs", dcpu));
+      same_tree("dfs", cpu_ub, solve_with(r, "dfs", dcpu));
     }
-    same_tree(cpu_ub, solve_with(r, "dfs", 2, 5));
+    same_tree("dfs", cpu_ub, solve_with(r, "dfs", 2, 5));
   }
 }
 
@@ -101,5 +70,5 @@ TEST_CASE("dfs on the shared instances: nug12 = 578 and br17 = 39", "[gpu][slow]
   CHECK(br.objective == 39);
   // With the bound at the optimum, CPU and GPU explore the same tree.
   Run at_opt{problem("atsp.toml"), instance("atsp/br17.atsp"), {}, 39};
-  same_tree(solve_with(at_opt, "cpu"), solve_with(at_opt, "dfs"));
+  same_tree("dfs", solve_with(at_opt, "cpu"), solve_with(at_opt, "dfs"));
 }
