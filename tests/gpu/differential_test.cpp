@@ -1,44 +1,12 @@
-// The GPU skeletons against the CPU oracle: the same count, the same objective, and
+// The dfs skeleton against the CPU oracle: the same count, the same objective, and
 // with --ub at the optimum the same node totals (nothing better exists, so the tree
 // cannot depend on search order). Also across cutoff depths and chunk sizes.
 #include <catch2/catch.hpp>
 
-#include "../e2e/e2e_support.hpp"
+#include "gpu_support.hpp"
 
 using namespace permjit;
 using namespace permjit::test;
-
-namespace {
-
-struct Run {
-  std::string spec, inst;
-  std::vector<std::string> params;
-  std::optional<long long> ub;
-};
-
-SolveResult solve_with(const Run& r, const std::string& skeleton, int dcpu = 0, unsigned long long max_chunk = 0) {
-  SolveOptions o;
-  o.load.spec_path = r.spec;
-  o.load.instance_path = r.inst;
-  o.load.params = r.params;
-  o.skeleton = skeleton;
-  o.ub = r.ub;
-  o.dcpu = dcpu;
-  o.max_chunk = max_chunk;
-  o.cache_dir = cache_dir();
-  return solve(o);
-}
-
-void same_tree(const SolveResult& cpu, const SolveResult& gpu) {
-  CHECK(gpu.skeleton == "dfs");
-  CHECK(gpu.solutions == cpu.solutions);
-  CHECK(gpu.found == cpu.found);
-  if (cpu.found) CHECK(gpu.objective == cpu.objective);
-  CHECK(gpu.expanded == cpu.expanded);
-  CHECK(gpu.evaluated == cpu.evaluated);
-}
-
-}  // namespace
 
 TEST_CASE("dfs counts N-Queens like the CPU, at every cutoff depth and chunk size", "[gpu][nqueens]") {
   for (int n : {4, 6, 8, 10, 12}) {
@@ -55,16 +23,7 @@ TEST_CASE("dfs counts N-Queens like the CPU, at every cutoff depth and chunk siz
 }
 
 TEST_CASE("dfs proves ATSP and QAP optima with the CPU's node totals", "[gpu][atsp][qap]") {
-  std::vector<Run> runs;
-  for (unsigned seed : {41u, 42u, 43u}) {
-    Matrix d = random_matrix(10 + static_cast<int>(seed % 2), 1, 60, seed);
-    runs.push_back({problem("atsp.toml"), temp_file("gpu_atsp" + std::to_string(seed) + ".atsp", tsplib_text(d)), {}, {}});
-  }
-  Matrix a = random_matrix(9, 0, 9, 51), b = random_matrix(9, 0, 9, 52);
-  std::string qap = temp_file("gpu_qap9.dat", qaplib_text(a, b));
-  runs.push_back({problem("qap.toml"), qap, {"lb=0"}, {}});
-  runs.push_back({problem("qap.toml"), qap, {"lb=1"}, {}});
-  for (Run r : runs) {
+  for (Run r : atsp_qap_runs("gpu", {41u, 42u, 43u})) {
     INFO(r.spec << " " << r.inst << (r.params.empty() ? "" : " " + r.params[0]));
     SolveResult cpu = solve_with(r, "cpu");
     SolveResult gpu = solve_with(r, "dfs");
