@@ -21,6 +21,8 @@ namespace permjit::cuda {
   X(PrimaryCtxRelease, cuDevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2") \
   X(CtxSetCurrent, cuCtxSetCurrent, "cuCtxSetCurrent")         \
   X(CtxSynchronize, cuCtxSynchronize, "cuCtxSynchronize")      \
+  X(CtxSetLimit, cuCtxSetLimit, "cuCtxSetLimit")               \
+  X(CtxGetLimit, cuCtxGetLimit, "cuCtxGetLimit")               \
   X(ModuleLoadData, cuModuleLoadData, "cuModuleLoadData")      \
   X(ModuleUnload, cuModuleUnload, "cuModuleUnload")            \
   X(ModuleGetFunction, cuModuleGetFunction, "cuModuleGetFunction") \

@@ -26,6 +26,7 @@ struct Skeleton {
   std::string_view backend;  // "cpu" or "gpu"
   std::string_view summary;
   void (*run)(SkeletonRun&);
+  bool intermediate_search = false;  // takes --dgpu, --child-block-size, --child-grids, --pending-launches
 };
 
 std::span<const Skeleton> skeletons();
@@ -37,5 +38,11 @@ void run_cpu_skeleton(SkeletonRun& run);
 void run_gpu_dfs_skeleton(SkeletonRun& run);
 // The templates/ files of the dfs kernel's translation unit, after the problem.
 std::vector<std::string> gpu_dfs_templates();
+// CDP-BP on the GPU: the final search launched from the device (templates/gpu_cdp.cuh).
+void run_gpu_cdp_skeleton(SkeletonRun& run);
+// REC-CDP: the same searches, both launched from the host.
+void run_gpu_rec_skeleton(SkeletonRun& run);
+// The templates/ files of the cdp and rec kernels' translation unit.
+std::vector<std::string> gpu_cdp_templates();
 
 }  // namespace permjit

@@ -29,12 +29,21 @@ const char* kStages = "spec | source | cpu | cuda | ptx | sass | resources";
   throw UserErrors(std::move(d));
 }
 
-// The templates of a GPU skeleton's translation unit.
-std::vector<std::string> gpu_templates(const std::string& skeleton) {
-  if (skeleton == "dfs") return gpu_dfs_templates();
-  if (skeleton == "probe") return {"probe.cuh"};
+// A GPU skeleton's translation unit: its templates and the NVRTC options it needs.
+struct GpuUnit {
+  std::vector<std::string> templates;
+  std::vector<std::string> options;
+};
+
+GpuUnit gpu_unit(const std::string& skeleton) {
+  if (skeleton == "dfs") return {gpu_dfs_templates(), {"-DPJ_BLOCK=128"}};
+  // cdp's kernels launch kernels: relocatable device code (the solve links it with
+  // the device runtime; the stages here show the module before that link).
+  if (skeleton == "cdp") return {gpu_cdp_templates(), {"-DPJ_BLOCK=128", "-DPJ_CDP=1", "-rdc=true"}};
+  if (skeleton == "rec") return {gpu_cdp_templates(), {"-DPJ_BLOCK=128", "-DPJ_CDP=0"}};
+  if (skeleton == "probe") return {{"probe.cuh"}, {}};
   option_error("--skeleton " + skeleton, 12, "no GPU code for skeleton '" + skeleton + "'",
-               "GPU stages show: dfs (default), probe (the problem's functions alone)");
+               "GPU stages show: dfs (default), cdp, rec, probe (the problem's functions alone)");
 }
 
 // cuobjdump from PATH or the CUDA toolkit, or empty.
@@ -91,12 +100,13 @@ int emit_command(const EmitOptions& opts) {
     std::cout << assemble_unit(src, {"cpu_abi.h", "cpu_dfs.hpp"});
     return 0;
   }
-  std::string unit = assemble_unit(src, gpu_templates(opts.skeleton.empty() ? "dfs" : opts.skeleton));
+  GpuUnit gu = gpu_unit(opts.skeleton.empty() ? "dfs" : opts.skeleton);
+  std::string unit = assemble_unit(src, gu.templates);
   if (st == "cuda") {
     std::cout << unit;
     return 0;
   }
-  std::vector<std::string> extra = {"-DPJ_BLOCK=128"};
+  std::vector<std::string> extra = gu.options;
   if (st == "resources") extra.push_back("--ptxas-options=-v");
   NvrtcOutput out = nvrtc_compile(unit, spec.name + ".cu", opts.arch, st != "ptx", extra);
   if (!out.ok) {
