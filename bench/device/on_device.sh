@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # On the GPU machine, from the repository root, with .device-bin carried:
-#   bash bench/device/on_device.sh test    # GPU differential tests (dfs vs cpu)
-#   bash bench/device/on_device.sh bench   # the GPU benchmark matrix, JSON lines in $OUT
+#   bash bench/device/on_device.sh test         # GPU differential tests (dfs, cdp, rec vs cpu)
+#   bash bench/device/on_device.sh bench        # the GPU benchmark matrix, JSON lines in $OUT
+#   bash bench/device/on_device.sh sensitivity  # seed 000's Table 3 (bench/cdp_sensitivity.json)
 set -uo pipefail
 source "$(dirname "$0")/env.sh"
 out="${OUT:-/tmp/permjit-out}"
@@ -10,6 +11,8 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv 
 command -v c++ >/dev/null || { echo "no host C++ compiler on this machine" | tee -a "$out/device.txt"; exit 1; }
 c++ --version | head -1 | tee -a "$out/device.txt"
 nproc | tee -a "$out/device.txt"
+# permjit links NVRTC and nvJitLink from the machine's CUDA toolkit: say so if one is missing.
+ldd "$(command -v permjit)" | grep "not found" | tee -a "$out/device.txt"
 for mode in "$@"; do
   case "$mode" in
     test)
@@ -18,6 +21,11 @@ for mode in "$@"; do
     bench)
       python3 bench/run.py bench/gpu_dfs.json --permjit "$(command -v permjit)" --out "$out/gpu-dfs.jsonl" 2>&1 |
         tee "$out/bench.log"
+      ;;
+    sensitivity)
+      python3 bench/run.py bench/cdp_sensitivity.json --permjit "$(command -v permjit)" \
+        --out "$out/cdp-sensitivity.jsonl" 2>&1 | tee "$out/sensitivity.log"
+      python3 bench/sensitivity.py "$out/cdp-sensitivity.jsonl" | tee "$out/cdp-sensitivity.md"
       ;;
     *)
       permjit solve problems/nqueens.toml --param "n=$mode" --backend gpu 2>&1 | tee -a "$out/solve.log"
