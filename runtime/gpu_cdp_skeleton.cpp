@@ -136,9 +136,12 @@ std::string describe_device_error(const PjCdpControl& c) {
   return s;
 }
 
-// Waits for the timed kernels; a failure names them.
+// Waits for the timed kernels and every grid they launched; a failure names them. The
+// whole context is synchronised before the stop event is recorded, so neither the
+// counters read next nor the time depend on how a stream waits for device-launched grids.
 double finish(cuda::EventTimer& timer, const std::string& what) {
   try {
+    cuda::check(cuda::api().CtxSynchronize(), "cuCtxSynchronize");
     return timer.stop_seconds();
   } catch (const cuda::Error& e) {
     throw cuda::Error(what + " failed: " + e.what());
