@@ -43,6 +43,10 @@ struct CdpSettings {
 };
 
 CdpSettings settings(const SolveOptions& o, bool device_launch, int size) {
+  for (const auto& [name, value] : {std::pair<const char*, int>{"--dgpu", o.dgpu},
+                                    {"--child-block-size", o.child_block_size},
+                                    {"--child-grids", o.child_grids}})
+    if (value < 0) option_error(std::string(name) + " " + std::to_string(value), std::string(name) + " must be positive");
   CdpSettings s{device_launch, o.block_size > 0 ? o.block_size : 128, o.child_block_size > 0 ? o.child_block_size : 128,
                 o.child_grids > 0 ? o.child_grids : 2};
   check_block_option("--block-size", s.block);

@@ -64,6 +64,7 @@ TEST_CASE("the cdp and rec options are checked before any work", "[e2e][options]
       {"dfs", [](SolveOptions& o) { o.dgpu = 5; }, "--dgpu, --child-block-size, --child-grids and --pending-launches apply"},
       {"cdp", [](SolveOptions& o) { o.dcpu = o.dgpu = 4; }, "--dgpu must be deeper than --dcpu"},
       {"cdp", [](SolveOptions& o) { o.dgpu = 12; }, "--dgpu must be below the size 12"},  // n = 12: the leaves
+      {"cdp", [](SolveOptions& o) { o.dgpu = -1; }, "--dgpu must be positive"},
       {"cdp", [](SolveOptions& o) { o.child_block_size = 100; }, "--child-block-size must be a multiple of 32"},
       {"cdp", [](SolveOptions& o) { o.block_size = 2048; }, "--block-size must be a multiple of 32 from 32 to 1024"},
       {"rec", [](SolveOptions& o) { o.child_grids = 2; }, "--child-grids applies to the cdp skeleton"},
