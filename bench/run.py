@@ -38,9 +38,20 @@ def commit():
         return "unknown"
 
 
+def timed_out_line(run, cmd):
+    """What is known of a run stopped at its time limit: enough to group it with the
+    others (bench/summarize.py's key) and say it took longer than the limit."""
+    args = [str(a) for a in run.get("args", [])]
+    skeleton = args[args.index("--skeleton") + 1] if "--skeleton" in args else None
+    instance = next((c for c, prev in zip(cmd[1:], cmd) if prev == "--instance"), None)
+    return {"timed_out": True, "timeout_s": run["timeout"],
+            "problem": os.path.splitext(os.path.basename(run["spec"]))[0],
+            "instance": instance, "params": run.get("params", {}), "skeleton": skeleton}
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("matrix", help="JSON list of runs: {spec, instance?, params?, args?, repeat?}")
+    ap.add_argument("matrix", help="JSON list of runs: {spec, instance?, params?, args?, repeat?, timeout?}")
     ap.add_argument("--out", required=True, help="results file (JSON lines, appended)")
     ap.add_argument("--permjit", default=os.path.join(ROOT, "build", "bin", "permjit"))
     opts = ap.parse_args()
@@ -61,19 +72,28 @@ def main():
             cmd += [str(a) for a in run.get("args", [])]
             # Search time is measured apart from generation and compilation (which the
             # module cache makes a hit after the first run), so every run counts.
+            # A run past its `timeout` (seconds) is stopped and recorded as such: the
+            # slowest configurations of a sensitivity study bound the matrix's time.
+            command = " ".join(os.path.relpath(c, ROOT) if c.startswith(ROOT) else c for c in cmd)
             for _ in range(run.get("repeat", 1)):
-                res = subprocess.run(cmd, capture_output=True, text=True)
-                if res.returncode != 0:
-                    sys.stderr.write(res.stderr)
-                    sys.exit(res.returncode)
-                line = json.loads(res.stdout)
+                try:
+                    res = subprocess.run(cmd, capture_output=True, text=True, timeout=run.get("timeout"))
+                except subprocess.TimeoutExpired:
+                    line = timed_out_line(run, cmd)
+                    print(f"{run['spec']} {run.get('instance', '')} {run.get('params', {})}: "
+                          f"stopped after {run['timeout']} s")
+                else:
+                    if res.returncode != 0:
+                        sys.stderr.write(res.stderr)
+                        sys.exit(res.returncode)
+                    line = json.loads(res.stdout)
+                    print(f"{run['spec']} {run.get('instance', '')} {run.get('params', {})}: "
+                          f"search {line['time_s']['search']:.3f} s, evaluated {line['nodes']['evaluated']}")
                 line.update(host)
-                line["command"] = " ".join(os.path.relpath(c, ROOT) if c.startswith(ROOT) else c for c in cmd)
+                line["command"] = command
                 line["when"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
                 out.write(json.dumps(line) + "\n")
                 out.flush()
-                print(f"{run['spec']} {run.get('instance', '')} {run.get('params', {})}: "
-                      f"search {line['time_s']['search']:.3f} s, evaluated {line['nodes']['evaluated']}")
 
 
 if __name__ == "__main__":

@@ -33,9 +33,15 @@ def main():
     ap.add_argument("--plot", help="write a PNG bar chart of kernel (GPU) or search (CPU) rates")
     opts = ap.parse_args()
     groups = OrderedDict()
+    stopped = 0
     for line in open(opts.results):
         j = json.loads(line)
+        if j.get("timed_out"):  # a run stopped at its time limit has no figures
+            stopped += 1
+            continue
         groups.setdefault(key(j), []).append(j)
+    if stopped:
+        print(f"({stopped} run(s) stopped at their time limit are left out; bench/sensitivity.py counts them)\n")
     print("| problem | instance | params | skeleton | options | runs | result | evaluated | d_cpu | "
           "total s | search s | host s | kernels s | evaluated/s (kernels) | evaluated/s (search) |")
     print("|" + "---|" * 15)

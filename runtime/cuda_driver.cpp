@@ -99,13 +99,6 @@ bool first_device(Device& d, std::string* why) {
   return true;
 }
 
-Device require_device(const std::string& who) {
-  std::string why;
-  Device d;
-  if (!first_device(d, &why)) throw Error(who + " needs a GPU: " + why);
-  return d;
-}
-
 Context::Context(const Device& d) : dev_(d.handle) {
   check(api().PrimaryCtxRetain(&ctx_, dev_), "cuDevicePrimaryCtxRetain");
   check(api().CtxSetCurrent(ctx_), "cuCtxSetCurrent");

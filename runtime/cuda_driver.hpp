@@ -21,6 +21,8 @@ namespace permjit::cuda {
   X(PrimaryCtxRelease, cuDevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2") \
   X(CtxSetCurrent, cuCtxSetCurrent, "cuCtxSetCurrent")         \
   X(CtxSynchronize, cuCtxSynchronize, "cuCtxSynchronize")      \
+  X(CtxSetLimit, cuCtxSetLimit, "cuCtxSetLimit")               \
+  X(CtxGetLimit, cuCtxGetLimit, "cuCtxGetLimit")               \
   X(ModuleLoadData, cuModuleLoadData, "cuModuleLoadData")      \
   X(ModuleUnload, cuModuleUnload, "cuModuleUnload")            \
   X(ModuleGetFunction, cuModuleGetFunction, "cuModuleGetFunction") \
@@ -75,14 +77,10 @@ struct Device {
   int max_shared_per_block = 0;  // bytes a block may opt in to
   size_t total_memory = 0;
   std::string arch() const { return "sm_" + std::to_string(cc_major) + std::to_string(cc_minor); }
-  // "NVIDIA H100 80GB HBM3 (sm_90, 132 SMs)"
-  std::string describe() const { return name + " (" + arch() + ", " + std::to_string(sm_count) + " SMs)"; }
 };
 
 // The first device, or false with the reason (no driver, no device).
 bool first_device(Device& out, std::string* why);
-// The first device, or Error("<who> needs a GPU: <reason>").
-Device require_device(const std::string& who);
 
 // The device's primary context, current on this thread while the object lives.
 class Context {

@@ -10,6 +10,7 @@
 #include "runtime/cache.hpp"
 #include "runtime/cuda_driver.hpp"
 #include "runtime/gpu_compile.hpp"
+#include "runtime/gpu_host.hpp"
 #include "runtime/ivm_checkpoint.hpp"
 #include "runtime/ivm_split.hpp"
 #include "runtime/kernel_interrupter.hpp"
@@ -114,7 +115,7 @@ int hypercube_dims(unsigned long long T, unsigned p) {
 std::string ub_text(const SolveOptions& o) { return o.ub ? std::to_string(*o.ub) : "none"; }
 
 std::vector<std::string> gpu_ivm_templates() {
-  return {"gpu_abi.h", "gpu_common.cuh", "ivm_interval.h", "ivm_explorer.h", "gpu_ivm.cuh"};
+  return {"gpu_abi.h", "gpu_search.cuh", "ivm_interval.h", "ivm_explorer.h", "gpu_ivm.cuh"};
 }
 }  // namespace
 
@@ -131,9 +132,8 @@ void run_gpu_ivm_skeleton(SkeletonRun& run) {
   if (L < 1) throw std::runtime_error("the ivm skeleton needs at least one position below the fixed prefix");
   auto t0 = clock_type::now();
 
-  cuda::Device dev = cuda::require_device("the ivm skeleton");
+  cuda::Device dev = open_device("ivm", r);
   cuda::Context context(dev);
-  r.device = dev.describe();
 
   // Compile. Rows in shared memory are a measured alternative (docs/skeletons.md).
   ModuleCache cache(opts.cache_dir.empty() ? default_cache_dir() : opts.cache_dir);

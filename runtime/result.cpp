@@ -67,6 +67,14 @@ std::string format_human(const SolveResult& r) {
                      "({} chunk(s), {} threads/block)\n",
                      r.t_host, r.t_transfers, r.t_kernels, r.chunks, r.block_size);
     s += fmt::format("d_cpu       {} ({})\n", r.frontier_depth, r.dcpu_reason);
+    if (r.dgpu > 0)
+      s += fmt::format("d_gpu       {} ({}): {} nodes stored (fullest block {}), final search in {} grid(s) of {} "
+                       "threads, {}\n",
+                       r.dgpu, r.dgpu_reason, grouped(r.gpu_frontier_nodes), grouped(r.max_block_load),
+                       grouped(r.child_launches), r.child_block_size,
+                       r.child_grids ? fmt::format("up to {} per block, launched from the device", r.child_grids)
+                                     : std::string("launched from the host"));
+    if (!r.memory_plan.empty()) s += fmt::format("memory      {}\n", r.memory_plan);
   }
   if (r.backend == "gpu") {
     s += fmt::format("device      {}\n", r.device);
@@ -110,6 +118,15 @@ std::string format_json(const SolveResult& r) {
   }
   j["block_size"] = r.block_size;
   j["chunks"] = r.chunks;
+  if (r.dgpu > 0)
+    j["cdp"] = {{"dgpu", r.dgpu},
+                {"gpu_frontier_nodes", r.gpu_frontier_nodes},
+                {"max_block_load", r.max_block_load},
+                {"child_launches", r.child_launches},
+                {"child_block_size", r.child_block_size},
+                {"child_grids", r.child_grids},
+                {"pending_launch_limit", r.pending_launch_limit},
+                {"memory_plan", r.memory_plan}};
   j["cache_hit"] = r.cache_hit;
   j["evaluated_per_s"] = r.t_search > 0 ? r.evaluated / r.t_search : 0.0;
   return j.dump();

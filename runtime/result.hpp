@@ -33,6 +33,16 @@ struct SolveResult {
   int block_size = 0;
   int chunks = 0;
   std::string dcpu_reason;
+  // cdp, rec: the intermediate GPU search to d_gpu and the final search below it.
+  int dgpu = 0;                      // 0: the skeleton has no intermediate search
+  std::string dgpu_reason;
+  uint64_t gpu_frontier_nodes = 0;   // nodes the intermediate search stored at d_gpu
+  uint64_t child_launches = 0;       // grids of the final search (launched from the device for cdp)
+  int child_block_size = 0;
+  int child_grids = 0;               // cdp: per block of the intermediate search
+  uint64_t max_block_load = 0;       // the fullest block active set
+  uint64_t pending_launch_limit = 0; // cdp: the device runtime's pending-launch buffer, in launches
+  std::string memory_plan;           // the memory analysis, in words
   bool cache_hit = false;
 
   // ivm skeleton: explorers, trigger, exploration rounds, steals, time in the

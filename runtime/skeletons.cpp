@@ -7,6 +7,9 @@ const Skeleton kSkeletons[] = {
     {"cpu", "cpu", "multi-threaded depth-first search on the host; the oracle", run_cpu_skeleton},
     {"dfs", "gpu", "BP-DFS: CPU search to d_cpu, one GPU thread per frontier node (seed 000)", run_gpu_dfs_skeleton},
     {"ivm", "gpu", "IVM explorers with work stealing on the GPU, factoradic intervals (seed 001)", run_gpu_ivm_skeleton},
+    {"cdp", "gpu", "CDP-BP: GPU search d_cpu to d_gpu, final search in child grids launched from the device (seed 000)",
+     run_gpu_cdp_skeleton, true},
+    {"rec", "gpu", "REC-CDP: the cdp searches, both launched from the host (seed 000)", run_gpu_rec_skeleton, true},
 };
 }  // namespace
 

@@ -26,6 +26,7 @@ struct Skeleton {
   std::string_view backend;  // "cpu" or "gpu"
   std::string_view summary;
   void (*run)(SkeletonRun&);
+  bool intermediate_search = false;  // takes --dgpu, --child-block-size, --child-grids, --pending-launches
 };
 
 std::span<const Skeleton> skeletons();
@@ -41,5 +42,11 @@ std::vector<std::string> gpu_dfs_templates();
 void run_gpu_ivm_skeleton(SkeletonRun& run);
 // The ivm skeleton's translation unit: problem, IVM layout, templates.
 std::string gpu_ivm_unit(const ProblemSpec& spec, const ProblemSource& source);
+// CDP-BP on the GPU: the final search launched from the device (templates/gpu_cdp.cuh).
+void run_gpu_cdp_skeleton(SkeletonRun& run);
+// REC-CDP: the same searches, both launched from the host.
+void run_gpu_rec_skeleton(SkeletonRun& run);
+// The templates/ files of the cdp and rec kernels' translation unit.
+std::vector<std::string> gpu_cdp_templates();
 
 }  // namespace permjit

@@ -93,6 +93,14 @@ SolveResult solve(const SolveOptions& opts) {
   auto start = clock::now();
   SolveResult r;
   const Skeleton& sk = choose_skeleton(opts, r.backend_reason);  // may initialise the driver
+  if ((opts.dgpu || opts.child_block_size || opts.child_grids || opts.pending_launches) && !sk.intermediate_search) {
+    Diagnostics d;
+    d.error(Loc{make_source("<command line>", "--skeleton " + std::string(sk.name)), 1, 12},
+            "--dgpu, --child-block-size, --child-grids and --pending-launches apply to the skeletons with an "
+            "intermediate GPU search "
+            "(cdp, rec), not to '" + std::string(sk.name) + "'");
+    throw UserErrors(std::move(d));
+  }
   auto t0 = clock::now();
   ProblemSpec spec = load_spec(opts.load);
   if (opts.ub && spec.goal == Goal::count) {

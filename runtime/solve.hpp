@@ -18,6 +18,10 @@ struct SolveOptions {
   int dcpu = 0;                  // GPU: cutoff depth of the CPU search; 0: chosen from the device
   int block_size = 128;          // GPU: threads per block
   unsigned long long max_chunk = 0;  // GPU: most frontier nodes per launch; 0: what fits in memory
+  int dgpu = 0;                  // cdp, rec: cutoff depth of the intermediate GPU search; 0: d_cpu + 2
+  int child_block_size = 0;      // cdp, rec: threads per block of the final search; 0: 128
+  int child_grids = 0;           // cdp: child grids per block of the intermediate search; 0: 2
+  unsigned long long pending_launches = 0;  // cdp: the device runtime's pending-launch buffer; 0: what a chunk needs
   std::optional<long long> ub;
   std::string cache_dir;         // empty: default_cache_dir()
 

@@ -1,8 +1,8 @@
-// What the `dfs` kernel and permjit's host side share: the results block in device
+// What the GPU kernels and permjit's host side share: the blocks they exchange in device
 // memory. Plain types of fixed layout, the same under the host compiler and NVRTC.
 #pragma once
 
-#define PJ_GPU_ABI 1
+#define PJ_GPU_ABI 2
 
 struct PjGpuResults {
   unsigned long long expanded;   // nodes whose children were generated
@@ -26,4 +26,19 @@ struct PjIvmControl {
   // exploration kernel of round r returns early once stop_round >= r. Rounds only
   // grow, so a request that arrives late never stops a later round.
   unsigned int stop_round;
+};
+
+// The `cdp` and `rec` skeletons' control data (seed 000 §3.7): what the intermediate
+// search stored and launched, and the first device-side launch error, by the device
+// runtime's own name. Zeroed by the host before each chunk.
+struct PjCdpControl {
+  unsigned long long stored;     // nodes put in the active sets A_gpu
+  unsigned long long launches;   // child grids launched from the device
+  unsigned long long failed;     // device-side launches that returned an error
+  unsigned int max_block_load;   // the fullest block active set
+  int overflow;                  // a block's active set would have overflowed (a broken invariant)
+  int error;                     // the first failed launch's cudaError_t, 0 if none
+  int error_block;               // the block that saw it
+  char error_name[64];           // cudaGetErrorName of it, on the device
+  char error_text[128];          // cudaGetErrorString of it
 };

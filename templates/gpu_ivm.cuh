@@ -27,7 +27,7 @@ extern "C" __constant__ int pj_ivm_level_bytes = sizeof(ivm::Level);
 
 namespace gpu_ivm {
 
-using namespace pj_gpu;
+using namespace gpu_search;
 using pj_ivm::L;
 using pj_ivm::Ref;
 using problem::Node;
@@ -52,18 +52,18 @@ struct Hooks {
   Prefix prefix;
 
   __device__ bool poll() {
-    if constexpr (kOptimise) best = read_best(r);
+    if constexpr (kOptimise) best = read_volatile(&r->best);
     const volatile PjIvmControl* c = ctl;
     return c->empty >= trigger || c->stop_round >= round;
   }
   __device__ bool pruned(const Node& n) const {
-    if constexpr (kOptimise) return pj_gpu::pruned(problem::bound(n), best);
+    if constexpr (kOptimise) return gpu_search::pruned(problem::bound(n), best);
     return false;
   }
   __device__ void leaf(const Node& n, const int* vals, pj_ivm::Counters& c) {
     if constexpr (kOptimise) {
       int value = problem::objective(n);
-      if (improves(value, best)) record_leaf(value, best, prefix.v, problem::kPrefixLength, vals, L, r);
+      if (improves(value, best)) best = record_leaf(value, prefix.v, problem::kPrefixLength, vals, L, r);
     } else {
       ++c.solutions;
     }
@@ -90,8 +90,8 @@ extern "C" __global__ void pj_ivm_init(ivm::Explorers e, const unsigned char* __
   }
   pj_ivm::Digit f[L];
   for (int l = 0; l < L; ++l) f[l] = first[l * e.T + i];
-  const int best = read_best(r);
-  pj_ivm::enter(x, f, [best](const Node& n) { return kOptimise && pj_gpu::pruned(problem::bound(n), best); });
+  const int best = read_volatile(&r->best);
+  pj_ivm::enter(x, f, [best](const Node& n) { return kOptimise && gpu_search::pruned(problem::bound(n), best); });
 }
 
 // TreeExplore: every explorer works on its interval until `trigger` explorers are
@@ -117,7 +117,7 @@ __device__ __forceinline__ void explore_round(ivm::Explorers e, PjIvmControl* ct
   const unsigned long long i = thread_index();
   if (i < e.T) {
     Ref x{e, i};
-    Hooks h{kOptimise ? read_best(r) : 0, r, ctl, ctl->trigger, round, Prefix()};
+    Hooks h{kOptimise ? read_volatile(&r->best) : 0, r, ctl, ctl->trigger, round, Prefix()};
     if (pj_ivm::explore(x, stack, stride, h, c)) atomicAdd(&ctl->empty, 1u);
     left = pj_ivm::remaining(x);
     active = left > 0;
@@ -171,7 +171,7 @@ extern "C" __global__ void pj_ivm_steal(ivm::Explorers e, const long long* __res
   const long long v = victim[i];
   if (v < 0) return;
   claimed[v] = 0;
-  const int best = read_best(r);
-  auto pruned = [best](const Node& n) { return kOptimise && pj_gpu::pruned(problem::bound(n), best); };
+  const int best = read_volatile(&r->best);
+  auto pruned = [best](const Node& n) { return kOptimise && gpu_search::pruned(problem::bound(n), best); };
   if (pj_ivm::steal_half(Ref{e, i}, Ref{e, static_cast<unsigned long long>(v)}, pruned)) atomicAdd(&ctl->steals, 1u);
 }

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # On the GPU machine, from the repository root, with .device-bin carried:
-#   bash bench/device/on_device.sh test    # GPU differential tests (dfs vs cpu)
-#   bash bench/device/on_device.sh bench   # the GPU benchmark matrix, JSON lines in $OUT
-#   bash bench/device/on_device.sh bench-ivm sweep-ivm   # ivm beside dfs; trigger/explorer sweeps
+#   bash bench/device/on_device.sh test         # GPU differential tests (dfs, ivm, cdp, rec vs cpu)
+#   bash bench/device/on_device.sh bench        # the GPU benchmark matrix, JSON lines in $OUT
+#   bash bench/device/on_device.sh bench-ivm sweep-ivm  # ivm beside dfs; trigger/explorer sweeps
+#   bash bench/device/on_device.sh sensitivity  # seed 000's Table 3 (bench/cdp_sensitivity.json)
 set -uo pipefail
 source "$(dirname "$0")/env.sh"
 out="${OUT:-/tmp/permjit-out}"
@@ -11,6 +12,8 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv 
 command -v c++ >/dev/null || { echo "no host C++ compiler on this machine" | tee -a "$out/device.txt"; exit 1; }
 c++ --version | head -1 | tee -a "$out/device.txt"
 nproc | tee -a "$out/device.txt"
+# permjit links NVRTC and nvJitLink from the machine's CUDA toolkit: say so if one is missing.
+ldd "$(command -v permjit)" | grep "not found" | tee -a "$out/device.txt"
 for mode in "$@"; do
   case "$mode" in
     test)
@@ -27,6 +30,11 @@ for mode in "$@"; do
     sweep-ivm)  # trigger and explorer counts (seed 001 Fig. 3 and 5)
       python3 bench/run.py bench/ivm_sweep.json --permjit "$(command -v permjit)" --out "$out/ivm-sweep.jsonl" 2>&1 |
         tee "$out/sweep-ivm.log"
+      ;;
+    sensitivity)
+      python3 bench/run.py bench/cdp_sensitivity.json --permjit "$(command -v permjit)" \
+        --out "$out/cdp-sensitivity.jsonl" 2>&1 | tee "$out/sensitivity.log"
+      python3 bench/sensitivity.py "$out/cdp-sensitivity.jsonl" | tee "$out/cdp-sensitivity.md"
       ;;
     *)
       permjit solve problems/nqueens.toml --param "n=$mode" --backend gpu 2>&1 | tee -a "$out/solve.log"

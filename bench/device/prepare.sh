@@ -13,6 +13,9 @@ done
 for lib in libfmt.so.9 libtomlplusplus.so.3 libxxhash.so.0; do
   cp -L "$(ldconfig -p | awk -v l="$lib" '$1 == l {print $NF; exit}')" "$out/lib/"
 done
+# The device runtime the cdp skeleton links its kernels with: permjit looks in lib/
+# beside its bin/ first, so the GPU machine uses the same one as this build.
+cp -L "${CUDAToolkit_ROOT:-/usr/local/cuda}/lib64/libcudadevrt.a" "$out/lib/"
 inst="${PERMJIT_INSTANCES_DIR:-../shared/instances}"
 for d in atsp qap nqueens flowshop 15puzzle; do
   [ -d "$inst/$d" ] && cp -r "$inst/$d" "$out/instances/"

@@ -53,3 +53,28 @@ TEST_CASE("asking for the GPU backend without a GPU says why", "[e2e][options]")
   o.backend = "gpu";
   CHECK_THAT(first_error(o), Catch::Contains("no GPU to run on: " + why));
 }
+
+TEST_CASE("the cdp and rec options are checked before any work", "[e2e][options][cdp]") {
+  struct Case {
+    std::string skeleton;
+    void (*set)(SolveOptions&);
+    std::string message;
+  };
+  const Case cases[] = {
+      {"dfs", [](SolveOptions& o) { o.dgpu = 5; }, "--dgpu, --child-block-size, --child-grids and --pending-launches apply"},
+      {"cdp", [](SolveOptions& o) { o.dcpu = o.dgpu = 4; }, "--dgpu must be deeper than --dcpu"},
+      {"cdp", [](SolveOptions& o) { o.dgpu = 12; }, "--dgpu must be below the size 12"},  // n = 12: the leaves
+      {"cdp", [](SolveOptions& o) { o.dgpu = -1; }, "--dgpu must be positive"},
+      {"cdp", [](SolveOptions& o) { o.child_block_size = 100; }, "--child-block-size must be a multiple of 32"},
+      {"cdp", [](SolveOptions& o) { o.block_size = 2048; }, "--block-size must be a multiple of 32 from 32 to 1024"},
+      {"rec", [](SolveOptions& o) { o.child_grids = 2; }, "--child-grids applies to the cdp skeleton"},
+      {"rec", [](SolveOptions& o) { o.pending_launches = 4096; }, "--pending-launches applies to the cdp skeleton"},
+  };
+  for (const Case& c : cases) {
+    INFO(c.skeleton << ": " << c.message);
+    SolveOptions o = nqueens();
+    o.skeleton = c.skeleton;
+    c.set(o);
+    CHECK_THAT(first_error(o), Catch::Contains(c.message));
+  }
+}

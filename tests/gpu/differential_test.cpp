@@ -1,4 +1,4 @@
-// The GPU skeletons against the CPU oracle: the same count, the same objective, and
+// The dfs skeleton against the CPU oracle: the same count, the same objective, and
 // with --ub at the optimum the same node totals (nothing better exists, so the tree
 // cannot depend on search order). Also across cutoff depths and chunk sizes.
 #include <catch2/catch.hpp>
@@ -8,32 +8,22 @@
 using namespace permjit;
 using namespace permjit::test;
 
-
 TEST_CASE("dfs counts N-Queens like the CPU, at every cutoff depth and chunk size", "[gpu][nqueens]") {
   for (int n : {4, 6, 8, 10, 12}) {
     Run r{problem("nqueens.toml"), "", {"n=" + std::to_string(n)}, {}};
     SolveResult cpu = solve_with(r, "cpu");
     INFO("n = " << n);
-    same_tree("dfs", cpu, solve_with(r, "dfs"));
+    same_tree(cpu, solve_with(r, "dfs"));
     for (int dcpu : {1, 2, 3}) {
       INFO("dcpu " << dcpu);
-      same_tree("dfs", cpu, solve_with(r, "dfs", dcpu));
+      same_tree(cpu, solve_with(r, "dfs", dcpu));
     }
-    same_tree("dfs", cpu, solve_with(r, "dfs", 3, 7));  // many small launches
+    same_tree(cpu, solve_with(r, "dfs", 3, 7));  // many small launches
   }
 }
 
 TEST_CASE("dfs proves ATSP and QAP optima with the CPU's node totals", "[gpu][atsp][qap]") {
-  std::vector<Run> runs;
-  for (unsigned seed : {41u, 42u, 43u}) {
-    Matrix d = random_matrix(10 + static_cast<int>(seed % 2), 1, 60, seed);
-    runs.push_back({problem("atsp.toml"), temp_file("gpu_atsp" + std::to_string(seed) + ".atsp", tsplib_text(d)), {}, {}});
-  }
-  Matrix a = random_matrix(9, 0, 9, 51), b = random_matrix(9, 0, 9, 52);
-  std::string qap = temp_file("gpu_qap9.dat", qaplib_text(a, b));
-  runs.push_back({problem("qap.toml"), qap, {"lb=0"}, {}});
-  runs.push_back({problem("qap.toml"), qap, {"lb=1"}, {}});
-  for (Run r : runs) {
+  for (Run r : atsp_qap_runs("gpu", {41u, 42u, 43u})) {
     INFO(r.spec << " " << r.inst << (r.params.empty() ? "" : " " + r.params[0]));
     SolveResult cpu = solve_with(r, "cpu");
     SolveResult gpu = solve_with(r, "dfs");
@@ -45,9 +35,9 @@ TEST_CASE("dfs proves ATSP and QAP optima with the CPU's node totals", "[gpu][at
     SolveResult cpu_ub = solve_with(r, "cpu");
     for (int dcpu : {0, 2, 3}) {
       INFO("dcpu " << dcpu);
-      same_tree("dfs", cpu_ub, solve_with(r, "dfs", dcpu));
+      same_tree(cpu_ub, solve_with(r, "dfs", dcpu));
     }
-    same_tree("dfs", cpu_ub, solve_with(r, "dfs", 2, 5));
+    same_tree(cpu_ub, solve_with(r, "dfs", 2, 5));
   }
 }
 
@@ -70,5 +60,5 @@ TEST_CASE("dfs on the shared instances: nug12 = 578 and br17 = 39", "[gpu][slow]
   CHECK(br.objective == 39);
   // With the bound at the optimum, CPU and GPU explore the same tree.
   Run at_opt{problem("atsp.toml"), instance("atsp/br17.atsp"), {}, 39};
-  same_tree("dfs", solve_with(at_opt, "cpu"), solve_with(at_opt, "dfs"));
+  same_tree(solve_with(at_opt, "cpu"), solve_with(at_opt, "dfs"));
 }

@@ -1,8 +1,10 @@
-// What the GPU tests share: solving one case with a chosen skeleton, and the check that
-// two runs explored the same tree.
+// What the GPU differential tests share: a problem run, solving it with a skeleton and
+// its GPU options, and the comparison of two solves' trees.
 #pragma once
 #include <catch2/catch.hpp>
-#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "../e2e/e2e_support.hpp"
 
@@ -14,29 +16,49 @@ struct Run {
   std::optional<long long> ub;
 };
 
-inline SolveResult solve_with(const Run& r, const std::string& skeleton, int dcpu = 0, unsigned long long max_chunk = 0,
-                              const std::function<void(SolveOptions&)>& more = {}) {
+// The options of a solve of `r` with `skeleton`; a test changes the GPU fields it varies.
+inline SolveOptions options_for(const Run& r, const std::string& skeleton) {
   SolveOptions o;
   o.load.spec_path = r.spec;
   o.load.instance_path = r.inst;
   o.load.params = r.params;
   o.skeleton = skeleton;
   o.ub = r.ub;
+  o.cache_dir = cache_dir();
+  return o;
+}
+
+inline SolveResult solve_with(const Run& r, const std::string& skeleton, int dcpu = 0,
+                              unsigned long long max_chunk = 0) {
+  SolveOptions o = options_for(r, skeleton);
   o.dcpu = dcpu;
   o.max_chunk = max_chunk;
-  o.cache_dir = cache_dir();
-  o.progress = SolveOptions::Progress::off;
-  if (more) more(o);
   return solve(o);
 }
 
-inline void same_tree(const std::string& skeleton, const SolveResult& oracle, const SolveResult& gpu) {
+// Small optimisation instances: random ATSP of sizes 10 and 11 (one per seed) and one
+// random QAP of size 9 under both bounds; `tag` keeps each test's files apart.
+inline std::vector<Run> atsp_qap_runs(const std::string& tag, const std::vector<unsigned>& atsp_seeds) {
+  std::vector<Run> runs;
+  for (unsigned seed : atsp_seeds) {
+    Matrix d = random_matrix(10 + static_cast<int>(seed % 2), 1, 60, seed);
+    runs.push_back({problem("atsp.toml"), temp_file(tag + "_atsp" + std::to_string(seed) + ".atsp", tsplib_text(d)), {}, {}});
+  }
+  Matrix a = random_matrix(9, 0, 9, 51), b = random_matrix(9, 0, 9, 52);
+  std::string qap = temp_file(tag + "_qap9.dat", qaplib_text(a, b));
+  runs.push_back({problem("qap.toml"), qap, {"lb=0"}, {}});
+  runs.push_back({problem("qap.toml"), qap, {"lb=1"}, {}});
+  return runs;
+}
+
+// The same tree: count, objective and node totals (`gpu` ran `skeleton`).
+inline void same_tree(const SolveResult& cpu, const SolveResult& gpu, const std::string& skeleton = "dfs") {
   CHECK(gpu.skeleton == skeleton);
-  CHECK(gpu.solutions == oracle.solutions);
-  CHECK(gpu.found == oracle.found);
-  if (oracle.found) CHECK(gpu.objective == oracle.objective);
-  CHECK(gpu.expanded == oracle.expanded);
-  CHECK(gpu.evaluated == oracle.evaluated);
+  CHECK(gpu.solutions == cpu.solutions);
+  CHECK(gpu.found == cpu.found);
+  if (cpu.found) CHECK(gpu.objective == cpu.objective);
+  CHECK(gpu.expanded == cpu.expanded);
+  CHECK(gpu.evaluated == cpu.evaluated);
 }
 
 }  // namespace permjit::test

@@ -14,9 +14,20 @@ using namespace permjit;
 using namespace permjit::test;
 
 namespace {
-auto ivm_with(unsigned long long explorers, unsigned long long trigger) {
+// An ivm solve; `set` changes the ivm options a test varies.
+template <class Set>
+SolveResult ivm(const Run& r, Set&& set) {
+  SolveOptions o = options_for(r, "ivm");
+  o.progress = SolveOptions::Progress::off;
+  set(o);
+  return solve(o);
+}
+SolveResult ivm(const Run& r) {
+  return ivm(r, [](SolveOptions&) {});
+}
+auto explorers(unsigned long long T, unsigned long long trigger) {
   return [=](SolveOptions& o) {
-    o.explorers = explorers;
+    o.explorers = T;
     o.trigger = trigger;
   };
 }
@@ -27,43 +38,35 @@ TEST_CASE("ivm counts N-Queens like the CPU, for any explorers and trigger", "[g
     Run r{problem("nqueens.toml"), "", {"n=" + std::to_string(n)}, {}};
     SolveResult cpu = solve_with(r, "cpu");
     INFO("n = " << n);
-    same_tree("ivm", cpu, solve_with(r, "ivm"));
+    same_tree(cpu, ivm(r), "ivm");
     for (auto [T, trigger] : {std::pair{1ull, 1ull}, std::pair{64ull, 1ull}, std::pair{1000ull, 999ull},
                               std::pair{4096ull, 100000ull}}) {
       INFO("explorers " << T << ", trigger " << trigger);
-      same_tree("ivm", cpu, solve_with(r, "ivm", 0, 0, ivm_with(T, trigger)));
+      same_tree(cpu, ivm(r, explorers(T, trigger)), "ivm");
     }
   }
 }
 
 TEST_CASE("ivm proves ATSP and QAP optima with the CPU's node totals", "[gpu][ivm][atsp][qap]") {
-  std::vector<Run> runs;
-  for (unsigned seed : {41u, 42u, 43u}) {
-    Matrix d = random_matrix(10 + static_cast<int>(seed % 2), 1, 60, seed);
-    runs.push_back({problem("atsp.toml"), temp_file("ivm_atsp" + std::to_string(seed) + ".atsp", tsplib_text(d)), {}, {}});
-  }
-  Matrix a = random_matrix(9, 0, 9, 51), b = random_matrix(9, 0, 9, 52);
-  std::string qap = temp_file("ivm_qap9.dat", qaplib_text(a, b));
-  runs.push_back({problem("qap.toml"), qap, {"lb=0"}, {}});
-  runs.push_back({problem("qap.toml"), qap, {"lb=1"}, {}});
+  std::vector<Run> runs = atsp_qap_runs("ivm", {41u, 42u, 43u});
   for (Run r : runs) {
     INFO(r.spec << " " << r.inst << (r.params.empty() ? "" : " " + r.params[0]));
     SolveResult cpu = solve_with(r, "cpu");
-    SolveResult gpu = solve_with(r, "ivm");
+    SolveResult gpu = ivm(r);
     REQUIRE(cpu.found);
     REQUIRE(gpu.found);
     CHECK(gpu.objective == cpu.objective);
     r.ub = cpu.objective;
     SolveResult cpu_ub = solve_with(r, "cpu");
-    same_tree("ivm", cpu_ub, solve_with(r, "ivm"));
-    same_tree("ivm", cpu_ub, solve_with(r, "ivm", 0, 0, ivm_with(128, 1)));
+    same_tree(cpu_ub, ivm(r), "ivm");
+    same_tree(cpu_ub, ivm(r, explorers(128, 1)), "ivm");
   }
 }
 
 TEST_CASE("ivm reports an optimal permutation whose cost is the optimum", "[gpu][ivm][atsp]") {
   Matrix d = random_matrix(11, 1, 99, 77);
   std::string inst = temp_file("ivm_atsp_perm.atsp", tsplib_text(d));
-  SolveResult gpu = solve_with({problem("atsp.toml"), inst, {}, {}}, "ivm");
+  SolveResult gpu = ivm({problem("atsp.toml"), inst, {}, {}});
   REQUIRE(gpu.found);
   REQUIRE(gpu.permutation.size() == 11);
   CHECK(tour_cost(d, gpu.permutation) == gpu.objective);
@@ -71,12 +74,12 @@ TEST_CASE("ivm reports an optimal permutation whose cost is the optimum", "[gpu]
 }
 
 TEST_CASE("ivm on br17: 39, and at the optimum the tree of cpu and dfs", "[gpu][ivm][slow]") {
-  SolveResult br = solve_with({problem("atsp.toml"), instance("atsp/br17.atsp"), {}, {}}, "ivm");
+  SolveResult br = ivm({problem("atsp.toml"), instance("atsp/br17.atsp"), {}, {}});
   REQUIRE(br.found);
   CHECK(br.objective == 39);
   Run at_opt{problem("atsp.toml"), instance("atsp/br17.atsp"), {}, 39};
   SolveResult dfs = solve_with(at_opt, "dfs");
-  same_tree("ivm", dfs, solve_with(at_opt, "ivm"));
+  same_tree(dfs, ivm(at_opt), "ivm");
 }
 
 TEST_CASE("an ivm search stopped by SIGINT resumes to the uninterrupted totals", "[gpu][ivm][checkpoint]") {
@@ -89,7 +92,7 @@ TEST_CASE("an ivm search stopped by SIGINT resumes to the uninterrupted totals",
 
   // SIGINT half a second into the search; meanwhile keep a copy of a periodic
   // checkpoint, as if the process had been killed without warning just after it.
-  solve_with(q18, "ivm");  // compiled and cached: the next run starts searching at once
+  ivm(q18);  // compiled and cached: the next run starts searching at once
   std::atomic<bool> done{false};
   std::thread poker([&] {
     auto t0 = std::chrono::steady_clock::now();
@@ -100,7 +103,7 @@ TEST_CASE("an ivm search stopped by SIGINT resumes to the uninterrupted totals",
   });
   bool interrupted = false;
   try {
-    solve_with(q18, "ivm", 0, 0, [&](SolveOptions& o) {
+    ivm(q18, [&](SolveOptions& o) {
       o.checkpoint = ckpt;
       o.checkpoint_every = 0.1;
     });
@@ -115,12 +118,12 @@ TEST_CASE("an ivm search stopped by SIGINT resumes to the uninterrupted totals",
 
   for (const std::string& from : {ckpt, copied}) {
     INFO("resumed from " << from);
-    SolveResult resumed = solve_with(q18, "ivm", 0, 0, [&](SolveOptions& o) { o.resume = from; });
+    SolveResult resumed = ivm(q18, [&](SolveOptions& o) { o.resume = from; });
     CHECK(resumed.resumed_from == from);
-    same_tree("ivm", whole, resumed);
+    same_tree(whole, resumed, "ivm");
   }
   // A checkpoint of another instance is refused.
   Run q17{problem("nqueens.toml"), "", {"n=17"}, {}};
-  CHECK_THROWS_WITH(solve_with(q17, "ivm", 0, 0, [&](SolveOptions& o) { o.resume = ckpt; }),
+  CHECK_THROWS_WITH(ivm(q17, [&](SolveOptions& o) { o.resume = ckpt; }),
                     Catch::Contains("cannot resume from") && Catch::Contains("another spec, instance or --param"));
 }

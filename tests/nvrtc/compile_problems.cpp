@@ -1,12 +1,14 @@
 // Every problem in problems/ generates a source that NVRTC compiles, for sm_90, to PTX
-// and to a cubin, with every GPU skeleton's kernel (dfs) and with the probe kernel
-// (templates/probe.cuh). Needs no GPU.
+// and to a cubin, with every GPU skeleton's kernels (dfs; ivm; cdp linked with the
+// device runtime by nvJitLink; rec) and with the probe kernel (templates/probe.cuh). Needs no GPU.
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 
 #include "dsl/load_spec.hpp"
 #include "generator/generate.hpp"
+#include "runtime/device_link.hpp"
+#include "runtime/gpu_compile.hpp"
 #include "runtime/nvrtc_compile.hpp"
 #include "runtime/skeletons.hpp"
 #include "runtime/unit.hpp"
@@ -23,13 +25,19 @@ std::string instance_for(const std::string& problem) {
   return "";
 }
 
-}  // namespace
-
-TEST_CASE("every problem compiles with NVRTC for sm_90, with the dfs and probe kernels", "[nvrtc]") {
+// Every spec in problems/, sorted.
+std::vector<std::string> problem_names() {
   std::vector<std::string> problems;
   for (const auto& e : std::filesystem::directory_iterator(test::source_dir() + "/problems"))
     if (e.path().extension() == ".toml") problems.push_back(e.path().filename().string());
   std::sort(problems.begin(), problems.end());
+  return problems;
+}
+
+}  // namespace
+
+TEST_CASE("every problem compiles with NVRTC for sm_90, with the dfs, ivm and probe kernels", "[nvrtc]") {
+  std::vector<std::string> problems = problem_names();
   REQUIRE(problems.size() >= 3);
   for (const auto& name : problems) {
     DYNAMIC_SECTION(name) {
@@ -50,6 +58,13 @@ TEST_CASE("every problem compiles with NVRTC for sm_90, with the dfs and probe k
       REQUIRE(dfs.ok);
       CHECK(dfs.ptx.find(".entry pj_dfs") != std::string::npos);
       CHECK(dfs.cubin.size() > 0);
+      NvrtcOutput ivm = nvrtc_compile(gpu_ivm_unit(spec, src), name + ".ivm.cu", "sm_90", true, {"-DPJ_BLOCK=128"});
+      INFO(ivm.log);
+      REQUIRE(ivm.ok);
+      for (const char* kernel : {"pj_ivm_init", "pj_ivm_explore_local", "pj_ivm_explore_shared", "pj_ivm_select",
+                                 "pj_ivm_steal"})
+        CHECK(ivm.ptx.find(std::string(".entry ") + kernel) != std::string::npos);
+      CHECK(ivm.cubin.size() > 0);
     }
   }
 }
@@ -62,4 +77,48 @@ TEST_CASE("an NVRTC error points into the spec through #line", "[nvrtc]") {
   NvrtcOutput out = nvrtc_compile(assemble_unit(src, {}), "broken.cu", "sm_90", false);
   REQUIRE_FALSE(out.ok);
   CHECK(out.log.find("my/spec.toml(7)") != std::string::npos);
+}
+
+TEST_CASE("every problem's cdp module compiles as relocatable code and links with the device runtime",
+          "[nvrtc][cdp]") {
+  const std::string devrt = find_device_runtime();
+  ModuleCache cache(test::cache_dir() + "/nvrtc-cdp");
+  for (const auto& name : problem_names()) {
+    DYNAMIC_SECTION(name) {
+      LoadOptions o;
+      o.spec_path = test::problem(name);
+      o.instance_path = instance_for(name);
+      ProblemSource src = generate_problem(load_spec(o));
+      std::string unit = assemble_unit(src, gpu_cdp_templates());
+      // The parts: NVRTC's relocatable cubin, then nvJitLink with libcudadevrt.a.
+      NvrtcOutput rdc = nvrtc_compile(unit, name + ".cdp.cu", "sm_90", true, {"-DPJ_CDP=1", "-rdc=true"});
+      INFO(rdc.log);
+      REQUIRE(rdc.ok);
+      CHECK(rdc.ptx.find(".entry pj_cdp_intermediate") != std::string::npos);
+      CHECK(rdc.ptx.find(".entry pj_cdp_final") != std::string::npos);
+      CHECK(rdc.ptx.find("LaunchDevice") != std::string::npos);  // a device-side launch
+      DeviceLinkOutput linked = link_with_device_runtime(rdc.cubin, "sm_90", devrt);
+      INFO(linked.log);
+      REQUIRE(linked.ok);
+      CHECK(linked.cubin.size() > rdc.cubin.size());  // the device runtime came in
+      CHECK(linked.cubin.compare(0, 4, "\x7f" "ELF") == 0);
+      // The whole path a solve takes, through the module cache: compiled, then a hit.
+      GpuModuleImage first = compile_gpu_module(unit, name, "sm_90", {"-DPJ_CDP=1"}, cache, true);
+      GpuModuleImage again = compile_gpu_module(unit, name, "sm_90", {"-DPJ_CDP=1"}, cache, true);
+      CHECK(again.cache_hit);
+      CHECK(again.cubin == first.cubin);
+      // rec launches nothing from the device: a plain cubin.
+      NvrtcOutput rec = nvrtc_compile(unit, name + ".rec.cu", "sm_90", true, {"-DPJ_CDP=0"});
+      INFO(rec.log);
+      REQUIRE(rec.ok);
+      CHECK(rec.ptx.find(".entry pj_rec_final") != std::string::npos);
+      CHECK(rec.ptx.find("LaunchDevice") == std::string::npos);
+    }
+  }
+}
+
+TEST_CASE("a link error names nvJitLink's reason", "[nvrtc][cdp]") {
+  DeviceLinkOutput out = link_with_device_runtime("not a cubin", "sm_90", find_device_runtime());
+  CHECK_FALSE(out.ok);
+  CHECK_FALSE(out.log.empty());
 }

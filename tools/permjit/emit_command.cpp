@@ -29,13 +29,22 @@ const char* kStages = "spec | source | cpu | cuda | ptx | sass | resources";
   throw UserErrors(std::move(d));
 }
 
-// A GPU skeleton's translation unit.
-std::string gpu_unit(const std::string& skeleton, const ProblemSpec& spec, const ProblemSource& src) {
-  if (skeleton == "dfs") return assemble_unit(src, gpu_dfs_templates());
-  if (skeleton == "ivm") return gpu_ivm_unit(spec, src);
-  if (skeleton == "probe") return assemble_unit(src, {"probe.cuh"});
+// A GPU skeleton's translation unit and the NVRTC options it needs.
+struct GpuUnit {
+  std::string text;
+  std::vector<std::string> options;
+};
+
+GpuUnit gpu_unit(const std::string& skeleton, const ProblemSpec& spec, const ProblemSource& src) {
+  if (skeleton == "dfs") return {assemble_unit(src, gpu_dfs_templates()), {"-DPJ_BLOCK=128"}};
+  if (skeleton == "ivm") return {gpu_ivm_unit(spec, src), {"-DPJ_BLOCK=128"}};
+  // cdp's kernels launch kernels: relocatable device code (the solve links it with
+  // the device runtime; the stages here show the module before that link).
+  if (skeleton == "cdp") return {assemble_unit(src, gpu_cdp_templates()), {"-DPJ_BLOCK=128", "-DPJ_CDP=1", "-rdc=true"}};
+  if (skeleton == "rec") return {assemble_unit(src, gpu_cdp_templates()), {"-DPJ_BLOCK=128", "-DPJ_CDP=0"}};
+  if (skeleton == "probe") return {assemble_unit(src, {"probe.cuh"}), {}};
   option_error("--skeleton " + skeleton, 12, "no GPU code for skeleton '" + skeleton + "'",
-               "GPU stages show: dfs (default), ivm, probe (the problem's functions alone)");
+               "GPU stages show: dfs (default), ivm, cdp, rec, probe (the problem's functions alone)");
 }
 
 // cuobjdump from PATH or the CUDA toolkit, or empty.
@@ -92,12 +101,13 @@ int emit_command(const EmitOptions& opts) {
     std::cout << assemble_unit(src, {"cpu_abi.h", "cpu_dfs.hpp"});
     return 0;
   }
-  std::string unit = gpu_unit(opts.skeleton.empty() ? "dfs" : opts.skeleton, spec, src);
+  GpuUnit gu = gpu_unit(opts.skeleton.empty() ? "dfs" : opts.skeleton, spec, src);
+  std::string unit = gu.text;
   if (st == "cuda") {
     std::cout << unit;
     return 0;
   }
-  std::vector<std::string> extra = {"-DPJ_BLOCK=128"};
+  std::vector<std::string> extra = gu.options;
   if (st == "resources") extra.push_back("--ptxas-options=-v");
   NvrtcOutput out = nvrtc_compile(unit, spec.name + ".cu", opts.arch, st != "ptx", extra);
   if (!out.ok) {

@@ -45,6 +45,13 @@ int main(int argc, char** argv) {
   solve_cmd->add_option("--dcpu", solve_opts.dcpu, "GPU: depth of the CPU search that builds the frontier (default: from the device)");
   solve_cmd->add_option("--block-size", solve_opts.block_size, "GPU: threads per block (default 128)");
   solve_cmd->add_option("--max-chunk", solve_opts.max_chunk, "GPU: most frontier nodes per kernel launch (default: what fits)");
+  solve_cmd->add_option("--dgpu", solve_opts.dgpu, "cdp, rec: depth where the intermediate GPU search stops (default d_cpu + 2)");
+  solve_cmd->add_option("--child-block-size", solve_opts.child_block_size,
+                        "cdp, rec: threads per block of the final search (default 128)");
+  solve_cmd->add_option("--child-grids", solve_opts.child_grids,
+                        "cdp: final-search grids each block of the intermediate search launches (default 2)");
+  solve_cmd->add_option("--pending-launches", solve_opts.pending_launches,
+                        "cdp: the device runtime's pending-launch buffer (default: what one chunk launches)");
   CLI::Option* ub_opt = solve_cmd->add_option("--ub", ub, "initial bound: nodes whose bound is not better are pruned");
   solve_cmd->add_option("--explorers", solve_opts.explorers, "ivm: explorers (default: as many as the device holds at once)");
   solve_cmd->add_option("--trigger", solve_opts.trigger, "ivm: empty explorers that start a work-stealing phase (default: a tenth)");
@@ -68,7 +75,7 @@ int main(int argc, char** argv) {
   add_spec_options(emit_cmd, emit_opts.load);
   emit_cmd->add_option("--stage", emit_opts.stage, "spec | source | cpu | cuda | ptx | sass | resources (default source)");
   emit_cmd->add_option("--arch", emit_opts.arch, "GPU architecture for GPU stages (default sm_90)");
-  emit_cmd->add_option("--skeleton", emit_opts.skeleton, "the skeleton whose code to show (cpu, dfs; default: the probe kernel for ptx)");
+  emit_cmd->add_option("--skeleton", emit_opts.skeleton, "the skeleton whose code to show (dfs, cdp, rec, probe; default dfs)");
 
   app.add_subcommand("skeletons", "list the search skeletons of this build");
 
