@@ -27,7 +27,7 @@ struct SolveOptions {
 
   // ivm skeleton (docs/skeletons.md)
   unsigned long long explorers = 0;  // 0: as many as the device holds at once
-  unsigned long long trigger = 0;    // 0: a tenth of the explorers
+  unsigned long long trigger = 0;    // 0: a quarter of the explorers
   std::string ivm_rows = "auto";     // where explorers keep their rows: auto | shared | local
   std::string checkpoint;            // write checkpoints to this file
   double checkpoint_every = 60;      // seconds between checkpoints

@@ -54,7 +54,7 @@ int main(int argc, char** argv) {
                         "cdp: the device runtime's pending-launch buffer (default: what one chunk launches)");
   CLI::Option* ub_opt = solve_cmd->add_option("--ub", ub, "initial bound: nodes whose bound is not better are pruned");
   solve_cmd->add_option("--explorers", solve_opts.explorers, "ivm: explorers (default: as many as the device holds at once)");
-  solve_cmd->add_option("--trigger", solve_opts.trigger, "ivm: empty explorers that start a work-stealing phase (default: a tenth)");
+  solve_cmd->add_option("--trigger", solve_opts.trigger, "ivm: empty explorers that start a work-stealing phase (default: a quarter)");
   solve_cmd->add_option("--ivm-rows", solve_opts.ivm_rows, "ivm: where explorers keep their rows: auto | shared | local");
   solve_cmd->add_option("--checkpoint", solve_opts.checkpoint, "ivm: write checkpoints to this file (and on SIGINT/SIGTERM)");
   solve_cmd->add_option("--checkpoint-every", solve_opts.checkpoint_every, "ivm: seconds between checkpoints (default 60)");
