@@ -52,7 +52,7 @@ const Skeleton& choose_skeleton(const SolveOptions& opts, std::string& reason) {
     return *find_skeleton("cpu");
   }
   reason = opts.backend == "gpu" ? "chosen with --backend" : "auto: found " + dev.name;
-  return *find_skeleton("dfs");
+  return *find_skeleton("ivm");  // the fastest GPU skeleton measured (docs/performance.md)
 }
 
 // Options of one skeleton given to another are a mistake worth saying.
