@@ -1,0 +1,32 @@
+// Progress lines: what they say, and that a meter prints at most once a period.
+#include <catch2/catch.hpp>
+
+#include "runtime/progress.hpp"
+
+using namespace permjit;
+
+TEST_CASE("a progress line says share, rate, incumbent, elapsed and time left", "[progress]") {
+  ProgressSample s{12.0, 0.25, 1000, 39};
+  std::string line = format_progress("ivm", s, 2.5e9);
+  CHECK_THAT(line, Catch::StartsWith("ivm"));
+  CHECK_THAT(line, Catch::Contains("25.0% explored"));
+  CHECK_THAT(line, Catch::Contains("2.5e+09 nodes/s"));
+  CHECK_THAT(line, Catch::Contains("incumbent 39"));
+  CHECK_THAT(line, Catch::Contains("12.0 s elapsed"));
+  CHECK_THAT(line, Catch::Contains("~36.0 s left"));  // a quarter in 12 s: 36 s for the rest
+  s.incumbent.reset();
+  s.explored = 0;
+  line = format_progress("ivm", s, 0);
+  CHECK_THAT(line, !Catch::Contains("incumbent"));
+  CHECK_THAT(line, !Catch::Contains("left"));  // nothing done: no estimate
+}
+
+TEST_CASE("a meter is due once a period, and never when disabled", "[progress]") {
+  ProgressMeter off("ivm", false);
+  CHECK_FALSE(off.due(100.0));
+  ProgressMeter on("ivm", true, 1.0);
+  on.start(5.0);  // a resumed search starts at its checkpoint's elapsed time
+  CHECK_FALSE(on.due(5.5));
+  CHECK(on.due(6.0));
+  CHECK(on.next_due() == 6.0);
+}
