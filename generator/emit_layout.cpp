@@ -26,30 +26,34 @@ void emit_constants(GenContext& g) {
   g.out.line("constexpr int kPrefixLength = " + std::to_string(s.fixed_prefix.size()) + ";");
   if (!s.params.empty()) g.out.line("// parameters");
   for (const auto& p : s.params) g.out.line("constexpr int " + ExprEmitter::param_name(p.name) + " = " + std::to_string(p.value) + ";");
-  bool any = false;
-  for (const auto& d : s.data) {
-    if (!d.dim_exprs.empty()) continue;
-    if (!any) g.out.line("// instance scalars");
-    any = true;
-    g.out.line("constexpr int " + ExprEmitter::data_name(d.name) + " = " + std::to_string(d.values.at(0)) + ";");
+  for (auto [items, what] : {std::pair{&s.data, "instance scalars"}, std::pair{&s.derived, "derived scalars"}}) {
+    bool any = false;
+    for (const auto& d : *items) {
+      if (!d.dim_exprs.empty()) continue;
+      if (!any) g.out.line(std::string("// ") + what);
+      any = true;
+      g.out.line("constexpr int " + ExprEmitter::data_name(d.name) + " = " + std::to_string(d.values.at(0)) + ";");
+    }
   }
   g.out.line("");
 }
 
 void emit_data(GenContext& g) {
-  for (const auto& d : g.spec.data) {
-    if (d.dim_exprs.empty()) continue;
-    std::string dims;
-    for (auto n : d.dims) dims += "[" + std::to_string(n) + "]";
-    g.out.line("// " + d.name + ", from the instance");
-    g.out.line("PJ_DATA int " + ExprEmitter::data_name(d.name) + dims + " = {");
-    size_t row = d.dims.back() > 0 ? static_cast<size_t>(d.dims.back()) : 1;
-    for (size_t i = 0; i < d.values.size(); i += row) {
-      std::string line;
-      for (size_t j = i; j < std::min(i + row, d.values.size()); ++j) line += std::to_string(d.values[j]) + ", ";
-      g.out.line("    " + line);
+  for (auto [items, from] : {std::pair{&g.spec.data, "from the instance"}, std::pair{&g.spec.derived, "derived"}}) {
+    for (const auto& d : *items) {
+      if (d.dim_exprs.empty()) continue;
+      std::string dims;
+      for (auto n : d.dims) dims += "[" + std::to_string(n) + "]";
+      g.out.line("// " + d.name + ", " + from);
+      g.out.line("PJ_DATA int " + ExprEmitter::data_name(d.name) + dims + " = {");
+      size_t row = d.dims.back() > 0 ? static_cast<size_t>(d.dims.back()) : 1;
+      for (size_t i = 0; i < d.values.size(); i += row) {
+        std::string line;
+        for (size_t j = i; j < std::min(i + row, d.values.size()); ++j) line += std::to_string(d.values[j]) + ", ";
+        g.out.line("    " + line);
+      }
+      g.out.line("};");
     }
-    g.out.line("};");
   }
   g.out.line("");
 }
