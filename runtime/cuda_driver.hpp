@@ -38,6 +38,13 @@ namespace permjit::cuda {
   X(EventSynchronize, cuEventSynchronize, "cuEventSynchronize") \
   X(EventElapsedTime, cuEventElapsedTime, "cuEventElapsedTime_v2") \
   X(EventDestroy, cuEventDestroy, "cuEventDestroy_v2")         \
+  X(StreamCreate, cuStreamCreate, "cuStreamCreate")            \
+  X(StreamDestroy, cuStreamDestroy, "cuStreamDestroy_v2")      \
+  X(StreamSynchronize, cuStreamSynchronize, "cuStreamSynchronize") \
+  X(MemcpyHtoDAsync, cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2") \
+  X(MemcpyDtoHAsync, cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2") \
+  X(MemHostAlloc, cuMemHostAlloc, "cuMemHostAlloc")            \
+  X(MemFreeHost, cuMemFreeHost, "cuMemFreeHost")               \
   X(GetErrorName, cuGetErrorName, "cuGetErrorName")            \
   X(GetErrorString, cuGetErrorString, "cuGetErrorString")
 

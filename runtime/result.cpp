@@ -53,10 +53,18 @@ std::string format_human(const SolveResult& r) {
   s += fmt::format("time        {:.3f} s: spec+generate {:.3f} s, compile {:.3f} s ({}), search {:.3f} s\n", r.t_total,
                    r.t_generate, r.t_compile, r.cache_hit ? "cache hit" : "compiled", r.t_search);
   if (r.backend == "gpu") {
-    s += fmt::format("search      host {:.3f} s (CPU search to d_cpu, layout), transfers {:.3f} s, kernels {:.3f} s "
-                     "({} chunk(s), {} threads/block)\n",
-                     r.t_host, r.t_transfers, r.t_kernels, r.chunks, r.block_size);
-    s += fmt::format("d_cpu       {} ({})\n", r.frontier_depth, r.dcpu_reason);
+    if (!r.offload_mode.empty()) {
+      s += fmt::format("search      host {:.3f} s (pool, selection, pruning, overlapped with the device), kernels {:.3f} s "
+                       "({} batch(es), {} threads/block)\n",
+                       r.t_host, r.t_kernels, r.chunks, r.block_size);
+      s += fmt::format("offload     {} on the device, largest pool {}\n",
+                       r.offload_mode == "branch" ? "branching and bounding" : "bounding", grouped(r.max_pool));
+    } else {
+      s += fmt::format("search      host {:.3f} s (CPU search to d_cpu, layout), transfers {:.3f} s, kernels {:.3f} s "
+                       "({} chunk(s), {} threads/block)\n",
+                       r.t_host, r.t_transfers, r.t_kernels, r.chunks, r.block_size);
+      s += fmt::format("d_cpu       {} ({})\n", r.frontier_depth, r.dcpu_reason);
+    }
     s += fmt::format("device      {}\n", r.device);
     if (r.t_kernels > 0) s += fmt::format("rate        {:.3g} evaluated nodes/s in kernels\n", r.evaluated / r.t_kernels);
   }
@@ -95,6 +103,7 @@ std::string format_json(const SolveResult& r) {
   j["block_size"] = r.block_size;
   j["chunks"] = r.chunks;
   j["cache_hit"] = r.cache_hit;
+  if (!r.offload_mode.empty()) j["offload"] = {{"mode", r.offload_mode}, {"batches", r.chunks}, {"max_pool", r.max_pool}};
   j["evaluated_per_s"] = r.t_search > 0 ? r.evaluated / r.t_search : 0.0;
   return j.dump();
 }

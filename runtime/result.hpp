@@ -33,6 +33,8 @@ struct SolveResult {
   int block_size = 0;
   int chunks = 0;
   std::string dcpu_reason;
+  std::string offload_mode;  // offload skeleton: bound | branch
+  uint64_t max_pool = 0;     // offload skeleton: the largest the pool grew
   bool cache_hit = false;
 };
 

@@ -37,5 +37,8 @@ void run_cpu_skeleton(SkeletonRun& run);
 void run_gpu_dfs_skeleton(SkeletonRun& run);
 // The templates/ files of the dfs kernel's translation unit, after the problem.
 std::vector<std::string> gpu_dfs_templates();
+// The offload skeleton (templates/cpu_offload.hpp on the host, gpu_offload.cuh).
+void run_gpu_offload_skeleton(SkeletonRun& run);
+std::vector<std::string> gpu_offload_templates();
 
 }  // namespace permjit

@@ -70,6 +70,14 @@ SolveResult solve(const SolveOptions& opts) {
             "--ub applies to minimize and maximize problems; '" + spec.name + "' counts");
     throw UserErrors(std::move(d));
   }
+  if (!opts.offload.empty() && (sk.name != "offload" || (opts.offload != "bound" && opts.offload != "branch"))) {
+    Diagnostics d;
+    d.error(Loc{make_source("<command line>", "--offload " + opts.offload), 1, 11},
+            sk.name != "offload" ? "--offload applies to the offload skeleton, not " + std::string(sk.name)
+                                 : "unknown offload mode '" + opts.offload + "'",
+            sk.name != "offload" ? "add --skeleton offload" : "--offload is bound or branch");
+    throw UserErrors(std::move(d));
+  }
   ProblemSource source = generate_problem(spec);
   auto t1 = clock::now();
 

@@ -17,6 +17,9 @@ struct SolveOptions {
   int dcpu = 0;                  // GPU: cutoff depth of the CPU search; 0: chosen from the device
   int block_size = 128;          // GPU: threads per block
   unsigned long long max_chunk = 0;  // GPU: most frontier nodes per launch; 0: what fits in memory
+  std::string offload;            // offload skeleton: bound (default) | branch
+  unsigned long long pool_max = 0, pool_min = 0, batch = 0;  // offload: 0 chooses
+  int in_flight = 0;             // offload: batches on the device at once; 0 chooses
   std::optional<long long> ub;
   std::string cache_dir;         // empty: default_cache_dir()
 };

@@ -45,6 +45,11 @@ int main(int argc, char** argv) {
   solve_cmd->add_option("--dcpu", solve_opts.dcpu, "GPU: depth of the CPU search that builds the frontier (default: from the device)");
   solve_cmd->add_option("--block-size", solve_opts.block_size, "GPU: threads per block (default 128)");
   solve_cmd->add_option("--max-chunk", solve_opts.max_chunk, "GPU: most frontier nodes per kernel launch (default: what fits)");
+  solve_cmd->add_option("--offload", solve_opts.offload, "offload skeleton: bound (the GPU bounds children) | branch (it branches too)");
+  solve_cmd->add_option("--pool-max", solve_opts.pool_max, "offload: best-first until the pool holds this many nodes (default 1000000)");
+  solve_cmd->add_option("--pool-min", solve_opts.pool_min, "offload: then depth-first until it holds this few (default 200000)");
+  solve_cmd->add_option("--batch", solve_opts.batch, "offload: parents per batch sent to the GPU (default 32768)");
+  solve_cmd->add_option("--in-flight", solve_opts.in_flight, "offload: batches on the GPU at once (default 4)");
   CLI::Option* ub_opt = solve_cmd->add_option("--ub", ub, "initial bound: nodes whose bound is not better are pruned");
   solve_cmd->add_flag("--json", json, "print the result as one JSON object");
   solve_cmd->add_option("--cache-dir", solve_opts.cache_dir, "where compiled modules are kept");
