@@ -1,5 +1,6 @@
 // Every problem in problems/ generates a source that NVRTC compiles, for sm_90, to PTX
-// and to a cubin, with every GPU skeleton's kernel (dfs) and with the probe kernel
+// and to a cubin, with every GPU skeleton's kernels (dfs; offload for optimisation
+// problems) and with the probe kernel
 // (templates/probe.cuh). Needs no GPU.
 #include <catch2/catch.hpp>
 #include <filesystem>
@@ -26,7 +27,7 @@ std::string instance_for(const std::string& problem) {
 
 }  // namespace
 
-TEST_CASE("every problem compiles with NVRTC for sm_90, with the dfs and probe kernels", "[nvrtc]") {
+TEST_CASE("every problem compiles with NVRTC for sm_90, with the dfs, offload and probe kernels", "[nvrtc]") {
   std::vector<std::string> problems;
   for (const auto& e : std::filesystem::directory_iterator(test::source_dir() + "/problems"))
     if (e.path().extension() == ".toml") problems.push_back(e.path().filename().string());
@@ -51,6 +52,15 @@ TEST_CASE("every problem compiles with NVRTC for sm_90, with the dfs and probe k
       REQUIRE(dfs.ok);
       CHECK(dfs.ptx.find(".entry pj_dfs") != std::string::npos);
       CHECK(dfs.cubin.size() > 0);
+      if (spec.goal != Goal::count) {  // the offload skeleton bounds: optimisation only
+        NvrtcOutput offload = nvrtc_compile(assemble_unit(src, gpu_offload_templates()), name + ".offload.cu", "sm_90",
+                                            true, {"-DPJ_BLOCK=128"});
+        INFO(offload.log);
+        REQUIRE(offload.ok);
+        CHECK(offload.ptx.find(".entry pj_offload_bound") != std::string::npos);
+        CHECK(offload.ptx.find(".entry pj_offload_branch") != std::string::npos);
+        CHECK(offload.cubin.size() > 0);
+      }
     }
   }
 }
