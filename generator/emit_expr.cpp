@@ -78,7 +78,11 @@ std::string ExprEmitter::emit(const Expr& e) {
       return select(e.type, c, a, b);
     }
     case K::call: return call(e);
-    case K::index: return indexed(e, nullptr);
+    case K::index: {
+      // Data tables may be stored narrower than int (emit_data): reads widen to int.
+      std::string x = indexed(e, nullptr);
+      return e.args[0]->sym->kind == Symbol::Kind::data ? "int(" + x + ")" : x;
+    }
     case K::reduce: return reduce(e);
     case K::argsort: PJ_INTERNAL_ASSERT(false, "argsort outside [derived] passed the checker");
     case K::let: {
