@@ -21,18 +21,6 @@ std::string spec_with(const std::string& derived) {
          derived + "[branch]\n";
 }
 
-ProblemSpec load_text(const std::string& toml) {
-  TempFile f("spec.toml", toml);
-  LoadOptions o;
-  o.spec_path = f.path();
-  try {
-    return load_spec(o);
-  } catch (const UserErrors& e) {
-    FAIL(e.diags.render());
-    throw;
-  }
-}
-
 }  // namespace
 
 TEST_CASE("derived items are computed in dependency order, whatever the key order", "[derived]") {

@@ -25,18 +25,6 @@ std::string spec_with_bound(const std::string& bound) {
          bound + "'''\nobjective = \"cost\"\n";
 }
 
-ProblemSpec load_text(const std::string& toml) {
-  TempFile f("spec.toml", toml);
-  LoadOptions o;
-  o.spec_path = f.path();
-  try {
-    return load_spec(o);
-  } catch (const UserErrors& e) {
-    FAIL(e.diags.render());
-    throw;
-  }
-}
-
 }  // namespace
 
 TEST_CASE("a bound written as statements: var, for, if/else, return", "[value_block]") {
