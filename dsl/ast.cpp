@@ -37,6 +37,11 @@ std::string to_string(const Expr& e) {
       if (e.over_range) return e.text + "(" + e.var + " in " + a(0) + ".." + a(1) + ": " + a(2) + ")";
       return e.text + "(" + e.var + " in " + a(0) + ": " + a(1) + ")";
     case Expr::Kind::let: return "(let " + e.var + " = " + a(0) + " in " + a(1) + ")";
+    case Expr::Kind::argsort: {
+      std::string s = "argsort(" + e.var + " in " + a(0) + ".." + a(1) + ": ";
+      for (size_t i = 3; i < e.args.size(); ++i) s += (i > 3 ? ", " : "") + a(i);
+      return s + ")[" + a(2) + "]";
+    }
   }
   return "?";
 }
@@ -51,6 +56,16 @@ std::string to_string(const Block& b, int indent) {
       case Stmt::Kind::for_:
         out << pad << "for " << s->var << " in " << to_string(*s->lo) << ".." << to_string(*s->hi) << " {\n"
             << to_string(s->body, indent + 2) << pad << "}\n";
+        break;
+      case Stmt::Kind::var:
+        out << pad << "var " << s->var;
+        for (const auto& d : s->dims) out << "[" << to_string(*d) << "]";
+        out << " = " << to_string(*s->value) << '\n';
+        break;
+      case Stmt::Kind::if_:
+        out << pad << "if " << to_string(*s->value) << " {\n" << to_string(s->body, indent + 2) << pad << "}";
+        if (!s->else_body.empty()) out << " else {\n" << to_string(s->else_body, indent + 2) << pad << "}";
+        out << '\n';
         break;
     }
   }

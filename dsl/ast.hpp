@@ -18,15 +18,16 @@ const char* type_name(Type t);
 struct Symbol;
 
 struct Expr {
-  enum class Kind { int_lit, bool_lit, name, unary, binary, cond, call, index, reduce, let };
+  enum class Kind { int_lit, bool_lit, name, unary, binary, cond, call, index, reduce, let, argsort };
   Kind kind;
   Loc loc;
   std::string text;  // name, operator, function, reduction (sum|min|max|count)
   int64_t value = 0;  // int_lit / bool_lit
   // unary: [x]; binary: [l, r]; cond: [c, a, b]; call: arguments; index: [array, i...];
-  // reduce: [set, body] or [lo, hi, body]; let: [value, body]
+  // reduce: [set, body] or [lo, hi, body]; let: [value, body];
+  // argsort: [lo, hi, position, key...] (the position-th value of lo..hi by its keys)
   std::vector<std::unique_ptr<Expr>> args;
-  std::string var;          // the bound name of reduce / let
+  std::string var;          // the bound name of reduce / let / argsort
   bool over_range = false;  // reduce over lo..hi instead of a set
 
   Type type = Type::error;
@@ -37,15 +38,19 @@ struct Expr {
 using ExprPtr = std::unique_ptr<Expr>;
 
 struct Stmt {
-  enum class Kind { assign, for_, let };
+  // var: a mutable local (scalar, or an array with `dims`); if_: `value` is the
+  // condition, `body` the then-part, `else_body` the else-part (lowered to selects).
+  enum class Kind { assign, for_, let, var, if_ };
   Kind kind;
   Loc loc;
-  ExprPtr target;  // assign: a name or an index of a state variable
-  ExprPtr value;   // assign, let
-  std::string var;  // let, for
+  ExprPtr target;  // assign: a name or an index of a state variable or a var local
+  ExprPtr value;   // assign, let, var (the initial value of every element), if_ (condition)
+  std::string var;  // let, for, var
   ExprPtr lo, hi;   // for
-  std::vector<std::unique_ptr<Stmt>> body;  // for
-  const Symbol* sym = nullptr;  // let / for variable, filled by the checker
+  std::vector<ExprPtr> dims;  // var arrays
+  std::vector<std::unique_ptr<Stmt>> body;       // for, if_
+  std::vector<std::unique_ptr<Stmt>> else_body;  // if_
+  const Symbol* sym = nullptr;  // let / for / var variable, filled by the checker
 
   Stmt(Kind k, Loc l) : kind(k), loc(std::move(l)) {}
 };

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "dsl/static_eval.hpp"
+
 namespace permjit {
 
 std::string did_you_mean(const std::string& name, const std::vector<std::string>& candidates) {
@@ -58,6 +60,24 @@ class Checker {
     size_t mark = scope_.size();
     for (auto& s : b) stmt(*s);
     scope_.resize(mark);
+  }
+
+  // The prelude's locals stay visible to the value.
+  Type value(Block& prelude, Expr& v) {
+    size_t mark = scope_.size();
+    for (auto& s : prelude) stmt(*s);
+    Type t = expr(v);
+    scope_.resize(mark);
+    return t;
+  }
+
+  std::vector<const Symbol*> with_indices(Expr& e, const std::vector<std::string>& names, Type& got) {
+    std::vector<const Symbol*> syms;
+    size_t mark = scope_.size();
+    for (const auto& n : names) syms.push_back(bind_local(n, Type::int_, e.loc));
+    got = expr(e);
+    scope_.resize(mark);
+    return syms;
   }
 
  private:
@@ -163,6 +183,7 @@ class Checker {
       case Expr::Kind::call: return call(e);
       case Expr::Kind::index: return index(e);
       case Expr::Kind::reduce: return reduce(e);
+      case Expr::Kind::argsort: return argsort(e);
       case Expr::Kind::let: {
         Type v = expr(*e.args[0]);
         size_t mark = scope_.size();
@@ -273,8 +294,51 @@ class Checker {
     return Type::int_;
   }
 
+  // argsort(x in lo..hi: keys...)[position]: the position-th value of lo..hi in the
+  // order of its keys (compared left to right), ties by increasing value.
+  Type argsort(Expr& e) {
+    bool ok = true;
+    ok &= want(*e.args[0], Type::int_, "the start of argsort's range") != Type::error;
+    ok &= want(*e.args[1], Type::int_, "the end of argsort's range") != Type::error;
+    ok &= want(*e.args[2], Type::int_, "the position taken from argsort") != Type::error;
+    size_t mark = scope_.size();
+    e.sym = bind_local(e.var, Type::int_, e.loc);
+    for (size_t i = 3; i < e.args.size(); ++i) ok &= want(*e.args[i], Type::int_, "a key of argsort") != Type::error;
+    scope_.resize(mark);
+    if (!ok) return Type::error;
+    if (!ctx_.host)
+      return err(e.loc, "argsort() is computed once on the host; it is not available in " + std::string(ctx_.where),
+                 "compute the order in a [derived] table and read it here");
+    return Type::int_;
+  }
+
+  // A var's dimensions must be known before the search (they size a local array).
+  void var_dims(Stmt& s, Symbol& sym) {
+    for (auto& d : s.dims) {
+      if (want(*d, Type::int_, "an array dimension") == Type::error) continue;
+      auto v = eval_static(*d);
+      if (v && (*v < 1 || *v > 4096)) err(d->loc, "local array dimension " + std::to_string(*v) + " is outside 1..4096");
+      sym.dims.push_back(v.value_or(0));  // 0: not known yet (checked without an instance)
+    }
+  }
+
   void stmt(Stmt& s) {
     switch (s.kind) {
+      case Stmt::Kind::var: {
+        Type t = expr(*s.value);
+        if (t == Type::bool_ && !s.dims.empty()) err(s.value->loc, "a local array holds int or bits, not bool");
+        Symbol* sym = bind_local(s.var, t, s.loc);
+        sym->assignable = true;
+        var_dims(s, *sym);
+        s.sym = sym;
+        return;
+      }
+      case Stmt::Kind::if_: {
+        want(*s.value, Type::bool_, "the condition of 'if'");
+        block(s.body);
+        block(s.else_body);
+        return;
+      }
       case Stmt::Kind::let: {
         Type t = expr(*s.value);
         s.sym = bind_local(s.var, t, s.loc);
@@ -294,11 +358,21 @@ class Checker {
         Expr& name = t.kind == Expr::Kind::index ? *t.args[0] : t;
         if (name.kind == Expr::Kind::name) {
           auto it = spec_.symbols.find(name.text);
-          bool local = std::any_of(scope_.begin(), scope_.end(), [&](auto& p) { return p.first == name.text; });
-          if (local || it == spec_.symbols.end() || it->second.kind != Symbol::Kind::state) {
-            err(name.loc, "only state variables can be assigned; '" + name.text + "' is " +
-                              (local ? "a local name" : it == spec_.symbols.end() ? "not defined" : "not a state variable"),
-                it == spec_.symbols.end() && !local ? did_you_mean(name.text, visible_names()) : "");
+          const Symbol* local = nullptr;
+          for (auto l = scope_.rbegin(); l != scope_.rend() && !local; ++l)
+            if (l->first == name.text) local = l->second;
+          bool state = !local && it != spec_.symbols.end() && it->second.kind == Symbol::Kind::state;
+          if (local ? !local->assignable : !state) {
+            err(name.loc, "only state variables and var locals can be assigned; '" + name.text + "' is " +
+                              (local ? "a let or loop name" : it == spec_.symbols.end() ? "not defined" : "not a state variable"),
+                local ? "declare it with 'var " + name.text + " = ...' to change it"
+                      : it == spec_.symbols.end() ? did_you_mean(name.text, visible_names()) : "");
+            expr(*s.value);
+            return;
+          }
+          if (state && !ctx_.writable) {
+            err(name.loc, "state variable '" + name.text + "' is read-only in " + ctx_.where,
+                "only branch.place changes the state; use a var local here");
             expr(*s.value);
             return;
           }
@@ -322,6 +396,26 @@ Type check_expression(Expr& e, ProblemSpec& spec, const CheckContext& ctx, Diagn
 
 void check_block(Block& b, ProblemSpec& spec, const CheckContext& ctx, Diagnostics& diags) {
   Checker(spec, ctx, diags).block(b);
+}
+
+bool check_value(Block& prelude, Expr& value, Type want, ProblemSpec& spec, const CheckContext& ctx,
+                 Diagnostics& diags) {
+  Type got = Checker(spec, ctx, diags).value(prelude, value);
+  if (got == Type::error) return false;
+  if (got != want) {
+    diags.error(value.loc, std::string(ctx.where) + " must be " + type_name(want) + ", found " + type_name(got));
+    return false;
+  }
+  return true;
+}
+
+std::vector<const Symbol*> check_with_indices(Expr& e, const std::vector<std::string>& names, Type want,
+                                              ProblemSpec& spec, const CheckContext& ctx, Diagnostics& diags) {
+  Type got = Type::error;
+  auto syms = Checker(spec, ctx, diags).with_indices(e, names, got);
+  if (got != Type::error && got != want)
+    diags.error(e.loc, std::string(ctx.where) + " must be " + type_name(want) + ", found " + type_name(got));
+  return syms;
 }
 
 bool check_typed(Expr& e, Type want, ProblemSpec& spec, const CheckContext& ctx, Diagnostics& diags) {

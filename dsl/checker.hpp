@@ -12,11 +12,19 @@ struct CheckContext {
   bool node = true;         // d, last, first, free, all and state variables
   bool value = false;       // v, the value being placed
   bool writable = false;    // assignments to state variables (update blocks)
+  bool host = false;        // computed once on the host ([derived]): argsort() allowed
 };
 
 // Returns the expression's type, Type::error after reporting.
 Type check_expression(Expr& e, ProblemSpec& spec, const CheckContext& ctx, Diagnostics& diags);
 void check_block(Block& b, ProblemSpec& spec, const CheckContext& ctx, Diagnostics& diags);
+// A value block: `prelude` then `value` in the prelude's scope; `value` must be `want`.
+bool check_value(Block& prelude, Expr& value, Type want, ProblemSpec& spec, const CheckContext& ctx,
+                 Diagnostics& diags);
+// An expression that sees int locals `names` (a derived table's indices), bound to the
+// returned symbols (owned by spec.locals), in order.
+std::vector<const Symbol*> check_with_indices(Expr& e, const std::vector<std::string>& names, Type want,
+                                              ProblemSpec& spec, const CheckContext& ctx, Diagnostics& diags);
 
 // Checks and requires a type: reports "`where` must be an int expression, found bool".
 bool check_typed(Expr& e, Type want, ProblemSpec& spec, const CheckContext& ctx, Diagnostics& diags);

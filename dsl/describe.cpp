@@ -1,6 +1,7 @@
 #include "dsl/describe.hpp"
 
 #include <sstream>
+#include <tuple>
 
 namespace permjit {
 
@@ -41,6 +42,18 @@ std::string describe_spec(const ProblemSpec& s) {
     }
     o << '\n';
   }
+  if (!s.derived.empty()) o << "derived\n";
+  for (const auto& d : s.derived) {
+    o << "  " << d.name << " : int";
+    if (d.loaded) o << dims_text(d.dims);
+    else
+      for (const auto& e : d.dim_exprs) o << "[" << to_string(*e) << "]";
+    std::string idx;
+    for (const auto& i : d.index_names) idx += "[" + i + "]";
+    o << ", " << d.name << idx << " = " << to_string(*d.value);
+    if (d.loaded && d.dims.empty()) o << " = " << d.values.at(0);
+    o << '\n';
+  }
   if (!s.state.empty()) o << "state\n";
   for (const auto& v : s.state) {
     o << "  " << v.name << " : " << type_name(v.type) << dims_text(v.dims);
@@ -56,8 +69,13 @@ std::string describe_spec(const ProblemSpec& s) {
     o << "  place (simultaneous):\n";
     for (const auto& [n, e] : b.place_simultaneous) o << "    " << n << " : " << typed(*e) << '\n';
   }
-  if (b.bound) o << "  bound      : " << typed(*b.bound) << '\n';
-  if (b.objective) o << "  objective  : " << typed(*b.objective) << '\n';
+  for (auto [name, prelude, value] : {std::tuple{"bound      : ", &b.bound_prelude, b.bound.get()},
+                                      std::tuple{"objective  : ", &b.objective_prelude, b.objective.get()}}) {
+    if (!value) continue;
+    o << "  " << name;
+    if (!prelude->empty()) o << "(in order)\n" << to_string(*prelude, 4) << "    return ";
+    o << typed(*value) << '\n';
+  }
   return o.str();
 }
 

@@ -7,7 +7,7 @@
 namespace permjit {
 namespace {
 
-constexpr std::array<const char*, 5> kKeywords = {"in", "let", "for", "true", "false"};
+constexpr std::array<const char*, 9> kKeywords = {"in", "let", "for", "true", "false", "var", "if", "else", "return"};
 // Longest first, so that `<<` is not read as two `<`.
 constexpr std::array<const char*, 9> kTwoChar = {"<<", ">>", "<=", ">=", "==", "!=", "&&", "||", ".."};
 constexpr std::string_view kOneChar = "()[]{},:;?+-*/%<>&|^~!=";

@@ -3,10 +3,13 @@
 #include <toml++/toml.h>
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
+#include <tuple>
 #include <set>
 
 #include "dsl/checker.hpp"
+#include "dsl/derived.hpp"
 #include "dsl/instance.hpp"
 #include "dsl/parser.hpp"
 #include "dsl/static_eval.hpp"
@@ -18,14 +21,15 @@ namespace {
 // Names the language reserves: builtins and functions.
 const std::set<std::string> kReserved = {"d",   "v",    "last", "first", "free",     "all",    "min",  "max",
                                          "abs", "bit",  "test", "sum",   "popcount", "lowest", "count", "int",
-                                         "bits", "bool", "in",  "let",   "for",      "true",   "false"};
+                                         "bits", "bool", "in",  "let",   "for",      "true",   "false",
+                                         "var", "if", "else", "return", "argsort"};
 
 class Reader {
  public:
   Reader(ProblemSpec& spec, Diagnostics& d, const LoadOptions& o) : spec_(spec), d_(d), opts_(o) {}
 
   void run(const toml::table& root) {
-    check_keys(root, {"problem", "params", "data", "instance", "state", "branch"}, "the spec");
+    check_keys(root, {"problem", "params", "data", "instance", "derived", "state", "branch"}, "the spec");
     const toml::table* problem = section(root, "problem", true);
     if (problem) read_problem_header(*problem);
     read_params(section(root, "params", false));
@@ -33,6 +37,7 @@ class Reader {
     add_builtins();
     read_data(section(root, "data", false));
     read_instance_section(section(root, "instance", false));
+    read_derived(section(root, "derived", false));
     if (problem) read_problem_shape(*problem);
     read_state(section(root, "state", false));
     read_branch(section(root, "branch", false));
@@ -93,6 +98,14 @@ class Reader {
     }
     std::vector<Loc> m = map_toml_string(loc(n), *s);  // the place of each byte, for the parser
     return parse_expression(ExprSource{*s, &m}, d_);
+  }
+
+  // A value key of [branch]: an expression, or statements ending in `return`.
+  ExprPtr value_of(const toml::node& n, const std::string& what, Block& prelude) {
+    const std::string* s = n.is_string() ? &n.as_string()->get() : nullptr;
+    if (!s) return expr_of(n, what);
+    std::vector<Loc> m = map_toml_string(loc(n), *s);
+    return parse_value(ExprSource{*s, &m}, prelude, d_);
   }
 
   static const char* type_word(const toml::node& n) {
@@ -292,7 +305,7 @@ class Reader {
       return false;
     }
     if (head->text == "bits" && !allow_bits) {
-      d_.error(head->loc, what + ": instance data are integers (int or int[dim]...)");
+      d_.error(head->loc, what + ": data are integers (int or int[dim]...)");
       return false;
     }
     base = head->text == "int" ? Type::int_ : Type::bits;
@@ -409,6 +422,81 @@ class Reader {
     load_instance(spec_, d_);
   }
 
+  // ---------------------------------------------------------------- [derived]
+  // name = "expr" (an int scalar), or
+  // name = { type = "int[D]...", index = ["i", ...], value = "expr of the indices" }.
+  void read_derived(const toml::table* t) {
+    if (t) {
+      for (auto&& [k, v] : *t) read_derived_item(std::string(k.str()), loc(k), v);
+      for (auto& item : spec_.derived)
+        declare(Symbol{Symbol::Kind::data, item.name, Type::int_, item.dims, std::nullopt, nullptr, item.loc});
+      CheckContext ctx{"a [derived] value (computed once on the host)", false, false, false, true};
+      for (auto& item : spec_.derived) {
+        check_dims(item.dim_exprs);
+        item.index_syms = check_with_indices(*item.value, item.index_names, Type::int_, spec_, ctx, d_);
+      }
+    }
+    if (d_.has_errors() || spec_.derived.empty()) return;
+    // Without the instance (`check` alone) the types are checked, nothing is computed.
+    for (const auto& item : spec_.data)
+      if (!item.loaded) return;
+    compute_derived(spec_, d_);
+  }
+
+  void read_derived_item(const std::string& name, const Loc& where, const toml::node& v) {
+    DataItem item;
+    item.name = name;
+    item.loc = where;
+    const toml::node* value = &v;
+    if (auto tb = v.as_table()) {
+      check_keys(*tb, {"type", "index", "value"}, "derived '" + name + "'");
+      value = tb->get("value");
+      if (!value) {
+        d_.error(loc(v), "derived '" + name + "' needs value = \"an expression\"");
+        return;
+      }
+      Type base = Type::int_;
+      if (auto ty = tb->get("type"); ty && !read_type(*ty, "derived '" + name + "'", base, item.dim_exprs, false))
+        return;
+      const toml::node* index = tb->get("index");
+      if (index && !read_index_names(*index, name, item.index_names)) return;
+      if (item.index_names.size() != item.dim_exprs.size()) {
+        d_.error(index ? loc(*index) : loc(v),
+                 "derived '" + name + "' has " + std::to_string(item.dim_exprs.size()) + " dimension(s) and " +
+                     std::to_string(item.index_names.size()) + " index name(s)",
+                 "name one index per dimension: index = [\"i\", \"j\"] for int[..][..]");
+        return;
+      }
+    }
+    item.value = expr_of(*value, "derived '" + name + "'");
+    if (!item.value) return;
+    item.dims.assign(item.dim_exprs.size(), 0);
+    spec_.derived.push_back(std::move(item));
+  }
+
+  bool read_index_names(const toml::node& n, const std::string& item, std::vector<std::string>& out) {
+    const toml::array* a = n.as_array();
+    if (!a) {
+      d_.error(loc(n), "index of derived '" + item + "' must be an array of names, e.g. [\"i\", \"j\"]");
+      return false;
+    }
+    for (const auto& e : *a) {
+      const std::string* s = e.is_string() ? &e.as_string()->get() : nullptr;
+      bool ident = s && !s->empty() && (std::isalpha(static_cast<unsigned char>((*s)[0])) || (*s)[0] == '_') &&
+                   std::all_of(s->begin(), s->end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+      if (!ident) {
+        d_.error(loc(e), "an index of derived '" + item + "' must be a name (a string such as \"i\")");
+        return false;
+      }
+      if (std::find(out.begin(), out.end(), *s) != out.end()) {
+        d_.error(loc(e), "index name '" + *s + "' appears twice");
+        return false;
+      }
+      out.push_back(*s);
+    }
+    return true;
+  }
+
   // ---------------------------------------------------------------- [state]
   void read_state(const toml::table* t) {
     if (!t) return;
@@ -460,16 +548,18 @@ class Reader {
     check_keys(*t, {"candidates", "filter", "place", "bound", "objective"}, "[branch]");
     Branch& b = spec_.branch;
     if (auto n = t->get("candidates")) {
-      b.candidates = expr_of(*n, "branch.candidates");
-      if (b.candidates) check_typed(*b.candidates, Type::bits, spec_, {"branch.candidates", true, false, false}, d_);
+      b.candidates = value_of(*n, "branch.candidates", b.candidates_prelude);
+      if (b.candidates)
+        check_value(b.candidates_prelude, *b.candidates, Type::bits, spec_, {"branch.candidates", true, false, false}, d_);
     }
     if (auto n = t->get("filter")) {
-      b.filter = expr_of(*n, "branch.filter");
-      if (b.filter) check_typed(*b.filter, Type::bool_, spec_, {"branch.filter", true, true, false}, d_);
+      b.filter = value_of(*n, "branch.filter", b.filter_prelude);
+      if (b.filter) check_value(b.filter_prelude, *b.filter, Type::bool_, spec_, {"branch.filter", true, true, false}, d_);
     }
     if (auto n = t->get("place")) read_place(*n);
     bool optimise = spec_.goal != Goal::count;
-    for (auto [key, slot] : {std::pair{"bound", &b.bound}, std::pair{"objective", &b.objective}}) {
+    for (auto [key, slot, prelude] : {std::tuple{"bound", &b.bound, &b.bound_prelude},
+                                      std::tuple{"objective", &b.objective, &b.objective_prelude}}) {
       const toml::node* n = t->get(key);
       if (!n) {
         if (optimise) d_.error(loc(*t), std::string("a ") + goal_name(spec_.goal) + " problem needs branch." + key);
@@ -480,8 +570,8 @@ class Reader {
                  "a count problem counts every complete permutation that the candidates allow");
         continue;
       }
-      *slot = expr_of(*n, std::string("branch.") + key);
-      if (*slot) check_typed(**slot, Type::int_, spec_, {key, true, false, false}, d_);
+      *slot = value_of(*n, std::string("branch.") + key, *prelude);
+      if (*slot) check_value(*prelude, **slot, Type::int_, spec_, {key, true, false, false}, d_);
     }
   }
 
@@ -540,8 +630,9 @@ const StateVar* ProblemSpec::find_state(const std::string& n) const {
 }
 
 const DataItem* ProblemSpec::find_data(const std::string& n) const {
-  for (const auto& s : data)
-    if (s.name == n) return &s;
+  for (const auto* items : {&data, &derived})
+    for (const auto& s : *items)
+      if (s.name == n) return &s;
   return nullptr;
 }
 

@@ -21,13 +21,34 @@ class Parser {
  public:
   Parser(std::vector<Token> toks, Diagnostics& d) : t_(std::move(toks)), diags_(d) {}
 
+  // A value block: statements, then `return <expression>` as the last one.
+  ExprPtr value_block(Block& prelude) {
+    block(prelude, false, true);
+    if (!is_keyword("return"))
+      fail(peek().loc, "a value written as statements ends with 'return <expression>'", "add: return <expression>");
+    take();
+    ExprPtr value = expression();
+    skip_separators();
+    if (!at_end()) fail(peek().loc, "'return' must be the last statement", "move the statements after it before it");
+    return value;
+  }
+
+  // Whether the tokens are statements (a value block) rather than one expression.
+  bool looks_like_block() const {
+    for (const auto& t : t_)
+      if (t.kind == Token::Kind::keyword && t.text == "return") return true;
+    return is_keyword("var") || is_keyword("for") || is_keyword("if");
+  }
+
   ExprPtr whole_expression() {
     ExprPtr e = expression();
     if (!at_end()) fail(peek().loc, "unexpected " + describe(peek()) + " after the expression");
     return e;
   }
 
-  void block(Block& out, bool until_brace) {
+  // Statements up to the end (or a closing brace). At the top level of a value block
+  // (`stops_at_return`) it stops before `return`; elsewhere `return` is an error.
+  void block(Block& out, bool until_brace, bool stops_at_return = false) {
     while (true) {
       skip_separators();
       if (at_end()) {
@@ -35,6 +56,11 @@ class Parser {
         return;
       }
       if (until_brace && is_punct("}")) return;
+      if (is_keyword("return")) {
+        if (stops_at_return) return;
+        fail(peek().loc, "'return' gives the value of a whole bound, objective, candidates or filter; it cannot be nested",
+             "put `return <expression>` as the last statement, outside every for and if");
+      }
       out.push_back(statement());
       if (!at_end() && !is_punct("}") && !is_newline() && !is_punct(";"))
         fail(peek().loc, "unexpected " + describe(peek()) + "; expected the end of the statement");
@@ -96,6 +122,21 @@ class Parser {
       s->value = expression();
       return s;
     }
+    if (is_keyword("var")) {
+      take();
+      auto s = std::make_unique<Stmt>(Stmt::Kind::var, loc);
+      s->var = expect_ident("a name after 'var'");
+      while (is_punct("[")) {
+        take();
+        s->dims.push_back(expression());
+        expect_punct("]", "to close the dimension");
+      }
+      expect_punct("=", "after the name of a 'var' (var x = value)");
+      s->value = expression();
+      return s;
+    }
+    if (is_keyword("if")) return if_statement();
+    if (is_keyword("else")) fail(peek().loc, "'else' without 'if'", "write: if cond { ... } else { ... } on one line: '} else {'");
     if (is_keyword("for")) {
       take();
       auto s = std::make_unique<Stmt>(Stmt::Kind::for_, loc);
@@ -121,6 +162,26 @@ class Parser {
       fail(loc, "the left side of an assignment must be a state variable or an element of one");
     expect_punct("=", "in an assignment (target = expression)");
     s->value = expression();
+    return s;
+  }
+
+  // if cond { stmts } [else { stmts } | else if ...]
+  StmtPtr if_statement() {
+    auto s = std::make_unique<Stmt>(Stmt::Kind::if_, take().loc);
+    s->value = expression();
+    expect_punct("{", "after the condition of 'if' (if cond { ... })");
+    block(s->body, true);
+    expect_punct("}", "to close the body of 'if'");
+    if (is_keyword("else")) {
+      take();
+      if (is_keyword("if")) {
+        s->else_body.push_back(if_statement());
+      } else {
+        expect_punct("{", "after 'else'");
+        block(s->else_body, true);
+        expect_punct("}", "to close the body of 'else'");
+      }
+    }
     return s;
   }
 
@@ -228,6 +289,7 @@ class Parser {
         return e;
       }
       take();
+      if (name == "argsort") return argsort(loc);
       bool reduction = false;
       for (const auto& r : kReductions) reduction |= r == name;
       if (reduction && peek().kind == Token::Kind::ident && is_keyword("in", 1)) return reduce(name, loc);
@@ -244,6 +306,36 @@ class Parser {
       return e;
     }
     fail(loc, "expected an expression, found " + describe(t));
+  }
+
+  // argsort(x in lo..hi: key, ...)[position]: a sequence, so one element is taken.
+  ExprPtr argsort(const Loc& loc) {
+    auto e = std::make_unique<Expr>(Expr::Kind::argsort, loc);
+    e->var = expect_ident("a variable after 'argsort(' (argsort(x in lo..hi: key)[i])");
+    if (!is_keyword("in")) fail(peek().loc, "expected 'in' after the variable of argsort, found " + describe(peek()));
+    take();
+    ExprPtr lo = expression();
+    expect_punct("..", "in the range of argsort (argsort(x in lo..hi: key)[i]); it sorts a range, not a set");
+    ExprPtr hi = expression();
+    expect_punct(":", "before the keys of argsort");
+    std::vector<ExprPtr> keys;
+    keys.push_back(expression());
+    while (is_punct(",")) {
+      take();
+      keys.push_back(expression());
+    }
+    expect_punct(")", "to close argsort");
+    if (!is_punct("["))
+      fail(peek().loc, "argsort(...) is a sequence; take one element of it with [position]",
+           "write argsort(x in lo..hi: key)[i]");
+    take();
+    ExprPtr pos = expression();
+    expect_punct("]", "to close the position");
+    e->args.push_back(std::move(lo));
+    e->args.push_back(std::move(hi));
+    e->args.push_back(std::move(pos));
+    for (auto& k : keys) e->args.push_back(std::move(k));
+    return e;
   }
 
   // sum(j in free: body), min(i in 0..n: body)
@@ -276,6 +368,19 @@ ExprPtr parse_expression(const ExprSource& src, Diagnostics& diags) {
   }
   try {
     return Parser(std::move(toks), diags).whole_expression();
+  } catch (const ParseFailed&) {
+    return nullptr;
+  }
+}
+
+ExprPtr parse_value(const ExprSource& src, Block& prelude, Diagnostics& diags) {
+  std::vector<Token> toks;
+  if (!lex(src, true, toks, diags)) return nullptr;
+  Parser probe(toks, diags);
+  if (!probe.looks_like_block()) return parse_expression(src, diags);
+  try {
+    Parser p(std::move(toks), diags);
+    return p.value_block(prelude);
   } catch (const ParseFailed&) {
     return nullptr;
   }

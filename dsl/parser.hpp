@@ -17,10 +17,16 @@ struct ExprSource {
 
 // Returns nullptr after reporting errors.
 ExprPtr parse_expression(const ExprSource& src, Diagnostics& diags);
+// A value (bound, objective, candidates, filter): one expression, or, when the text
+// starts with var / for / if or holds `return`, a block of statements whose last one is
+// `return <expression>`. The statements go to `prelude`; returns the final expression,
+// nullptr after reporting errors.
+ExprPtr parse_value(const ExprSource& src, Block& prelude, Diagnostics& diags);
 // An update block: statements separated by newlines or `;`:
 //   target = expr | target[i]... = expr | let x = expr | for i in lo..hi: stmt
 //   | for i in lo..hi { stmts }
 // Returns false after reporting errors.
+//   Statements also: var x = e | var a[dim]... = e | if cond { stmts } else { stmts }
 bool parse_block(const ExprSource& src, Block& out, Diagnostics& diags);
 
 }  // namespace permjit

@@ -28,6 +28,7 @@ struct Symbol {
   std::optional<int64_t> value;          // params and data scalars, once known
   const std::vector<int64_t>* values = nullptr;  // data arrays, row-major, once known
   Loc loc;
+  bool assignable = false;  // a `var` local: assignments allowed in its scope
   bool is_array() const { return !dims.empty(); }
 };
 
@@ -43,9 +44,13 @@ struct DataItem {
   std::string name;
   std::vector<ExprPtr> dim_exprs;  // empty for a scalar
   std::vector<int64_t> dims;       // evaluated
-  std::vector<int64_t> values;     // row-major, filled from the instance
+  std::vector<int64_t> values;     // row-major, filled from the instance (or computed: derived)
   bool loaded = false;
   Loc loc;
+  // Derived items ([derived]) only: the value of element [index...], computed on the host.
+  ExprPtr value;
+  std::vector<std::string> index_names;
+  std::vector<const Symbol*> index_syms;  // filled by the checker
 };
 
 struct StateVar {
@@ -78,6 +83,8 @@ struct Branch {
   Loc place_loc;
   ExprPtr bound;      // int, on the child (minimize / maximize)
   ExprPtr objective;  // int, on a leaf (minimize / maximize)
+  // Statements run before each value (a value written as a block ending in `return`).
+  Block candidates_prelude, filter_prelude, bound_prelude, objective_prelude;
 };
 
 struct ProblemSpec {
@@ -90,6 +97,7 @@ struct ProblemSpec {
   Loc fixed_prefix_loc;
   std::vector<Param> params;
   std::vector<DataItem> data;
+  std::vector<DataItem> derived;  // [derived]: computed from params, data and each other, in this order
   std::vector<StateVar> state;
   InstanceFormat instance;
   std::string instance_path;  // empty when none was given
@@ -103,7 +111,7 @@ struct ProblemSpec {
   std::vector<std::unique_ptr<Symbol>> locals;
 
   const StateVar* find_state(const std::string& n) const;
-  const DataItem* find_data(const std::string& n) const;
+  const DataItem* find_data(const std::string& n) const;  // instance data and derived items
 };
 
 }  // namespace permjit

@@ -9,7 +9,7 @@ namespace {
 
 class Eval {
  public:
-  explicit Eval(Diagnostics* d) : diags_(d) {}
+  explicit Eval(Diagnostics* d, std::map<const Symbol*, int64_t> locals = {}) : diags_(d), locals_(std::move(locals)) {}
 
   std::optional<int64_t> run(const Expr& e) {
     using K = Expr::Kind;
@@ -98,6 +98,7 @@ class Eval {
         locals_.erase(e.sym);
         return acc.value_or(0);
       }
+      case K::argsort: return argsort(e);
       case K::let: {
         auto v = run(*e.args[0]);
         if (!v) return v;
@@ -113,6 +114,34 @@ class Eval {
  private:
   Diagnostics* diags_;
   std::map<const Symbol*, int64_t> locals_;
+
+  // The position-th value of lo..hi ordered by its keys (left to right), ties by value.
+  std::optional<int64_t> argsort(const Expr& e) {
+    auto lo = run(*e.args[0]), hi = run(*e.args[1]), pos = run(*e.args[2]);
+    if (!lo || !hi || !pos) return std::nullopt;
+    int64_t count = std::max<int64_t>(0, *hi - *lo);
+    if (*pos < 0 || *pos >= count) {
+      if (diags_)
+        diags_->error(e.args[2]->loc, "position " + std::to_string(*pos) + " is outside argsort's range of " +
+                                          std::to_string(count) + " value(s)");
+      return std::nullopt;
+    }
+    std::vector<std::pair<std::vector<int64_t>, int64_t>> keyed;
+    for (int64_t x = *lo; x < *hi; ++x) {
+      locals_[e.sym] = x;
+      std::vector<int64_t> keys;
+      for (size_t i = 3; i < e.args.size(); ++i) {
+        auto k = run(*e.args[i]);
+        if (!k) return k;
+        keys.push_back(*k);
+      }
+      keyed.push_back({std::move(keys), x});
+    }
+    locals_.erase(e.sym);
+    // Keys, then the value: a strict order, so the result does not depend on the sort.
+    std::nth_element(keyed.begin(), keyed.begin() + *pos, keyed.end());
+    return keyed[*pos].second;
+  }
 
   std::optional<int64_t> binary(const Expr& e) {
     if (e.text == "&&" || e.text == "||") {  // short-circuit, as a guard is meant
@@ -158,5 +187,9 @@ class Eval {
 }  // namespace
 
 std::optional<int64_t> eval_static(const Expr& e, Diagnostics* diags) { return Eval(diags).run(e); }
+
+std::optional<int64_t> eval_static(const Expr& e, const std::map<const Symbol*, int64_t>& locals, Diagnostics* diags) {
+  return Eval(diags, locals).run(e);
+}
 
 }  // namespace permjit

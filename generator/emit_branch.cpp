@@ -5,11 +5,11 @@
 namespace permjit {
 
 namespace {
-// Writes `return <e>;` for a node-level expression of `s`.
-void emit_return(GenContext& g, const Expr& e, const NodeNames& names) {
+// Writes `return <e>;` for a node-level value of `s` (its prelude first).
+void emit_return(GenContext& g, const Block& prelude, const Expr& e, const NodeNames& names) {
   ExprEmitter x(g.spec, g.out, names, g.local_ids);
   g.out.user_place(e.loc);
-  std::string v = x.emit(e);
+  std::string v = x.emit_value(prelude, e);
   g.out.line("return " + v + ";");
   g.out.generated_place();
 }
@@ -25,7 +25,7 @@ void emit_candidates(GenContext& g) {
   if (b.candidates) {
     ExprEmitter x(g.spec, g.out, names, g.local_ids);
     g.out.user_place(b.candidates->loc);
-    std::string c = x.emit(*b.candidates);
+    std::string c = x.emit_value(b.candidates_prelude, *b.candidates);
     g.out.line("m &= " + c + ";");
     g.out.generated_place();
   }
@@ -37,7 +37,7 @@ void emit_candidates(GenContext& g) {
     g.out.indent();
     ExprEmitter x(g.spec, g.out, names, g.local_ids);
     g.out.user_place(b.filter->loc);
-    std::string f = x.emit(*b.filter);
+    std::string f = x.emit_value(b.filter_prelude, *b.filter);
     g.out.line("allowed |= Mask(" + f + ") << v;");
     g.out.generated_place();
     g.out.dedent();
@@ -129,11 +129,12 @@ void emit_root(GenContext& g) {
 
 namespace {
 // `PJ_HD int name(const Node& s)` returning `e`, or 0 when the spec has none (count).
-void emit_int_function(GenContext& g, const char* comment, const char* name, const Expr* e, const NodeNames& names) {
+void emit_int_function(GenContext& g, const char* comment, const char* name, const Expr* e, const Block& prelude,
+                       const NodeNames& names) {
   g.out.line(std::string("// ") + comment);
   g.out.line(std::string("PJ_HD int ") + name + "(const Node& s) {");
   g.out.indent();
-  if (e) emit_return(g, *e, names);
+  if (e) emit_return(g, prelude, *e, names);
   else g.out.line(std::string("(void)s; return 0;  // count: no ") + name);
   g.out.dedent();
   g.out.line("}");
@@ -145,9 +146,9 @@ void emit_evaluation(GenContext& g) {
   const Branch& b = g.spec.branch;
   int n = g.spec.size;
   emit_int_function(g, "A lower bound (minimize) or upper bound (maximize) on every leaf below s.", "bound",
-                    b.bound.get(), NodeNames{"s.", "s.", 1, n - 1});  // a child that is not a leaf
+                    b.bound.get(), b.bound_prelude, NodeNames{"s.", "s.", 1, n - 1});  // a child that is not a leaf
   emit_int_function(g, "The objective of a complete permutation.", "objective", b.objective.get(),
-                    NodeNames{"s.", "s.", n, n});
+                    b.objective_prelude, NodeNames{"s.", "s.", n, n});
 }
 
 }  // namespace permjit

@@ -78,8 +78,13 @@ std::string ExprEmitter::emit(const Expr& e) {
       return select(e.type, c, a, b);
     }
     case K::call: return call(e);
-    case K::index: return indexed(e, nullptr);
+    case K::index: {
+      // Data tables may be stored narrower than int (emit_data): reads widen to int.
+      std::string x = indexed(e, nullptr);
+      return e.args[0]->sym->kind == Symbol::Kind::data ? "int(" + x + ")" : x;
+    }
     case K::reduce: return reduce(e);
+    case K::argsort: PJ_INTERNAL_ASSERT(false, "argsort outside [derived] passed the checker");
     case K::let: {
       std::string v = emit(*e.args[0]);
       out_.line("const " + cxx_type(e.args[0]->type) + " " + local_name(e.sym) + " = " + v + ";");
@@ -194,6 +199,12 @@ void ExprEmitter::emit_block(const Block& b, const std::string& target) {
   for (const auto& s : b) stmt(*s, target, "");
 }
 
+std::string ExprEmitter::emit_value(const Block& prelude, const Expr& value) {
+  emit_block(prelude, "");  // a value block assigns var locals only
+  out_.user_place(value.loc);
+  return emit(value);
+}
+
 void ExprEmitter::stmt(const Stmt& s, const std::string& target, const std::string& guard) {
   out_.user_place(s.loc);
   switch (s.kind) {
@@ -203,10 +214,75 @@ void ExprEmitter::stmt(const Stmt& s, const std::string& target, const std::stri
       env_.locals[s.sym] = value_range(*s.value, env_);
       return;
     }
+    case Stmt::Kind::var: {
+      std::string v = emit(*s.value);
+      std::string n = local_name(s.sym);
+      if (s.sym->dims.empty()) {
+        out_.line(cxx_type(s.value->type) + " " + n + " = " + v + ";");
+        return;
+      }
+      // Every element starts at the value; loops of constant trip count.
+      std::string dims, idx;
+      for (size_t k = 0; k < s.sym->dims.size(); ++k) {
+        int64_t dim = s.sym->dims[k];
+        if (dim < 1) {
+          Diagnostics d;
+          d.error(s.dims[k]->loc, "a local array's dimension must be known before the search",
+                  "use literals, parameters, instance scalars or [derived] scalars");
+          throw UserErrors(std::move(d));
+        }
+        dims += "[" + std::to_string(dim) + "]";
+      }
+      out_.line(cxx_type(s.value->type) + " " + n + dims + ";");
+      out_.line("{");
+      out_.indent();
+      std::string init = tmp("init");
+      out_.line("const " + cxx_type(s.value->type) + " " + init + " = " + v + ";");
+      for (size_t k = 0; k < s.sym->dims.size(); ++k) {
+        std::string i = tmp("i");
+        out_.line("#pragma unroll");
+        out_.line("for (int " + i + " = 0; " + i + " < " + std::to_string(s.sym->dims[k]) + "; ++" + i + ")");
+        idx += "[" + i + "]";
+      }
+      out_.line("  " + n + idx + " = " + init + ";");
+      out_.dedent();
+      out_.line("}");
+      return;
+    }
+    case Stmt::Kind::if_: {
+      // A condition known before the search (parameters, data) keeps only its part.
+      if (auto known = eval_static(*s.value)) {
+        out_.line("{");
+        out_.indent();
+        for (const auto& b : *known ? s.body : s.else_body) stmt(*b, target, guard);
+        out_.dedent();
+        out_.line("}");
+        return;
+      }
+      // Both parts run; each assignment keeps the old value where its part is not taken.
+      std::string c = tmp("cond");
+      out_.line("const bool " + c + " = " + emit(*s.value) + ";");
+      std::string then_guard = guard.empty() ? c : "bool(" + guard + " & " + c + ")";
+      std::string else_guard = guard.empty() ? "!" + c : "bool(" + guard + " & !" + c + ")";
+      out_.line("{");
+      out_.indent();
+      for (const auto& b : s.body) stmt(*b, target, then_guard);
+      out_.dedent();
+      out_.line("}");
+      if (s.else_body.empty()) return;
+      out_.line("{");
+      out_.indent();
+      for (const auto& b : s.else_body) stmt(*b, target, else_guard);
+      out_.dedent();
+      out_.line("}");
+      return;
+    }
     case Stmt::Kind::assign: {
       std::string value = emit(*s.value);
       const Expr& t = *s.target;
-      std::string lhs = target + state_name(t.kind == Expr::Kind::index ? t.args[0]->text : t.text);
+      const Symbol* base = t.kind == Expr::Kind::index ? t.args[0]->sym : t.sym;
+      const bool local = base->kind == Symbol::Kind::local;
+      std::string lhs = local ? local_name(base) : target + state_name(base->name);
       std::string in_bounds;
       if (t.kind == Expr::Kind::index) {
         // Written through the target object, read with the same (clamped) indices.
@@ -220,7 +296,7 @@ void ExprEmitter::stmt(const Stmt& s, const std::string& target, const std::stri
       // (a select, not a branch).
       std::string cond = guard;
       if (!in_bounds.empty()) cond = cond.empty() ? "bool(" + in_bounds + ")" : "bool(" + cond + " & " + in_bounds + ")";
-      Type lt = t.kind == Expr::Kind::index ? t.args[0]->sym->type : t.sym ? t.sym->type : s.value->type;
+      Type lt = base->type;
       out_.line(lhs + " = " + (cond.empty() ? value : select(lt, cond, value, lhs)) + ";");
       return;
     }

@@ -32,8 +32,10 @@ class ExprEmitter {
 
   // Writes the statements `e` needs and returns a C++ expression of its value.
   std::string emit(const Expr& e);
-  // Writes an update block; assignments go to `target` ("c.").
+  // Writes an update block; assignments to state go to `target` ("c.").
   void emit_block(const Block& b, const std::string& target);
+  // Writes a value block's statements and returns the C++ expression of its value.
+  std::string emit_value(const Block& prelude, const Expr& value);
 
   static std::string cxx_type(Type t);
   // `c ? a : b` as pj::select<T>, a select the device compiler keeps.

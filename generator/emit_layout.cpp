@@ -1,5 +1,7 @@
 // The data side of a problem source: constants, instance arrays, the node struct.
+#include <algorithm>
 #include <numeric>
+#include <set>
 
 #include "generator/emit_expr.hpp"
 #include "generator/emit_parts.hpp"
@@ -26,30 +28,88 @@ void emit_constants(GenContext& g) {
   g.out.line("constexpr int kPrefixLength = " + std::to_string(s.fixed_prefix.size()) + ";");
   if (!s.params.empty()) g.out.line("// parameters");
   for (const auto& p : s.params) g.out.line("constexpr int " + ExprEmitter::param_name(p.name) + " = " + std::to_string(p.value) + ";");
-  bool any = false;
-  for (const auto& d : s.data) {
-    if (!d.dim_exprs.empty()) continue;
-    if (!any) g.out.line("// instance scalars");
-    any = true;
-    g.out.line("constexpr int " + ExprEmitter::data_name(d.name) + " = " + std::to_string(d.values.at(0)) + ";");
+  for (auto [items, what] : {std::pair{&s.data, "instance scalars"}, std::pair{&s.derived, "derived scalars"}}) {
+    bool any = false;
+    for (const auto& d : *items) {
+      if (!d.dim_exprs.empty()) continue;
+      if (!any) g.out.line(std::string("// ") + what);
+      any = true;
+      g.out.line("constexpr int " + ExprEmitter::data_name(d.name) + " = " + std::to_string(d.values.at(0)) + ";");
+    }
   }
   g.out.line("");
 }
 
+namespace {
+
+// The symbols that node code (state init, candidates, filter, place, bound, objective)
+// reads: derived tables that only feed other derived tables are not emitted.
+void reads_of(const Expr& e, std::set<const Symbol*>& out) {
+  if (e.sym) out.insert(e.sym);
+  for (const auto& a : e.args) reads_of(*a, out);
+}
+void reads_of(const Block& b, std::set<const Symbol*>& out) {
+  for (const auto& s : b) {
+    for (const Expr* e : {s->target.get(), s->value.get(), s->lo.get(), s->hi.get()})
+      if (e) reads_of(*e, out);
+    for (const auto& d : s->dims) reads_of(*d, out);
+    reads_of(s->body, out);
+    reads_of(s->else_body, out);
+  }
+}
+std::set<const Symbol*> node_reads(const ProblemSpec& s) {
+  std::set<const Symbol*> out;
+  const Branch& b = s.branch;
+  for (const Expr* e : {b.candidates.get(), b.filter.get(), b.bound.get(), b.objective.get()})
+    if (e) reads_of(*e, out);
+  for (const Block* blk : {&b.place_block, &b.candidates_prelude, &b.filter_prelude, &b.bound_prelude,
+                           &b.objective_prelude})
+    reads_of(*blk, out);
+  for (const auto& [n, e] : b.place_simultaneous) reads_of(*e, out);
+  for (const auto& v : s.state)
+    if (v.init) reads_of(*v.init, out);
+  return out;
+}
+
+// The narrowest element type that holds every value: data tables are read-only, so a
+// smaller element keeps more of them in constant memory and caches (reads widen to int).
+const char* element_type(const std::vector<int64_t>& values) {
+  if (values.empty()) return "int";
+  auto [lo, hi] = std::minmax_element(values.begin(), values.end());
+  if (*lo >= 0 && *hi <= 255) return "unsigned char";
+  if (*lo >= -32768 && *hi <= 32767) return "short";
+  return "int";
+}
+
+size_t element_bytes(const char* type) { return type[0] == 'u' ? 1 : type[0] == 's' ? 2 : 4; }
+
+}  // namespace
+
 void emit_data(GenContext& g) {
-  for (const auto& d : g.spec.data) {
-    if (d.dim_exprs.empty()) continue;
-    std::string dims;
-    for (auto n : d.dims) dims += "[" + std::to_string(n) + "]";
-    g.out.line("// " + d.name + ", from the instance");
-    g.out.line("PJ_DATA int " + ExprEmitter::data_name(d.name) + dims + " = {");
-    size_t row = d.dims.back() > 0 ? static_cast<size_t>(d.dims.back()) : 1;
-    for (size_t i = 0; i < d.values.size(); i += row) {
-      std::string line;
-      for (size_t j = i; j < std::min(i + row, d.values.size()); ++j) line += std::to_string(d.values[j]) + ", ";
-      g.out.line("    " + line);
+  std::set<const Symbol*> used = node_reads(g.spec);
+  // Constant memory holds 64 KiB; tables past that budget go to global memory.
+  size_t constant_left = 60 * 1024;
+  for (auto [items, from] : {std::pair{&g.spec.data, "from the instance"}, std::pair{&g.spec.derived, "derived"}}) {
+    for (const auto& d : *items) {
+      if (d.dim_exprs.empty()) continue;
+      auto it = g.spec.symbols.find(d.name);
+      if (it == g.spec.symbols.end() || !used.count(&it->second)) continue;
+      std::string dims;
+      for (auto n : d.dims) dims += "[" + std::to_string(n) + "]";
+      const char* type = element_type(d.values);
+      size_t bytes = d.values.size() * element_bytes(type);
+      const char* where = bytes <= constant_left ? "PJ_DATA" : "PJ_DATA_GLOBAL";
+      if (bytes <= constant_left) constant_left -= bytes;
+      g.out.line("// " + d.name + ", " + from);
+      g.out.line(std::string(where) + " " + type + " " + ExprEmitter::data_name(d.name) + dims + " = {");
+      size_t row = d.dims.back() > 0 ? static_cast<size_t>(d.dims.back()) : 1;
+      for (size_t i = 0; i < d.values.size(); i += row) {
+        std::string line;
+        for (size_t j = i; j < std::min(i + row, d.values.size()); ++j) line += std::to_string(d.values[j]) + ", ";
+        g.out.line("    " + line);
+      }
+      g.out.line("};");
     }
-    g.out.line("};");
   }
   g.out.line("");
 }

@@ -105,6 +105,10 @@ ValueRange value_range(const Expr& e, const RangeEnv& env) {
       r = value_range(*e.args.back(), inner);
       return r.known ? hull(r, ValueRange::exact(0)) : r;  // an empty min or max is 0
     }
+    case K::argsort: {  // one of lo..hi-1
+      ValueRange lo = sub(0), hi = sub(1);
+      return lo.known && hi.known ? ValueRange::between(lo.lo, std::max(lo.lo, hi.hi - 1)) : unknown();
+    }
     case K::let: {
       RangeEnv inner = env;
       inner.locals[e.sym] = sub(0);

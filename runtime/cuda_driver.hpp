@@ -49,6 +49,8 @@ namespace permjit::cuda {
   X(MemFreeHost, cuMemFreeHost, "cuMemFreeHost")               \
   X(OccupancyMaxActiveBlocksPerMultiprocessor, cuOccupancyMaxActiveBlocksPerMultiprocessor, \
     "cuOccupancyMaxActiveBlocksPerMultiprocessor")             \
+  X(MemcpyDtoHAsync, cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2") \
+  X(MemHostAlloc, cuMemHostAlloc, "cuMemHostAlloc")            \
   X(GetErrorName, cuGetErrorName, "cuGetErrorName")            \
   X(GetErrorString, cuGetErrorString, "cuGetErrorString")
 

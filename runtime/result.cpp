@@ -55,7 +55,13 @@ std::string format_human(const SolveResult& r) {
   s += fmt::format("nodes       expanded {}, evaluated {}\n", grouped(r.expanded), grouped(r.evaluated));
   s += fmt::format("time        {:.3f} s: spec+generate {:.3f} s, compile {:.3f} s ({}), search {:.3f} s\n", r.t_total,
                    r.t_generate, r.t_compile, r.cache_hit ? "cache hit" : "compiled", r.t_search);
-  if (r.backend == "gpu" && r.skeleton == "ivm") {
+  if (r.backend == "gpu" && !r.offload_mode.empty()) {
+    s += fmt::format("search      host {:.3f} s (pool, selection, pruning, overlapped with the device), kernels {:.3f} s "
+                     "({} batch(es), {} threads/block)\n",
+                     r.t_host, r.t_kernels, r.chunks, r.block_size);
+    s += fmt::format("offload     {} on the device, largest pool {}\n",
+                     r.offload_mode == "branch" ? "branching and bounding" : "bounding", grouped(r.max_pool));
+  } else if (r.backend == "gpu" && r.skeleton == "ivm") {
     s += fmt::format("search      host {:.3f} s (split, setup), transfers {:.3f} s, exploration kernels {:.3f} s, "
                      "work stealing {:.3f} s ({} threads/block)\n",
                      r.t_host, r.t_transfers, r.t_kernels, r.t_balance, r.block_size);
@@ -128,6 +134,7 @@ std::string format_json(const SolveResult& r) {
                 {"pending_launch_limit", r.pending_launch_limit},
                 {"memory_plan", r.memory_plan}};
   j["cache_hit"] = r.cache_hit;
+  if (!r.offload_mode.empty()) j["offload"] = {{"mode", r.offload_mode}, {"batches", r.chunks}, {"max_pool", r.max_pool}};
   j["evaluated_per_s"] = r.t_search > 0 ? r.evaluated / r.t_search : 0.0;
   return j.dump();
 }

@@ -43,6 +43,8 @@ struct SolveResult {
   uint64_t max_block_load = 0;       // the fullest block active set
   uint64_t pending_launch_limit = 0; // cdp: the device runtime's pending-launch buffer, in launches
   std::string memory_plan;           // the memory analysis, in words
+  std::string offload_mode;  // offload skeleton: bound | branch
+  uint64_t max_pool = 0;     // offload skeleton: the largest the pool grew
   bool cache_hit = false;
 
   // ivm skeleton: explorers, trigger, exploration rounds, steals, time in the

@@ -10,6 +10,8 @@ const Skeleton kSkeletons[] = {
     {"cdp", "gpu", "CDP-BP: GPU search d_cpu to d_gpu, final search in child grids launched from the device (seed 000)",
      run_gpu_cdp_skeleton, true},
     {"rec", "gpu", "REC-CDP: the cdp searches, both launched from the host (seed 000)", run_gpu_rec_skeleton, true},
+    {"offload", "gpu", "CPU pool (hybrid best/depth-first), GPU bounds or branches+bounds one child per thread (seeds 002, 004)",
+     run_gpu_offload_skeleton},
 };
 }  // namespace
 

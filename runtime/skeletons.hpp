@@ -48,5 +48,8 @@ void run_gpu_cdp_skeleton(SkeletonRun& run);
 void run_gpu_rec_skeleton(SkeletonRun& run);
 // The templates/ files of the cdp and rec kernels' translation unit.
 std::vector<std::string> gpu_cdp_templates();
+// The offload skeleton (templates/cpu_offload.hpp on the host, gpu_offload.cuh).
+void run_gpu_offload_skeleton(SkeletonRun& run);
+std::vector<std::string> gpu_offload_templates();
 
 }  // namespace permjit

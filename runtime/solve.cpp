@@ -57,6 +57,14 @@ const Skeleton& choose_skeleton(const SolveOptions& opts, std::string& reason) {
 
 // Options of one skeleton given to another are a mistake worth saying.
 void check_skeleton_options(const SolveOptions& opts, const Skeleton& sk) {
+  if (!opts.offload.empty() && (sk.name != "offload" || (opts.offload != "bound" && opts.offload != "branch"))) {
+    Diagnostics d;
+    d.error(Loc{make_source("<command line>", "--offload " + opts.offload), 1, 11},
+            sk.name != "offload" ? "--offload applies to the offload skeleton, not " + std::string(sk.name)
+                                 : "unknown offload mode '" + opts.offload + "'",
+            sk.name != "offload" ? "add --skeleton offload" : "--offload is bound or branch");
+    throw UserErrors(std::move(d));
+  }
   if (sk.name == "ivm") {
     if (opts.ivm_rows != "auto" && opts.ivm_rows != "shared" && opts.ivm_rows != "local") {
       Diagnostics d;

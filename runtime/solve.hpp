@@ -22,6 +22,9 @@ struct SolveOptions {
   int child_block_size = 0;      // cdp, rec: threads per block of the final search; 0: 128
   int child_grids = 0;           // cdp: child grids per block of the intermediate search; 0: 2
   unsigned long long pending_launches = 0;  // cdp: the device runtime's pending-launch buffer; 0: what a chunk needs
+  std::string offload;            // offload skeleton: bound (default) | branch
+  unsigned long long pool_max = 0, pool_min = 0, batch = 0;  // offload: 0 chooses
+  int in_flight = 0;             // offload: batches on the device at once; 0 chooses
   std::optional<long long> ub;
   std::string cache_dir;         // empty: default_cache_dir()
 

@@ -58,15 +58,20 @@ inline void record_leaf(const Node& leaf, const int* perm, Shared& sh, Counters&
 // Evaluates `child`, which placed v at `depth`: counts it, records it if it is a leaf,
 // and says whether it is to be expanded (not a leaf, not pruned). The one place where
 // the counting rules live; frontier building and depth-first search both use it.
-inline bool visit(const Node& child, int depth, int v, int* perm, Shared& sh, Counters& c) {
+// `bound_out`, if given, receives the child's bound (when it was computed).
+inline bool visit(const Node& child, int depth, int v, int* perm, Shared& sh, Counters& c,
+                  long long* bound_out = nullptr) {
   perm[depth] = v;
   ++c.evaluated;
   if (depth + 1 == problem::kSize) {
     record_leaf(child, perm, sh, c);
     return false;
   }
-  if constexpr (kGoal != pj::Goal::count)
-    if (pruned(problem::bound(child), sh.best.load(std::memory_order_relaxed))) return false;
+  if constexpr (kGoal != pj::Goal::count) {
+    long long b = problem::bound(child);
+    if (bound_out) *bound_out = b;
+    if (pruned(b, sh.best.load(std::memory_order_relaxed))) return false;
+  }
   return true;
 }
 
@@ -110,6 +115,60 @@ inline void dfs(const Node& start, int start_depth, const int* start_perm, Share
     ++c.expanded;
     rem[top + 1] = problem::candidates(child);
     ++top;
+  }
+}
+
+// Optimisation: the children of a node are generated and bounded together, then
+// searched best bound first (ties by value), so that good leaves, and the pruning they
+// bring, come early in a search from scratch. A kept child is checked again against the
+// incumbent when its turn comes. With the incumbent fixed (--ub at the optimum) the
+// order changes nothing: the same children are generated, bounded and pruned.
+inline void dfs_best_child_first(const Node& start, int start_depth, const int* start_perm, Shared& sh, Counters& c) {
+  struct Kid {
+    Node node;
+    long long key;  // the bound, negated when maximising: smaller is better
+    int v;
+  };
+  const int levels = problem::kSize - start_depth;
+  std::vector<Kid> kids(static_cast<size_t>(levels) * problem::kSize);
+  std::vector<int> count(levels, 0), next(levels, 0);
+  int perm[problem::kSize];
+  for (int i = 0; i < problem::kSize; ++i) perm[i] = start_perm[i];
+  // Children of `parent` (at depth start_depth + k) into level k, sorted.
+  auto expand_into = [&](const Node& parent, int k) {
+    ++c.expanded;
+    Kid* level = &kids[static_cast<size_t>(k) * problem::kSize];
+    int n = 0;
+    Mask rem = problem::candidates(parent);
+    while (rem) {
+      int v = pj::lowest(rem);
+      rem &= rem - 1;
+      Kid kid;
+      problem::place(parent, v, kid.node);
+      long long b = 0;
+      if (!visit(kid.node, start_depth + k, v, perm, sh, c, &b)) continue;
+      kid.key = kGoal == pj::Goal::minimize ? b : -b;
+      kid.v = v;
+      int at = n++;
+      for (; at > 0 && level[at - 1].key > kid.key; --at) level[at] = level[at - 1];
+      level[at] = kid;
+    }
+    count[k] = n;
+    next[k] = 0;
+  };
+  expand_into(start, 0);
+  int k = 0;
+  while (k >= 0) {
+    if (next[k] == count[k]) {
+      --k;
+      continue;
+    }
+    const Kid& kid = kids[static_cast<size_t>(k) * problem::kSize + next[k]++];
+    long long b = kGoal == pj::Goal::minimize ? kid.key : -kid.key;
+    if (pruned(b, sh.best.load(std::memory_order_relaxed))) continue;
+    perm[start_depth + k] = kid.v;
+    expand_into(kid.node, k + 1);
+    ++k;
   }
 }
 
@@ -214,8 +273,10 @@ extern "C" int pj_cpu_search(const PjCpuArgs* args, PjCpuResult* out) {
   std::atomic<size_t> cursor{0};
   std::vector<Counters> per_thread(threads);
   auto worker = [&](int t) {
-    for (size_t i; (i = cursor.fetch_add(1)) < level.size();)
-      dfs(level[i].node, depth, level[i].perm, sh, per_thread[t]);
+    for (size_t i; (i = cursor.fetch_add(1)) < level.size();) {
+      if constexpr (kGoal == pj::Goal::count) dfs(level[i].node, depth, level[i].perm, sh, per_thread[t]);
+      else dfs_best_child_first(level[i].node, depth, level[i].perm, sh, per_thread[t]);
+    }
   };
   std::vector<std::thread> pool;
   for (int t = 1; t < threads; ++t) pool.emplace_back(worker, t);

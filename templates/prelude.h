@@ -7,9 +7,12 @@
 // Instance data: constant memory serves warp-uniform reads (e.g. tails indexed by a
 // shared loop variable) at register speed.
 #define PJ_DATA __constant__ const
+// Tables past constant memory's 64 KiB: global memory, read through the caches.
+#define PJ_DATA_GLOBAL __device__ const
 #else
 #define PJ_HD inline
 #define PJ_DATA static const
+#define PJ_DATA_GLOBAL static const
 #endif
 
 namespace pj {

@@ -1,6 +1,7 @@
 // Every problem in problems/ generates a source that NVRTC compiles, for sm_90, to PTX
-// and to a cubin, with every GPU skeleton's kernels (dfs; ivm; cdp linked with the
-// device runtime by nvJitLink; rec) and with the probe kernel (templates/probe.cuh). Needs no GPU.
+// and to a cubin, with every GPU skeleton's kernels (dfs; ivm; offload for optimisation
+// problems; cdp linked with the device runtime by nvJitLink; rec) and with the probe
+// kernel (templates/probe.cuh). Needs no GPU.
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
@@ -22,6 +23,7 @@ namespace {
 std::string instance_for(const std::string& problem) {
   if (problem == "atsp.toml") return test::instance("atsp/br17.atsp");
   if (problem == "qap.toml") return test::instance("qap/nug12.dat");
+  if (problem == "flowshop.toml") return test::instance("flowshop/ta021.txt");
   return "";
 }
 
@@ -36,9 +38,9 @@ std::vector<std::string> problem_names() {
 
 }  // namespace
 
-TEST_CASE("every problem compiles with NVRTC for sm_90, with the dfs, ivm and probe kernels", "[nvrtc]") {
+TEST_CASE("every problem compiles with NVRTC for sm_90, with the dfs, ivm, offload and probe kernels", "[nvrtc]") {
   std::vector<std::string> problems = problem_names();
-  REQUIRE(problems.size() >= 3);
+  REQUIRE(problems.size() >= 4);
   for (const auto& name : problems) {
     DYNAMIC_SECTION(name) {
       LoadOptions o;
@@ -65,6 +67,15 @@ TEST_CASE("every problem compiles with NVRTC for sm_90, with the dfs, ivm and pr
                                  "pj_ivm_steal"})
         CHECK(ivm.ptx.find(std::string(".entry ") + kernel) != std::string::npos);
       CHECK(ivm.cubin.size() > 0);
+      if (spec.goal != Goal::count) {  // the offload skeleton bounds: optimisation only
+        NvrtcOutput offload = nvrtc_compile(assemble_unit(src, gpu_offload_templates()), name + ".offload.cu", "sm_90",
+                                            true, {"-DPJ_BLOCK=128"});
+        INFO(offload.log);
+        REQUIRE(offload.ok);
+        CHECK(offload.ptx.find(".entry pj_offload_bound") != std::string::npos);
+        CHECK(offload.ptx.find(".entry pj_offload_branch") != std::string::npos);
+        CHECK(offload.cubin.size() > 0);
+      }
     }
   }
 }

@@ -165,7 +165,7 @@ TEST_CASE("update blocks", "[checker][block]") {
       const char* message;
     };
     for (const Case& c : {Case{"cost = free", 1, 8, "cannot assign bits to 'cost' of type int"},
-                          Case{"let t = 1\nt = 2", 2, 1, "only state variables can be assigned; 't' is a local name"},
+                          Case{"let t = 1\nt = 2", 2, 1, "only state variables and var locals can be assigned; 't' is a let or loop name"},
                           Case{"lb = 1", 1, 1, "'lb' is not a state variable"},
                           Case{"cost = 1\nnope = 1", 2, 1, "'nope' is not defined"},
                           Case{"loc = 1", 1, 1, "'loc' is an array of 1 dimension(s)"},

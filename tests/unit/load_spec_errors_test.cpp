@@ -168,7 +168,7 @@ TEST_CASE("several errors of one spec are reported together", "[load_spec][error
 TEST_CASE("assigning to a non-state name in a place block", "[load_spec][errors][checker]") {
   auto d = spec_errors(minimize_spec("place = '''\ncost = cost + v\nn = 1\n'''\nbound = \"cost\"\nobjective = \"cost\"\n"));
   REQUIRE(d.error_count() == 1);
-  check_at(d.all()[0], 15, 1, "only state variables can be assigned; 'n' is not a state variable");
+  check_at(d.all()[0], 15, 1, "only state variables and var locals can be assigned; 'n' is not a state variable");
 }
 
 TEST_CASE("a non-state name in a simultaneous place table", "[load_spec][errors]") {

@@ -61,6 +61,24 @@ inline Diagnostics spec_errors(const std::string& toml, std::vector<std::string>
   return load_errors(o);
 }
 
+// Loads a spec that must load; a user error fails the test with the messages.
+inline ProblemSpec load_ok(const LoadOptions& o) {
+  try {
+    return load_spec(o);
+  } catch (const UserErrors& e) {
+    FAIL(e.diags.render());
+    throw;
+  }
+}
+
+// A spec text written to a temp file and loaded (no instance); it must load.
+inline ProblemSpec load_text(const std::string& toml) {
+  TempFile f("spec.toml", toml);
+  LoadOptions o;
+  o.spec_path = f.path();
+  return load_ok(o);
+}
+
 // Errors only (notes left out), in the order they were reported.
 inline std::vector<Diagnostic> errors_of(const Diagnostics& d) {
   std::vector<Diagnostic> out;

@@ -52,6 +52,11 @@ int main(int argc, char** argv) {
                         "cdp: final-search grids each block of the intermediate search launches (default 2)");
   solve_cmd->add_option("--pending-launches", solve_opts.pending_launches,
                         "cdp: the device runtime's pending-launch buffer (default: what one chunk launches)");
+  solve_cmd->add_option("--offload", solve_opts.offload, "offload skeleton: bound (the GPU bounds children) | branch (it branches too)");
+  solve_cmd->add_option("--pool-max", solve_opts.pool_max, "offload: best-first until the pool holds this many nodes (default 1000000)");
+  solve_cmd->add_option("--pool-min", solve_opts.pool_min, "offload: then depth-first until it holds this few (default 200000)");
+  solve_cmd->add_option("--batch", solve_opts.batch, "offload: parents per batch sent to the GPU (default 32768)");
+  solve_cmd->add_option("--in-flight", solve_opts.in_flight, "offload: batches on the GPU at once (default 4)");
   CLI::Option* ub_opt = solve_cmd->add_option("--ub", ub, "initial bound: nodes whose bound is not better are pruned");
   solve_cmd->add_option("--explorers", solve_opts.explorers, "ivm: explorers (default: as many as the device holds at once)");
   solve_cmd->add_option("--trigger", solve_opts.trigger, "ivm: empty explorers that start a work-stealing phase (default: a quarter)");

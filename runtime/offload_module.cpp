@@ -1,0 +1,56 @@
+#include "runtime/offload_module.hpp"
+
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "runtime/host_compiler.hpp"
+#include "runtime/unit.hpp"
+
+namespace permjit {
+
+OffloadModule::OffloadModule(const ProblemSource& source, const ModuleCache& cache) {
+  HostModule mod =
+      compile_host_module(assemble_unit(source, {"cpu_abi.h", "cpu_dfs.hpp", "offload_abi.h", "cpu_offload.hpp"}), cache);
+  cache_hit_ = mod.cache_hit;
+  handle_ = dlopen(mod.path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!handle_) throw std::runtime_error("cannot load the compiled module " + mod.path + ": " + dlerror());
+  auto abi = reinterpret_cast<PjOffloadAbiFn>(dlsym(handle_, "pj_offload_abi"));
+  search_ = reinterpret_cast<PjOffloadSearchFn>(dlsym(handle_, "pj_offload_search"));
+  host_bounds_ = reinterpret_cast<PjOffloadHostBoundsFn>(dlsym(handle_, "pj_offload_host_bounds"));
+  if (!abi || !search_ || !host_bounds_ || abi() != PJ_OFFLOAD_ABI) {
+    dlclose(handle_);
+    throw std::runtime_error("the compiled module " + mod.path + " does not match this permjit (offload ABI)");
+  }
+}
+
+OffloadModule::~OffloadModule() { dlclose(handle_); }
+
+PjCpuResult OffloadModule::search(const OffloadOptions& o, const PjOffloadDevice& device, PjOffloadStats& stats) const {
+  PjOffloadArgs args{o.ub.has_value(), o.ub.value_or(0), o.branch_on_device ? 1 : 0,
+                     o.pool_max, o.pool_min, std::max<unsigned long long>(1, o.batch), std::max(1, o.in_flight)};
+  PjCpuResult r{};
+  if (search_(&args, &device, &r, &stats) != 0) throw std::runtime_error("the offload search failed on the device");
+  return r;
+}
+
+HostOffloadDevice::HostOffloadDevice(const OffloadModule& m, int slots)
+    : fn_(m.host_bounds()), slots_(std::max(1, slots)), dev_{this, &submit, &finish} {}
+
+int HostOffloadDevice::submit(void* ctx, int slot, const void* nodes, unsigned long long count,
+                              const unsigned* offsets, unsigned long long children) {
+  auto* self = static_cast<HostOffloadDevice*>(ctx);
+  auto& s = self->slots_.at(slot);
+  s.bounds.assign(children, 0);
+  self->fn_(offsets != nullptr, nodes, count, offsets, children, s.bounds.data());
+  return 0;
+}
+
+int HostOffloadDevice::finish(void* ctx, int slot, int* bounds) {
+  auto& s = static_cast<HostOffloadDevice*>(ctx)->slots_.at(slot);
+  std::copy(s.bounds.begin(), s.bounds.end(), bounds);
+  return 0;
+}
+
+}  // namespace permjit

@@ -1,0 +1,61 @@
+// The host side of the `offload` skeleton, compiled into a CPU module with the problem
+// (templates/cpu_offload.hpp) and loaded: the pool search, driven by a device that
+// permjit provides (the GPU, or for tests the host itself).
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "generator/generate.hpp"
+#include "runtime/cache.hpp"
+#include "templates/cpu_abi.h"
+#include "templates/offload_abi.h"
+
+namespace permjit {
+
+struct OffloadOptions {
+  bool branch_on_device = false;  // --offload branch
+  unsigned long long pool_max = 1000000, pool_min = 200000, batch = 32768;
+  int in_flight = 4;
+  std::optional<long long> ub;
+};
+
+class OffloadModule {
+ public:
+  // Compiles (or takes from the cache) and loads the module of `source`.
+  OffloadModule(const ProblemSource& source, const ModuleCache& cache);
+  ~OffloadModule();
+  OffloadModule(const OffloadModule&) = delete;
+  OffloadModule& operator=(const OffloadModule&) = delete;
+
+  bool cache_hit() const { return cache_hit_; }
+  PjCpuResult search(const OffloadOptions& opts, const PjOffloadDevice& device, PjOffloadStats& stats) const;
+  // The device's work done on the host: a synchronous device for tests.
+  PjOffloadHostBoundsFn host_bounds() const { return host_bounds_; }
+
+ private:
+  void* handle_ = nullptr;
+  bool cache_hit_ = false;
+  PjOffloadSearchFn search_ = nullptr;
+  PjOffloadHostBoundsFn host_bounds_ = nullptr;
+};
+
+// A device that does the work on the host, one slot after another (tests).
+class HostOffloadDevice {
+ public:
+  explicit HostOffloadDevice(const OffloadModule& m, int slots);
+  const PjOffloadDevice& device() const { return dev_; }
+
+ private:
+  struct Slot {
+    std::vector<int> bounds;
+  };
+  PjOffloadHostBoundsFn fn_;
+  std::vector<Slot> slots_;
+  PjOffloadDevice dev_;
+  static int submit(void* ctx, int slot, const void* nodes, unsigned long long count, const unsigned* offsets,
+                    unsigned long long children);
+  static int finish(void* ctx, int slot, int* bounds);
+};
+
+}  // namespace permjit

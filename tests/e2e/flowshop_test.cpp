@@ -1,0 +1,91 @@
+// Flowshop (problems/flowshop.toml, LB1 and LB2 written in the spec) on the CPU
+// backend: optima equal brute force on random instances, Taillard 20x5 optima from
+// scratch, and with --ub at the optimum the proof explores the same tree for any
+// thread count and split depth.
+#include <catch2/catch.hpp>
+
+#include "flowshop_support.hpp"
+
+using namespace permjit;
+using namespace permjit::test;
+
+namespace {
+
+FlowshopInstance random_flowshop(int jobs, int machines, unsigned seed) {
+  FlowshopInstance f;
+  f.jobs = jobs;
+  f.machines = machines;
+  f.p = Matrix(machines, std::vector<int>(jobs));
+  Matrix r = random_matrix(std::max(jobs, machines), 1, 99, seed);
+  for (int k = 0; k < machines; ++k)
+    for (int j = 0; j < jobs; ++j) f.p[k][j] = r[k][j];
+  return f;
+}
+
+std::string taillard(const std::string& name) { return instance("flowshop/" + name + ".txt"); }
+
+// From scratch: the optimum, and a permutation whose makespan is the optimum.
+void solves_to_optimum(const std::string& name, const std::string& lb) {
+  long long opt = taillard_optimum(name);
+  REQUIRE(opt > 0);
+  SolveResult r = run(problem("flowshop.toml"), taillard(name), {lb});
+  INFO(name << " " << lb);
+  REQUIRE(r.found);
+  CHECK(r.objective == opt);
+  CHECK(makespan(read_taillard(taillard(name)), r.permutation) == opt);
+}
+
+// --ub at the optimum: nothing better; the same counts for every threads/split.
+void proof_counts_agree(const std::string& name) {
+  long long opt = taillard_optimum(name);
+  REQUIRE(opt > 0);
+  SolveResult one = run(problem("flowshop.toml"), taillard(name), {"lb=2"}, 1, opt);
+  CHECK_FALSE(one.found);
+  for (auto [threads, split] : {std::pair{2, 0}, std::pair{2, 1}, std::pair{2, 3}}) {
+    SolveResult r = run(problem("flowshop.toml"), taillard(name), {"lb=2"}, threads, opt, split);
+    INFO(name << ", threads " << threads << ", split " << split);
+    CHECK_FALSE(r.found);
+    CHECK(r.expanded == one.expanded);
+    CHECK(r.evaluated == one.evaluated);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("flowshop optimum equals brute force, with LB1 and with LB2", "[e2e][flowshop]") {
+  for (auto [jobs, machines, seed] : {std::tuple{7, 3, 1u}, std::tuple{8, 4, 2u}, std::tuple{8, 6, 3u}}) {
+    FlowshopInstance f = random_flowshop(jobs, machines, seed);
+    std::string inst = temp_file("flowshop" + std::to_string(seed) + ".txt", taillard_text(f));
+    long long best = brute_force_min(jobs, false, [&](const std::vector<int>& order) { return makespan(f, order); });
+    for (const char* lb : {"lb=1", "lb=2"}) {
+      SolveResult r = run(problem("flowshop.toml"), inst, {lb});
+      INFO(jobs << "x" << machines << " " << lb);
+      REQUIRE(r.found);
+      CHECK(r.objective == best);
+      CHECK(makespan(f, r.permutation) == best);
+      // LB2 is max(LB1, LB2): never more nodes than LB1 alone at the optimum.
+      SolveResult at_opt = run(problem("flowshop.toml"), inst, {lb}, 2, best);
+      CHECK_FALSE(at_opt.found);
+    }
+    SolveResult lb1 = run(problem("flowshop.toml"), inst, {"lb=1"}, 1, best);
+    SolveResult lb2 = run(problem("flowshop.toml"), inst, {"lb=2"}, 1, best);
+    CHECK(lb2.evaluated <= lb1.evaluated);
+  }
+}
+
+// The instances that a 2-core machine solves from scratch in seconds (forward
+// branching: ta001, ta005, ta006, ta008 and ta010 take minutes; see the [slow] case).
+TEST_CASE("Taillard ta002, ta007 from scratch reach their optima", "[e2e][flowshop]") {
+  for (const char* name : {"ta002", "ta007"}) solves_to_optimum(name, "lb=2");
+}
+
+TEST_CASE("Taillard 20x5 proofs at the optimum: counts agree across threads and splits", "[e2e][flowshop][counts]") {
+  for (const char* name : {"ta001", "ta002", "ta003", "ta004", "ta007", "ta009"}) proof_counts_agree(name);
+}
+
+// Minutes on two cores; run with: permjit_e2e_tests "[slow]"
+TEST_CASE("Taillard ta001-ta010 from scratch and every proof", "[.][e2e][flowshop][slow]") {
+  for (const char* name : {"ta001", "ta002", "ta003", "ta004", "ta005", "ta006", "ta007", "ta008", "ta009", "ta010"})
+    solves_to_optimum(name, "lb=2");
+  for (const char* name : {"ta005", "ta006", "ta008", "ta010"}) proof_counts_agree(name);
+}

@@ -1,0 +1,74 @@
+// Flowshop on the GPU skeletons, and the offload skeleton on every optimisation
+// problem, against the CPU oracle: the same optimum (with a permutation of that
+// makespan) and, with --ub at the optimum, the same node totals.
+#include "../e2e/flowshop_support.hpp"
+#include "gpu_support.hpp"
+
+using namespace permjit;
+using namespace permjit::test;
+
+namespace {
+SolveResult solve_offload(const Run& r, const std::string& mode, unsigned long long pool_max = 0,
+                          unsigned long long pool_min = 0, unsigned long long batch = 0) {
+  SolveOptions o = options_for(r, "offload");
+  o.offload = mode;
+  o.pool_max = pool_max;
+  o.pool_min = pool_min;
+  o.batch = batch;
+  return solve(o);
+}
+}  // namespace
+
+TEST_CASE("flowshop: dfs, ivm and offload (bound, branch) prove the optimum with the CPU's totals",
+          "[gpu][flowshop]") {
+  for (const char* name : {"ta001", "ta003", "ta004", "ta007", "ta009"}) {
+    std::string inst = instance(std::string("flowshop/") + name + ".txt");
+    for (const char* lb : {"lb=1", "lb=2"}) {
+      if (std::string(lb) == "lb=1" && std::string(name) != "ta003") continue;  // LB1 proofs are long
+      Run r{problem("flowshop.toml"), inst, {lb}, taillard_optimum(name)};
+      INFO(name << " " << lb);
+      SolveResult cpu = solve_with(r, "cpu");
+      CHECK_FALSE(cpu.found);
+      same_tree(cpu, solve_with(r, "dfs"));
+      same_tree(cpu, solve_with(r, "ivm"), "ivm");
+      for (const char* mode : {"bound", "branch"}) {
+        INFO("offload " << mode);
+        same_tree(cpu, solve_offload(r, mode), "offload");
+        same_tree(cpu, solve_offload(r, mode, 512, 64, 100), "offload");  // small pools and batches
+      }
+    }
+  }
+}
+
+TEST_CASE("flowshop from scratch on the GPU: ta002 and ta007 reach their optima", "[gpu][flowshop]") {
+  for (const char* name : {"ta002", "ta007"}) {
+    std::string inst = instance(std::string("flowshop/") + name + ".txt");
+    Run r{problem("flowshop.toml"), inst, {"lb=2"}, {}};
+    long long opt = taillard_optimum(name);
+    FlowshopInstance f = read_taillard(inst);
+    for (SolveResult g : {solve_with(r, "dfs"), solve_with(r, "ivm"), solve_offload(r, "bound"),
+                          solve_offload(r, "branch")}) {
+      INFO(name << " " << g.skeleton << " " << g.offload_mode);
+      REQUIRE(g.found);
+      CHECK(g.objective == opt);
+      CHECK(makespan(f, g.permutation) == opt);
+    }
+  }
+}
+
+TEST_CASE("offload proves ATSP and QAP optima with the CPU's totals", "[gpu][atsp][qap]") {
+  Matrix d = random_matrix(10, 1, 60, 44);
+  Matrix a = random_matrix(9, 0, 9, 53), b = random_matrix(9, 0, 9, 54);
+  for (Run r : {Run{problem("atsp.toml"), temp_file("gpu_off_atsp.atsp", tsplib_text(d)), {}, {}},
+                Run{problem("qap.toml"), temp_file("gpu_off_qap9.dat", qaplib_text(a, b)), {"lb=1"}, {}}}) {
+    SolveResult cpu = solve_with(r, "cpu");
+    REQUIRE(cpu.found);
+    for (const char* mode : {"bound", "branch"}) CHECK(solve_offload(r, mode).objective == cpu.objective);
+    r.ub = cpu.objective;
+    SolveResult cpu_ub = solve_with(r, "cpu");
+    for (const char* mode : {"bound", "branch"}) {
+      INFO(r.spec << " offload " << mode);
+      same_tree(cpu_ub, solve_offload(r, mode), "offload");
+    }
+  }
+}
