@@ -12,6 +12,7 @@ struct CheckContext {
   bool node = true;         // d, last, first, free, all and state variables
   bool value = false;       // v, the value being placed
   bool writable = false;    // assignments to state variables (update blocks)
+  bool path = false;        // a move-based problem: `perm` instead of d, last, first, free, v
 };
 
 // Returns the expression's type, Type::error after reporting.

@@ -34,6 +34,8 @@ class ExprEmitter {
   std::string emit(const Expr& e);
   // Writes an update block; assignments go to `target` ("c.").
   void emit_block(const Block& b, const std::string& target);
+  // Declares the local `s` (e.g. a summed position) with the C++ value `value` in [lo, hi].
+  void bind_local(const Symbol* s, const std::string& value, int64_t lo, int64_t hi);
 
   static std::string cxx_type(Type t);
   // `c ? a : b` as pj::select<T>, a select the device compiler keeps.

@@ -23,6 +23,8 @@ struct SolveOptions {
   int child_grids = 0;           // cdp: child grids per block of the intermediate search; 0: 2
   unsigned long long pending_launches = 0;  // cdp: the device runtime's pending-launch buffer; 0: what a chunk needs
   std::optional<long long> ub;
+  bool all_solutions = false;        // path problems: finish the last IDA* iteration
+  unsigned long long roots = 0;      // path problems: roots of the upper tree; 0: chosen by the skeleton
   std::string cache_dir;         // empty: default_cache_dir()
 
   // ivm skeleton (docs/skeletons.md)
