@@ -13,8 +13,6 @@
 //   2. __syncwarp; popped lanes read their entry;  3. __syncwarp; lane 0 lowers `top`;
 //   4. __syncwarp; lanes push with atomicAdd(&top) into slots at or above the new top,
 //      which no lane reads in this step;  5. __syncwarp: the pushes are visible to 1.
-#include <climits>
-
 #ifndef PJ_IDA_MAX_LEVELS
 #define PJ_IDA_MAX_LEVELS 128  // ida-thread: the deepest path below a root (one node per level)
 #endif
@@ -25,6 +23,7 @@ using problem::Node;
 constexpr int kMoves = problem::kMoves;
 constexpr int kPop = 32 / kMoves > 0 ? 32 / kMoves : 1;
 constexpr unsigned kFull = 0xffffffffu;
+constexpr int kNoLimit = 0x7fffffff;  // no f above the limit was met (INT_MAX; NVRTC has no <climits>)
 
 struct Entry {
   Node node;
@@ -49,7 +48,7 @@ __device__ void publish(unsigned long long expanded, unsigned long long evaluate
   if (expanded) atomicAdd(&out->expanded, expanded);
   if (evaluated) atomicAdd(&out->evaluated, evaluated);
   if (solutions) atomicAdd(&out->solutions, solutions);
-  if (next != INT_MAX) atomicMin(&out->next_limit, next);
+  if (next != kNoLimit) atomicMin(&out->next_limit, next);
 }
 
 }  // namespace gpu_ida
@@ -67,7 +66,7 @@ extern "C" __global__ void __launch_bounds__(32)
   const int lane = threadIdx.x;
   const int mine = lane / kMoves, m = lane % kMoves;
   unsigned long long evaluated = 0, solutions = 0, expanded_total = 0;
-  int next = INT_MAX;
+  int next = kNoLimit;
   for (unsigned k = block_begin[blockIdx.x]; k < block_begin[blockIdx.x + 1]; ++k) {
     const unsigned root = order[k];
     unsigned long long popped = 0;
@@ -140,7 +139,7 @@ extern "C" __global__ void pj_ida_thread(const problem::Node* __restrict__ roots
   Node path[PJ_IDA_MAX_LEVELS + 1];
   int g[PJ_IDA_MAX_LEVELS + 1], last[PJ_IDA_MAX_LEVELS + 1], next_move[PJ_IDA_MAX_LEVELS + 1];
   unsigned long long expanded = 0, evaluated = 0, solutions = 0;
-  int next = INT_MAX;
+  int next = kNoLimit;
   for (unsigned k = thread_begin[t]; k < thread_begin[t + 1]; ++k) {
     const unsigned root = order[k];
     if (!all_solutions && *reinterpret_cast<volatile int*>(&out->stop)) break;
