@@ -120,6 +120,16 @@ class Checker {
     }
     const Symbol& s = it->second;
     if (s.kind == Symbol::Kind::builtin) {
+      if (ctx_.path && s.name != "perm" && s.name != "all") {
+        err(e.loc, "'" + s.name + "' belongs to placement problems and is not defined in " + ctx_.where,
+            "a path problem's node is its permutation `perm` and its state variables");
+        return nullptr;
+      }
+      if (s.name == "perm" && !ctx_.node) {
+        err(e.loc, "'perm' (the node's permutation) is not defined in " + std::string(ctx_.where),
+            "this expression is evaluated once, before the search, not at a node");
+        return nullptr;
+      }
       spec_.used_builtins.insert(s.name);
       for (const auto& b : kBuiltins) {
         if (e.text != b.name) continue;

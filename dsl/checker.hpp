@@ -13,6 +13,7 @@ struct CheckContext {
   bool value = false;       // v, the value being placed
   bool writable = false;    // assignments to state variables (update blocks)
   bool host = false;        // computed once on the host ([derived]): argsort() allowed
+  bool path = false;        // a move-based problem: `perm` instead of d, last, first, free, v
 };
 
 // Returns the expression's type, Type::error after reporting.

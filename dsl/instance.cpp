@@ -5,6 +5,25 @@
 
 namespace permjit {
 
+namespace {
+// The file with every line but `line` (1-based) blanked, so that places stay those of
+// the file; null if it has no such line with a number on it.
+SourceRef only_line(const SourceRef& file, int line) {
+  std::string text = file->text;
+  int at = 1;
+  bool any = false;
+  for (char& c : text) {
+    if (c == '\n') {
+      ++at;
+      continue;
+    }
+    if (at != line) c = c == '\t' || c == '\r' ? c : ' ';
+    else any |= c != ' ' && c != '\t' && c != '\r';
+  }
+  return any ? make_source(file->path, text) : nullptr;
+}
+}  // namespace
+
 void publish_data(ProblemSpec& spec, DataItem& item) {
   item.loaded = true;
   Symbol& s = spec.symbols.at(item.name);
@@ -18,6 +37,14 @@ bool load_instance(ProblemSpec& spec, Diagnostics& diags) {
   if (!file) {
     diags.error(spec.instance.loc, "cannot read the instance file '" + spec.instance_path + "'");
     return false;
+  }
+  if (spec.instance_record > 0) {
+    file = only_line(file, spec.instance_record);
+    if (!file) {
+      diags.error(Loc{make_source("<command line>", "--record " + std::to_string(spec.instance_record)), 1, 10},
+                  "the instance file '" + spec.instance_path + "' has no line " + std::to_string(spec.instance_record));
+      return false;
+    }
   }
   switch (spec.instance.kind) {
     case InstanceFormat::Kind::tsplib: return read_tsplib(spec, file, diags);

@@ -11,6 +11,7 @@
 #include "dsl/checker.hpp"
 #include "dsl/derived.hpp"
 #include "dsl/instance.hpp"
+#include "dsl/load_path.hpp"
 #include "dsl/parser.hpp"
 #include "dsl/static_eval.hpp"
 #include "dsl/toml_string_map.hpp"
@@ -19,7 +20,7 @@ namespace permjit {
 namespace {
 
 // Names the language reserves: builtins and functions.
-const std::set<std::string> kReserved = {"d",   "v",    "last", "first", "free",     "all",    "min",  "max",
+const std::set<std::string> kReserved = {"perm", "pos", "d",   "v",    "last", "first", "free",     "all",    "min",  "max",
                                          "abs", "bit",  "test", "sum",   "popcount", "lowest", "count", "int",
                                          "bits", "bool", "in",  "let",   "for",      "true",   "false",
                                          "var", "if", "else", "return", "argsort"};
@@ -29,7 +30,8 @@ class Reader {
   Reader(ProblemSpec& spec, Diagnostics& d, const LoadOptions& o) : spec_(spec), d_(d), opts_(o) {}
 
   void run(const toml::table& root) {
-    check_keys(root, {"problem", "params", "data", "instance", "derived", "state", "branch"}, "the spec");
+    check_keys(root, {"problem", "params", "data", "instance", "derived", "state", "branch", "path", "moves", "heuristic"},
+               "the spec");
     const toml::table* problem = section(root, "problem", true);
     if (problem) read_problem_header(*problem);
     read_params(section(root, "params", false));
@@ -40,7 +42,8 @@ class Reader {
     read_derived(section(root, "derived", false));
     if (problem) read_problem_shape(*problem);
     read_state(section(root, "state", false));
-    read_branch(section(root, "branch", false));
+    if (spec_.goal == Goal::path) read_path_shape(root);
+    else read_branch_shape(root);
   }
 
  private:
@@ -144,11 +147,10 @@ class Reader {
       if (s == "count") spec_.goal = Goal::count;
       else if (s == "minimize") spec_.goal = Goal::minimize;
       else if (s == "maximize") spec_.goal = Goal::maximize;
-      else if (s == "path")
-        d_.error(loc(*g), "goal \"path\" (move-based problems) is not supported by this version of permjit");
-      else d_.error(loc(*g), "unknown goal '" + s + "'", "goal is one of: count, minimize, maximize");
+      else if (s == "path") spec_.goal = Goal::path;
+      else d_.error(loc(*g), "unknown goal '" + s + "'", "goal is one of: count, minimize, maximize, path");
     } else {
-      d_.error(g ? loc(*g) : loc(t), "[problem] needs goal = \"count\" | \"minimize\" | \"maximize\"");
+      d_.error(g ? loc(*g) : loc(t), "[problem] needs goal = \"count\" | \"minimize\" | \"maximize\" | \"path\"");
     }
   }
 
@@ -287,6 +289,9 @@ class Reader {
       spec_.symbols.emplace(b, Symbol{Symbol::Kind::builtin, b, Type::int_, {}, std::nullopt, nullptr, {}});
     for (const char* b : {"free", "all"})
       spec_.symbols.emplace(b, Symbol{Symbol::Kind::builtin, b, Type::bits, {}, std::nullopt, nullptr, {}});
+    // A path problem's node is a whole permutation; its length is set once the size is known.
+    if (spec_.goal == Goal::path)
+      spec_.symbols.emplace("perm", Symbol{Symbol::Kind::builtin, "perm", Type::int_, {0}, std::nullopt, nullptr, {}});
   }
 
   // A type string: "int", "bits", "int[n][m]". Returns false after reporting.
@@ -419,6 +424,7 @@ class Reader {
       return;
     }
     spec_.instance_path = opts_.instance_path;
+    spec_.instance_record = opts_.instance_record;
     load_instance(spec_, d_);
   }
 
@@ -539,6 +545,27 @@ class Reader {
       declare(Symbol{Symbol::Kind::state, sv.name, sv.type, sv.dims, std::nullopt, nullptr, sv.loc});
   }
 
+  // A path problem (dsl/load_path.cpp) has moves instead of [branch].
+  void read_path_shape(const toml::table& root) {
+    if (const toml::node* b = root.get("branch"))
+      d_.error(loc(*b), "a path problem has [moves], not [branch]", "[branch] builds permutations: count, minimize, maximize");
+    if (!spec_.fixed_prefix.empty())
+      d_.error(spec_.fixed_prefix_loc, "fixed_prefix is for placement problems; a path problem starts from [path] start");
+    TomlReading r{[this](const toml::node& n) { return loc(n); }, [this](const toml::key& k) { return loc(k); },
+                  [this](const toml::node& n, const std::string& what) { return expr_of(n, what); },
+                  [this](const toml::table& t, std::initializer_list<const char*> keys, const std::string& where) {
+                    check_keys(t, keys, where);
+                  }};
+    read_path_sections(root, spec_, d_, r);
+  }
+
+  void read_branch_shape(const toml::table& root) {
+    for (const char* key : {"path", "moves", "heuristic"})
+      if (const toml::node* n = root.get(key))
+        d_.error(loc(*n), std::string("[") + key + "] belongs to path problems", "set goal = \"path\" in [problem]");
+    read_branch(section(root, "branch", false));
+  }
+
   // ---------------------------------------------------------------- [branch]
   void read_branch(const toml::table* t) {
     if (!t) {
@@ -619,6 +646,7 @@ const char* goal_name(Goal g) {
     case Goal::count: return "count";
     case Goal::minimize: return "minimize";
     case Goal::maximize: return "maximize";
+    case Goal::path: return "path";
   }
   return "?";
 }

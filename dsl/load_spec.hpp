@@ -11,6 +11,7 @@ struct LoadOptions {
   std::string spec_path;
   std::vector<std::string> params;  // "name=value", as typed after --param
   std::string instance_path;        // empty: none given
+  int instance_record = 0;          // > 0: the file holds one instance per line; read this line
   // false for `check` without --instance: types are checked, sizes that come from the
   // instance stay unknown. true: a spec with data needs an instance.
   bool need_instance = true;

@@ -10,10 +10,11 @@
 #include <vector>
 
 #include "dsl/ast.hpp"
+#include "dsl/path_spec.hpp"
 
 namespace permjit {
 
-enum class Goal { count, minimize, maximize };
+enum class Goal { count, minimize, maximize, path };
 const char* goal_name(Goal g);
 
 // The largest permutation size: a set of values is one 64-bit word.
@@ -101,7 +102,9 @@ struct ProblemSpec {
   std::vector<StateVar> state;
   InstanceFormat instance;
   std::string instance_path;  // empty when none was given
+  int instance_record = 0;    // > 0: only this line of the instance file is the instance
   Branch branch;
+  PathSpec path;  // goal = "path" only (dsl/load_path.cpp)
 
   // Builtins that some expression reads (the generator leaves the others out of Node).
   std::set<std::string> used_builtins;

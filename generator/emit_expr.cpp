@@ -28,6 +28,11 @@ std::string ExprEmitter::local_name(const Symbol* s) {
   return s->name + "_" + std::to_string(it->second);
 }
 
+void ExprEmitter::bind_local(const Symbol* s, const std::string& value, int64_t lo, int64_t hi) {
+  out_.line("const int " + local_name(s) + " = " + value + ";");
+  env_.locals[s] = ValueRange::between(lo, hi);
+}
+
 std::string ExprEmitter::name(const Expr& e) {
   const Symbol* s = e.sym;
   PJ_INTERNAL_ASSERT(s, "unresolved name " + e.text);

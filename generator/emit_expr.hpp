@@ -36,6 +36,8 @@ class ExprEmitter {
   void emit_block(const Block& b, const std::string& target);
   // Writes a value block's statements and returns the C++ expression of its value.
   std::string emit_value(const Block& prelude, const Expr& value);
+  // Declares the local `s` (e.g. a summed position) with the C++ value `value` in [lo, hi].
+  void bind_local(const Symbol* s, const std::string& value, int64_t lo, int64_t hi);
 
   static std::string cxx_type(Type t);
   // `c ? a : b` as pj::select<T>, a select the device compiler keeps.

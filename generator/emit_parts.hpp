@@ -26,4 +26,8 @@ void emit_place(GenContext& g);       // place(): parent + value -> child
 void emit_evaluation(GenContext& g);  // bound() and objective()
 void emit_footer(GenContext& g);
 
+// Path problems (generator/emit_path.cpp) instead of emit_node..emit_evaluation.
+void emit_path_node(GenContext& g);    // struct Node: state, heuristic value, the permutation
+void emit_path_search(GenContext& g);  // heuristic, is_goal, root, the moves
+
 }  // namespace permjit

@@ -12,11 +12,16 @@ ProblemSource generate_problem(const ProblemSpec& spec) {
   emit_header(g);
   emit_constants(g);
   emit_data(g);
-  emit_node(g);
-  emit_candidates(g);
-  emit_place(g);
-  emit_root(g);
-  emit_evaluation(g);
+  if (spec.goal == Goal::path) {
+    emit_path_node(g);
+    emit_path_search(g);
+  } else {
+    emit_node(g);
+    emit_candidates(g);
+    emit_place(g);
+    emit_root(g);
+    emit_evaluation(g);
+  }
   emit_footer(g);
   return ProblemSource{g.out.generated_name(), g.out.text()};
 }

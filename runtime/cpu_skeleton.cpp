@@ -13,6 +13,10 @@
 namespace permjit {
 
 void run_cpu_skeleton(SkeletonRun& run) {
+  if (run.spec.goal == Goal::path) {
+    run_cpu_ida_skeleton(run);
+    return;
+  }
   using clock = std::chrono::steady_clock;
   SolveResult& r = run.result;
   auto t0 = clock::now();

@@ -18,10 +18,11 @@ ModuleCache cache_of(const SkeletonRun& run) {
 }  // namespace
 
 GpuStart::GpuStart(SkeletonRun& run, const std::string& skeleton, const std::vector<std::string>& templates,
-                   const std::string& unit_name, const std::vector<std::string>& defines, bool device_runtime)
+                   const std::string& unit_name, const std::vector<std::string>& defines, bool device_runtime,
+                   const std::vector<std::string>& host_templates)
     : dev(open_device(skeleton, run.result)),
       context(dev),
-      host(compile_host_module(assemble_unit(run.source, {"cpu_abi.h", "cpu_dfs.hpp"}), cache_of(run))),
+      host(compile_host_module(assemble_unit(run.source, host_templates), cache_of(run))),
       image(compile_gpu_module(assemble_unit(run.source, templates), unit_name, dev.arch(), defines, cache_of(run),
                                device_runtime)),
       module(image.cubin) {

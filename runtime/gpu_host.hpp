@@ -25,7 +25,8 @@ cuda::Device open_device(const std::string& skeleton, SolveResult& r);
 // cache and loaded. Sets r.device, r.cache_hit and r.t_compile.
 struct GpuStart {
   GpuStart(SkeletonRun& run, const std::string& skeleton, const std::vector<std::string>& templates,
-           const std::string& unit_name, const std::vector<std::string>& defines, bool device_runtime = false);
+           const std::string& unit_name, const std::vector<std::string>& defines, bool device_runtime = false,
+           const std::vector<std::string>& host_templates = {"cpu_abi.h", "cpu_dfs.hpp"});
   std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
   cuda::Device dev;
   cuda::Context context;

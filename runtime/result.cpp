@@ -21,6 +21,27 @@ std::string perm_text(const std::vector<int>& p) {
   for (size_t i = 0; i < p.size(); ++i) s += (i ? " " : "") + std::to_string(p[i]);
   return s;
 }
+// A path problem's answer: cost, one optimal path, the IDA* iterations.
+std::string path_text(const SolveResult& r) {
+  std::string s;
+  if (r.found) {
+    s += fmt::format("cost        {} (start heuristic {})\n", r.objective, r.start_h);
+    std::string moves;
+    for (const auto& m : r.path) moves += (moves.empty() ? "" : " ") + m;
+    s += fmt::format("path        {} moves: {}\n", r.path.size(), moves);
+  } else {
+    s += "cost        none: no goal can be reached\n";
+  }
+  if (r.all_solutions) s += fmt::format("solutions   {} optimal paths (the last iteration finished)\n", grouped(r.solutions));
+  for (const auto& it : r.iterations) {
+    s += fmt::format("iteration   limit {:3}: expanded {}, evaluated {}, solutions {}", it.limit, grouped(it.expanded),
+                     grouped(it.evaluated), grouped(it.solutions));
+    if (it.mean_block_expanded > 0)
+      s += fmt::format(", work max/mean {:.2f}", static_cast<double>(it.max_block_expanded) / it.mean_block_expanded);
+    s += "\n";
+  }
+  return s;
+}
 }  // namespace
 
 std::string format_human(const SolveResult& r) {
@@ -38,7 +59,9 @@ std::string format_human(const SolveResult& r) {
   else
     s += fmt::format("backend     {} ({}), skeleton {}, {} host thread(s), split at depth {} into {} subtrees\n",
                      r.backend, r.backend_reason, r.skeleton, r.threads, r.frontier_depth, grouped(r.frontier_nodes));
-  if (r.goal == Goal::count) {
+  if (r.goal == Goal::path) {
+    s += path_text(r);
+  } else if (r.goal == Goal::count) {
     s += fmt::format("solutions   {}\n", grouped(r.solutions));
   } else {
     const char* word = r.goal == Goal::minimize ? "minimum" : "maximum";
@@ -107,7 +130,20 @@ std::string format_json(const SolveResult& r) {
   j["frontier_depth"] = r.frontier_depth;
   j["frontier_nodes"] = r.frontier_nodes;
   j["ub"] = r.has_ub ? nlohmann::ordered_json(r.ub) : nlohmann::ordered_json(nullptr);
-  if (r.goal == Goal::count) {
+  if (r.goal == Goal::path) {
+    j["found"] = r.found;
+    j["cost"] = r.found ? nlohmann::ordered_json(r.objective) : nlohmann::ordered_json(nullptr);
+    j["path"] = r.path;
+    j["all_solutions"] = r.all_solutions;
+    j["solutions"] = r.solutions;
+    j["start_h"] = r.start_h;
+    nlohmann::ordered_json its = nlohmann::ordered_json::array();
+    for (const auto& it : r.iterations)
+      its.push_back({{"limit", it.limit}, {"expanded", it.expanded}, {"evaluated", it.evaluated},
+                     {"solutions", it.solutions}, {"max_block_expanded", it.max_block_expanded},
+                     {"mean_block_expanded", it.mean_block_expanded}, {"seconds", it.seconds}});
+    j["iterations"] = its;
+  } else if (r.goal == Goal::count) {
     j["solutions"] = r.solutions;
   } else {
     j["found"] = r.found;

@@ -53,6 +53,19 @@ struct SolveResult {
   double t_balance = 0;
   std::string ivm_rows;  // "shared (32 KiB per block)" or "local"
   std::string resumed_from;
+
+  // Path problems (IDA*): the optimal cost and one optimal path, per-iteration counts.
+  struct Iteration {
+    int limit = 0;
+    uint64_t expanded = 0, evaluated = 0, solutions = 0;
+    uint64_t max_block_expanded = 0;  // GPU: the busiest block's (or thread's) work
+    double mean_block_expanded = 0;   //      and the mean over blocks
+    double seconds = 0;
+  };
+  bool all_solutions = false;
+  int start_h = 0;
+  std::vector<std::string> path;  // move names
+  std::vector<Iteration> iterations;
 };
 
 std::string format_human(const SolveResult& r);

@@ -27,6 +27,9 @@ struct Skeleton {
   std::string_view summary;
   void (*run)(SkeletonRun&);
   bool intermediate_search = false;  // takes --dgpu, --child-block-size, --child-grids, --pending-launches
+  // The problem shapes it searches: placement (count, minimize, maximize) and/or path.
+  bool placement = true;
+  bool path = false;
 };
 
 std::span<const Skeleton> skeletons();
@@ -34,6 +37,14 @@ const Skeleton* find_skeleton(std::string_view name);
 
 // The CPU skeleton (templates/cpu_dfs.hpp).
 void run_cpu_skeleton(SkeletonRun& run);
+// The cpu skeleton on a path problem: IDA* (templates/cpu_ida.hpp).
+void run_cpu_ida_skeleton(SkeletonRun& run);
+std::vector<std::string> cpu_ida_templates();
+// BPIDA* (a warp per subtree) and PStaticLB (a thread per subtree) on the GPU
+// (templates/gpu_ida.cuh), and the templates of their translation unit.
+void run_gpu_ida_skeleton(SkeletonRun& run);
+void run_gpu_ida_thread_skeleton(SkeletonRun& run);
+std::vector<std::string> gpu_ida_templates();
 // BP-DFS on the GPU (templates/gpu_dfs.cuh).
 void run_gpu_dfs_skeleton(SkeletonRun& run);
 // The templates/ files of the dfs kernel's translation unit, after the problem.

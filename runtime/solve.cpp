@@ -94,23 +94,58 @@ void check_skeleton_options(const SolveOptions& opts, const Skeleton& sk) {
   }
 }
 
+// The skeleton for the spec's shape: the automatic GPU choice is ida for a path problem;
+// a skeleton named on the command line for the other shape is an error.
+const Skeleton& fit_shape(const Skeleton& sk, const ProblemSpec& spec, const SolveOptions& opts) {
+  bool path = spec.goal == Goal::path;
+  if (path ? sk.path : sk.placement) return sk;
+  if (opts.skeleton.empty() && sk.backend == "gpu") return *find_skeleton("ida");  // the automatic GPU choice
+  std::string fits;
+  for (const auto& k : skeletons())
+    if (path ? k.path : k.placement) fits += (fits.empty() ? "" : ", ") + std::string(k.name);
+  Diagnostics d;
+  d.error(Loc{make_source("<command line>", "--skeleton " + std::string(sk.name)), 1, 12},
+          "skeleton '" + std::string(sk.name) + "' searches " + (path ? "placement" : "path") + " problems; '" +
+              spec.name + "' is a " + (path ? "path" : goal_name(spec.goal)) + " problem",
+          "skeletons for it: " + fits);
+  throw UserErrors(std::move(d));
+}
+
+void check_path_options(const SolveOptions& opts, const ProblemSpec& spec) {
+  bool path = spec.goal == Goal::path;
+  using Given = std::vector<std::pair<const char*, bool>>;
+  const Given path_only = {{"--all-solutions", opts.all_solutions}, {"--roots", opts.roots != 0}};
+  const Given placement_only = {{"--ub", opts.ub.has_value()}, {"--split-depth", opts.split_depth != 0},
+                                {"--dcpu", opts.dcpu != 0}};
+  for (const auto& [name, given] : path ? placement_only : path_only) {
+    if (!given) continue;
+    Diagnostics d;
+    d.error(Loc{make_source("<command line>", name), 1, 1},
+            std::string(name) + (path ? " applies to placement problems; '" : " applies to path problems; '") +
+                spec.name + "' is a " + goal_name(spec.goal) + " problem");
+    throw UserErrors(std::move(d));
+  }
+}
+
 }  // namespace
 
 SolveResult solve(const SolveOptions& opts) {
   using clock = std::chrono::steady_clock;
   auto start = clock::now();
   SolveResult r;
-  const Skeleton& sk = choose_skeleton(opts, r.backend_reason);  // may initialise the driver
-  if ((opts.dgpu || opts.child_block_size || opts.child_grids || opts.pending_launches) && !sk.intermediate_search) {
+  const Skeleton* chosen = &choose_skeleton(opts, r.backend_reason);  // may initialise the driver
+  if ((opts.dgpu || opts.child_block_size || opts.child_grids || opts.pending_launches) && !chosen->intermediate_search) {
     Diagnostics d;
-    d.error(Loc{make_source("<command line>", "--skeleton " + std::string(sk.name)), 1, 12},
+    d.error(Loc{make_source("<command line>", "--skeleton " + std::string(chosen->name)), 1, 12},
             "--dgpu, --child-block-size, --child-grids and --pending-launches apply to the skeletons with an "
             "intermediate GPU search "
-            "(cdp, rec), not to '" + std::string(sk.name) + "'");
+            "(cdp, rec), not to '" + std::string(chosen->name) + "'");
     throw UserErrors(std::move(d));
   }
   auto t0 = clock::now();
   ProblemSpec spec = load_spec(opts.load);
+  const Skeleton& sk = fit_shape(*chosen, spec, opts);
+  check_path_options(opts, spec);
   if (opts.ub && spec.goal == Goal::count) {
     Diagnostics d;
     d.error(Loc{make_source("<command line>", "--ub " + std::to_string(*opts.ub)), 1, 1},
@@ -129,6 +164,7 @@ SolveResult solve(const SolveOptions& opts) {
   r.size = spec.size;
   r.backend = std::string(sk.backend);
   r.skeleton = std::string(sk.name);
+  r.all_solutions = opts.all_solutions;
   r.has_ub = opts.ub.has_value();
   r.ub = opts.ub.value_or(0);
   r.t_generate = std::chrono::duration<double>(t1 - t0).count();

@@ -17,7 +17,7 @@
 
 namespace pj {
 
-enum class Goal { count, minimize, maximize };
+enum class Goal { count, minimize, maximize, path };
 
 template <class T>
 PJ_HD T min(T a, T b) { return a < b ? a : b; }

@@ -4,6 +4,7 @@
 #   bash bench/device/on_device.sh bench        # the GPU benchmark matrix, JSON lines in $OUT
 #   bash bench/device/on_device.sh bench-ivm sweep-ivm  # ivm beside dfs; trigger/explorer sweeps
 #   bash bench/device/on_device.sh sensitivity  # seed 000's Table 3 (bench/cdp_sensitivity.json)
+#   bash bench/device/on_device.sh test-ida bench-ida  # ida tests only; Korf's 100 with ida, ida-thread, cpu x16
 set -uo pipefail
 source "$(dirname "$0")/env.sh"
 out="${OUT:-/tmp/permjit-out}"
@@ -22,6 +23,13 @@ for mode in "$@"; do
     bench)
       python3 bench/run.py bench/gpu_dfs.json --permjit "$(command -v permjit)" --out "$out/gpu-dfs.jsonl" 2>&1 |
         tee "$out/bench.log"
+      ;;
+    test-ida)
+      permjit_gpu_tests "[ida]" --durations yes 2>&1 | tee "$out/gpu-tests-ida.log" | tail -30
+      ;;
+    bench-ida)  # Korf's 100, all optimal solutions: ida, ida-thread, then the CPU backend on 16 threads
+      python3 bench/run.py bench/korf100_ida.json --permjit "$(command -v permjit)" --out "$out/korf100-ida.jsonl" 2>&1 |
+        tee "$out/bench-ida.log"
       ;;
     bench-ivm)  # ivm beside dfs, and where the rows live
       python3 bench/run.py bench/gpu_ivm.json --permjit "$(command -v permjit)" --out "$out/gpu-ivm.jsonl" 2>&1 |

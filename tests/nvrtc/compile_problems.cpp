@@ -24,6 +24,7 @@ std::string instance_for(const std::string& problem) {
   if (problem == "atsp.toml") return test::instance("atsp/br17.atsp");
   if (problem == "qap.toml") return test::instance("qap/nug12.dat");
   if (problem == "flowshop.toml") return test::instance("flowshop/ta021.txt");
+  if (problem == "puzzle15.toml") return test::instance("15puzzle/korf100.txt");
   return "";
 }
 
@@ -46,8 +47,19 @@ TEST_CASE("every problem compiles with NVRTC for sm_90, with the dfs, ivm, offlo
       LoadOptions o;
       o.spec_path = test::problem(name);
       o.instance_path = instance_for(name);
+      o.instance_record = name == "puzzle15.toml" ? 1 : 0;
       ProblemSpec spec = load_spec(o);
       ProblemSource src = generate_problem(spec);
+      if (spec.goal == Goal::path) {  // the IDA* kernels instead of the placement skeletons'
+        NvrtcOutput ida = nvrtc_compile(assemble_unit(src, gpu_ida_templates()), name + ".ida.cu", "sm_90", true,
+                                        {"-DPJ_IDA_MAX_LEVELS=128"});
+        INFO(ida.log);
+        REQUIRE(ida.ok);
+        CHECK(ida.ptx.find(".entry pj_ida_warp") != std::string::npos);
+        CHECK(ida.ptx.find(".entry pj_ida_thread") != std::string::npos);
+        CHECK(ida.cubin.size() > 0);
+        return;
+      }
       NvrtcOutput out = nvrtc_compile(assemble_unit(src, {"probe.cuh"}), name + ".cu", "sm_90", true);
       INFO(out.log);
       REQUIRE(out.ok);
@@ -99,7 +111,10 @@ TEST_CASE("every problem's cdp module compiles as relocatable code and links wit
       LoadOptions o;
       o.spec_path = test::problem(name);
       o.instance_path = instance_for(name);
-      ProblemSource src = generate_problem(load_spec(o));
+      o.instance_record = name == "puzzle15.toml" ? 1 : 0;
+      ProblemSpec spec = load_spec(o);
+      if (spec.goal == Goal::path) return;  // cdp searches placement problems only
+      ProblemSource src = generate_problem(spec);
       std::string unit = assemble_unit(src, gpu_cdp_templates());
       // The parts: NVRTC's relocatable cubin, then nvJitLink with libcudadevrt.a.
       NvrtcOutput rdc = nvrtc_compile(unit, name + ".cdp.cu", "sm_90", true, {"-DPJ_CDP=1", "-rdc=true"});

@@ -17,6 +17,8 @@ void add_spec_options(CLI::App* cmd, permjit::LoadOptions& load) {
   cmd->add_option("spec", load.spec_path, "the problem spec (.toml)")->required();
   cmd->add_option("--param,-p", load.params, "set a parameter: name=value (repeatable)");
   cmd->add_option("--instance,-i", load.instance_path, "the instance file the spec reads its data from");
+  cmd->add_option("--record", load.instance_record,
+                  "for a file of one instance per line (e.g. korf100.txt): the line to read, from 1");
 }
 
 int report(const permjit::UserErrors& e) {
@@ -68,6 +70,10 @@ int main(int argc, char** argv) {
   solve_cmd->add_flag("--progress", progress, "print progress on stderr even when it is not a terminal");
   solve_cmd->add_flag("--quiet", quiet, "print no progress");
   solve_cmd->add_flag("--json", json, "print the result as one JSON object");
+  solve_cmd->add_flag("--all-solutions", solve_opts.all_solutions,
+                      "path problems: finish the last IDA* iteration and count every optimal path");
+  solve_cmd->add_option("--roots", solve_opts.roots,
+                        "path problems: roots of the upper tree that threads or warps share (default: chosen)");
   solve_cmd->add_option("--cache-dir", solve_opts.cache_dir, "where compiled modules are kept");
 
   LoadOptions check_opts;

@@ -1,0 +1,66 @@
+#include "runtime/ida_module.hpp"
+
+#include <dlfcn.h>
+
+#include <stdexcept>
+
+namespace permjit {
+
+namespace {
+template <class F>
+F symbol(void* h, const char* name) {
+  return reinterpret_cast<F>(dlsym(h, name));
+}
+}  // namespace
+
+IdaModule::IdaModule(const std::string& so_path) {
+  handle_ = dlopen(so_path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!handle_) throw std::runtime_error("cannot load the compiled module " + so_path + ": " + dlerror());
+  auto abi = symbol<PjIdaAbiFn>(handle_, "pj_ida_abi");
+  search_ = symbol<PjIdaSearchFn>(handle_, "pj_ida_search");
+  roots_ = symbol<PjIdaRootsFn>(handle_, "pj_ida_roots");
+  upper_ = symbol<PjIdaUpperFn>(handle_, "pj_ida_upper");
+  path_ = symbol<PjIdaPathFn>(handle_, "pj_ida_path");
+  roots_free_ = symbol<PjIdaRootsFreeFn>(handle_, "pj_ida_roots_free");
+  move_name_ = symbol<PjIdaMoveNameFn>(handle_, "pj_ida_move_name");
+  if (!abi || !search_ || !roots_ || !upper_ || !path_ || !roots_free_ || !move_name_ || abi() != PJ_IDA_ABI) {
+    dlclose(handle_);
+    throw std::runtime_error("the compiled module " + so_path + " does not match this permjit (IDA ABI)");
+  }
+}
+
+IdaModule::~IdaModule() { dlclose(handle_); }
+
+PjIdaResult IdaModule::search(const PjIdaArgs& args) const {
+  auto* r = new PjIdaResult{};  // large: keep it off the stack
+  int rc = search_(&args, r);
+  PjIdaResult out = *r;
+  delete r;
+  if (rc != 0) throw std::runtime_error("the CPU IDA* search failed (code " + std::to_string(rc) + ")");
+  return out;
+}
+
+IdaModule::Roots::Roots(const IdaModule& m, unsigned long long min_roots) : m_(m) {
+  if (m_.roots_(min_roots, &r_) != 0) throw std::runtime_error("building the IDA* upper tree failed");
+}
+
+IdaModule::Roots::~Roots() { m_.roots_free_(&r_); }
+
+PjIdaCounts IdaModule::Roots::upper(int limit, std::vector<unsigned char>& alive, long long& upper_goal) const {
+  alive.assign(r_.count, 0);
+  PjIdaCounts c{};
+  m_.upper_(&r_, limit, &c, alive.data(), &upper_goal);
+  return c;
+}
+
+std::vector<int> IdaModule::Roots::path(long long root, long long upper_goal, int limit) const {
+  std::vector<int> moves(PJ_IDA_MAX_PATH);
+  int n = 0;
+  if (m_.path_(&r_, root, upper_goal, limit, moves.data(), &n) != 0)
+    throw std::runtime_error("internal error: no path of cost " + std::to_string(limit) + " below root " +
+                             std::to_string(root) + ", where the search found one");
+  moves.resize(n);
+  return moves;
+}
+
+}  // namespace permjit

@@ -1,0 +1,49 @@
+// A compiled path-problem module (templates/cpu_ida.hpp), loaded: the CPU IDA* search,
+// and the upper tree whose roots the GPU IDA* skeletons search.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "templates/ida_abi.h"
+
+namespace permjit {
+
+class IdaModule {
+ public:
+  explicit IdaModule(const std::string& so_path);  // throws std::runtime_error
+  ~IdaModule();
+  IdaModule(const IdaModule&) = delete;
+  IdaModule& operator=(const IdaModule&) = delete;
+
+  PjIdaResult search(const PjIdaArgs& args) const;
+  std::string move_name(int m) const { return move_name_(m); }
+
+  // The upper tree with at least min_roots roots (fewer if the tree ends); freed with the object.
+  class Roots {
+   public:
+    Roots(const IdaModule& m, unsigned long long min_roots);
+    ~Roots();
+    Roots(const Roots&) = delete;
+    Roots& operator=(const Roots&) = delete;
+    const PjIdaRoots& get() const { return r_; }
+    // The iteration at `limit` above the roots; alive[i] = 1 for roots to search below.
+    PjIdaCounts upper(int limit, std::vector<unsigned char>& alive, long long& upper_goal) const;
+    // One path of cost `limit` through `root` (or to `upper_goal` if root < 0).
+    std::vector<int> path(long long root, long long upper_goal, int limit) const;
+
+   private:
+    const IdaModule& m_;
+    PjIdaRoots r_{};
+  };
+
+ private:
+  void* handle_ = nullptr;
+  PjIdaSearchFn search_ = nullptr;
+  PjIdaRootsFn roots_ = nullptr;
+  PjIdaUpperFn upper_ = nullptr;
+  PjIdaPathFn path_ = nullptr;
+  PjIdaRootsFreeFn roots_free_ = nullptr;
+  PjIdaMoveNameFn move_name_ = nullptr;
+};
+
+}  // namespace permjit

@@ -1,0 +1,266 @@
+// CPU skeleton of path problems: IDA* with f-limited iterations, multi-threaded over the
+// roots of an upper tree. The oracle of the GPU IDA* skeletons (ida, ida-thread), which
+// start from the same upper tree (pj_ida_roots / pj_ida_upper) and count by the same rules:
+// a node is *evaluated* when it is generated (its heuristic computed), *expanded* when its
+// children are generated, which happens when its f = g + h is within the limit and it
+// is not a goal. A goal within the limit is a solution of cost = limit (h is admissible).
+#include <atomic>
+#include <climits>
+#include <cstdlib>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace cpu_ida {
+
+using problem::Node;
+
+struct Counts {
+  unsigned long long expanded = 0, evaluated = 0, solutions = 0;
+  int next_limit = INT_MAX;
+  void add(const Counts& o) {
+    expanded += o.expanded;
+    evaluated += o.evaluated;
+    solutions += o.solutions;
+    next_limit = next_limit < o.next_limit ? next_limit : o.next_limit;
+  }
+};
+
+inline bool skip(int m, int last) { return last >= 0 && m == problem::inverse_move(last); }
+
+// Depth-first, f-limited, below `n` (expanded here). `path` receives the moves from n;
+// on_goal(path, length) returns true to stop the search. Returns true when stopped.
+template <class OnGoal>
+bool dfs(const Node& n, int g, int last, int limit, Counts& c, int* path, int depth, OnGoal&& on_goal,
+         const std::atomic<bool>* stop) {
+  ++c.expanded;
+  for (int m = 0; m < problem::kMoves; ++m) {
+    if (!problem::applicable(n, m) || skip(m, last)) continue;
+    Node child;
+    problem::apply_move(n, m, child);
+    ++c.evaluated;
+    int cg = g + problem::move_cost(m);
+    int f = cg + child.h;
+    if (f > limit) {
+      if (f < c.next_limit) c.next_limit = f;
+      continue;
+    }
+    if (depth >= PJ_IDA_MAX_PATH) std::abort();  // cannot happen: costs are >= 1 and limits < 2^31
+    path[depth] = m;
+    if (problem::is_goal(child)) {
+      ++c.solutions;
+      if (on_goal(path, depth + 1)) return true;
+      continue;
+    }
+    if (dfs(child, cg, m, limit, c, path, depth + 1, on_goal, stop)) return true;
+    if (stop && stop->load(std::memory_order_relaxed)) return true;
+  }
+  return false;
+}
+
+// Every path of `depth` moves from the start, level by level (parents before children).
+struct UpperTree {
+  std::vector<Node> nodes;
+  std::vector<long long> parent;
+  std::vector<int> g, last, depth;
+  std::vector<unsigned char> goal;
+  int roots_depth = 0;
+  size_t first_root = 0;
+  // The roots, copied out for PjIdaRoots.
+  std::vector<Node> root_nodes;
+  std::vector<int> root_g, root_last;
+};
+
+inline void build(UpperTree& t, unsigned long long min_roots) {
+  Node start;
+  problem::root(start);
+  t.nodes.push_back(start);
+  t.parent.push_back(-1);
+  t.g.push_back(0);
+  t.last.push_back(-1);
+  t.depth.push_back(0);
+  t.goal.push_back(problem::is_goal(start) ? 1 : 0);
+  size_t level_begin = 0, level_end = 1;
+  int d = 0;
+  // A level of at least min_roots nodes, and never deeper than half the longest path.
+  while (level_end - level_begin < min_roots && d < PJ_IDA_MAX_PATH / 2) {
+    size_t before = t.nodes.size();
+    for (size_t i = level_begin; i < level_end; ++i) {
+      if (t.goal[i]) continue;
+      for (int m = 0; m < problem::kMoves; ++m) {
+        if (!problem::applicable(t.nodes[i], m) || skip(m, t.last[i])) continue;
+        Node child;
+        problem::apply_move(t.nodes[i], m, child);
+        t.nodes.push_back(child);
+        t.parent.push_back(static_cast<long long>(i));
+        t.g.push_back(t.g[i] + problem::move_cost(m));
+        t.last.push_back(m);
+        t.depth.push_back(d + 1);
+        t.goal.push_back(problem::is_goal(child) ? 1 : 0);
+      }
+    }
+    if (t.nodes.size() == before) break;  // no level below: the roots are this level
+    level_begin = before;
+    level_end = t.nodes.size();
+    ++d;
+  }
+  t.roots_depth = d;
+  t.first_root = level_begin;
+  for (size_t i = level_begin; i < level_end; ++i) {
+    t.root_nodes.push_back(t.nodes[i]);
+    t.root_g.push_back(t.g[i]);
+    t.root_last.push_back(t.last[i]);
+  }
+}
+
+// The iteration at `limit` on the upper tree: see PjIdaUpperFn.
+inline Counts upper(const UpperTree& t, int limit, unsigned char* alive, long long& upper_goal) {
+  Counts c;
+  upper_goal = -1;
+  std::vector<unsigned char> expanded(t.nodes.size(), 0);
+  for (size_t i = 0; i < t.nodes.size(); ++i) {
+    bool is_root = i >= t.first_root;
+    if (is_root) alive[i - t.first_root] = 0;
+    if (i > 0 && !expanded[t.parent[i]]) continue;  // never generated in this iteration
+    if (i > 0) ++c.evaluated;
+    int f = t.g[i] + t.nodes[i].h;
+    if (f > limit) {
+      if (f < c.next_limit) c.next_limit = f;
+      continue;
+    }
+    if (t.goal[i]) {
+      ++c.solutions;
+      if (upper_goal < 0) upper_goal = static_cast<long long>(i);
+      continue;
+    }
+    expanded[i] = 1;
+    if (is_root) alive[i - t.first_root] = 1;  // expanded below, by whoever searches the root
+    else ++c.expanded;
+  }
+  return c;
+}
+
+// The moves from the start to upper-tree node i.
+inline int tree_path(const UpperTree& t, long long i, int* moves) {
+  int n = t.depth[i];
+  for (long long k = i; k > 0; k = t.parent[k]) moves[t.depth[k] - 1] = t.last[k];
+  return n;
+}
+
+inline int path_through(const UpperTree& t, long long root, long long upper_goal, int limit, int* moves, int* n) {
+  if (root < 0) {
+    if (upper_goal < 0) return 1;
+    *n = tree_path(t, upper_goal, moves);
+    return 0;
+  }
+  size_t i = t.first_root + static_cast<size_t>(root);
+  int prefix = tree_path(t, static_cast<long long>(i), moves);
+  Counts c;
+  int found = 0;
+  dfs(t.nodes[i], t.g[i], t.last[i], limit, c, moves + prefix, 0,
+      [&](const int*, int len) {
+        found = len;
+        return true;
+      },
+      nullptr);
+  if (!found) return 1;
+  *n = prefix + found;
+  return 0;
+}
+
+}  // namespace cpu_ida
+
+extern "C" int pj_ida_abi(void) { return PJ_IDA_ABI; }
+
+extern "C" const char* pj_ida_move_name(int m) {
+  return m >= 0 && m < problem::kMoves ? problem::kMoveNames[m] : "?";
+}
+
+extern "C" int pj_ida_roots(unsigned long long min_roots, PjIdaRoots* out) {
+  auto* t = new cpu_ida::UpperTree;
+  cpu_ida::build(*t, min_roots);
+  out->count = t->root_nodes.size();
+  out->depth = t->roots_depth;
+  out->node_bytes = static_cast<int>(sizeof(problem::Node));
+  out->nodes = t->root_nodes.data();
+  out->g = t->root_g.data();
+  out->last = t->root_last.data();
+  out->start_h = t->nodes[0].h;
+  out->tree = t;
+  return 0;
+}
+
+extern "C" void pj_ida_roots_free(PjIdaRoots* r) {
+  delete static_cast<cpu_ida::UpperTree*>(r->tree);
+  r->tree = nullptr;
+}
+
+extern "C" int pj_ida_upper(const PjIdaRoots* r, int limit, PjIdaCounts* out, unsigned char* alive,
+                            long long* upper_goal) {
+  cpu_ida::Counts c = cpu_ida::upper(*static_cast<const cpu_ida::UpperTree*>(r->tree), limit, alive, *upper_goal);
+  *out = PjIdaCounts{c.expanded, c.evaluated, c.solutions, c.next_limit};
+  return 0;
+}
+
+extern "C" int pj_ida_path(const PjIdaRoots* r, long long root, long long upper_goal, int limit, int* moves, int* n) {
+  return cpu_ida::path_through(*static_cast<const cpu_ida::UpperTree*>(r->tree), root, upper_goal, limit, moves, n);
+}
+
+extern "C" int pj_ida_search(const PjIdaArgs* args, PjIdaResult* out) {
+  using namespace cpu_ida;
+  int threads = args->threads > 0 ? args->threads : 1;
+  UpperTree t;
+  build(t, args->min_roots > 0 ? args->min_roots : 64ull * static_cast<unsigned long long>(threads));
+  const size_t roots = t.root_nodes.size();
+  out->start_h = t.nodes[0].h;
+  out->root_depth = t.roots_depth;
+  out->roots = roots;
+  std::vector<unsigned char> alive(roots);
+  int limit = t.nodes[0].h;
+  for (out->iterations = 0; out->iterations < PJ_IDA_MAX_ITERATIONS; ++out->iterations) {
+    long long upper_goal = -1;
+    Counts total = upper(t, limit, alive.data(), upper_goal);
+    std::atomic<bool> stop{!args->all_solutions && upper_goal >= 0};
+    std::atomic<long long> solved_root{LLONG_MAX};  // the smallest root with a goal below it
+    std::atomic<size_t> cursor{0};
+    std::vector<Counts> per_thread(threads);
+    auto worker = [&](int w) {
+      int path[PJ_IDA_MAX_PATH];
+      for (size_t i; !stop.load(std::memory_order_relaxed) && (i = cursor.fetch_add(1)) < roots;) {
+        if (!alive[i]) continue;
+        size_t k = t.first_root + i;
+        dfs(t.nodes[k], t.g[k], t.last[k], limit, per_thread[w], path, 0,
+            [&](const int*, int) {
+              long long seen = solved_root.load();
+              while (static_cast<long long>(i) < seen && !solved_root.compare_exchange_weak(seen, static_cast<long long>(i))) {
+              }
+              if (!args->all_solutions) stop.store(true);
+              return !args->all_solutions;
+            },
+            &stop);
+      }
+    };
+    std::vector<std::thread> pool;
+    for (int w = 1; w < threads; ++w) pool.emplace_back(worker, w);
+    worker(0);
+    for (auto& th : pool) th.join();
+    for (const auto& c : per_thread) total.add(c);
+    out->limits[out->iterations] = limit;
+    out->per_iteration[out->iterations] = PjIdaCounts{total.expanded, total.evaluated, total.solutions, total.next_limit};
+    if (total.solutions > 0) {
+      ++out->iterations;
+      out->found = 1;
+      out->cost = limit;
+      long long root = upper_goal >= 0 ? -1 : solved_root.load();
+      if (path_through(t, root, upper_goal, limit, out->moves, &out->path_moves) != 0) return 2;
+      return 0;
+    }
+    if (total.next_limit == INT_MAX) {  // nothing above the limit: no goal can be reached
+      ++out->iterations;
+      return 0;
+    }
+    limit = total.next_limit;
+  }
+  out->stopped = 1;
+  return 0;
+}

@@ -1,0 +1,75 @@
+// The interface between permjit and a compiled path-problem module (templates/cpu_ida.hpp):
+// the CPU IDA* search, and the upper tree a GPU IDA* skeleton starts from. Both sides
+// include this file; bump PJ_IDA_ABI when a struct changes.
+#pragma once
+
+#define PJ_IDA_ABI 1
+#define PJ_IDA_MAX_ITERATIONS 256
+#define PJ_IDA_MAX_PATH 1024
+
+extern "C" {
+
+struct PjIdaArgs {
+  int threads;
+  int all_solutions;             // 1: finish the last iteration, counting every optimal path
+  unsigned long long min_roots;  // roots the upper tree should hold at least (0: 64 per thread)
+};
+
+// One f-limited iteration, or the part of one above or below the roots.
+struct PjIdaCounts {
+  unsigned long long expanded;   // nodes whose children were generated
+  unsigned long long evaluated;  // children generated (their heuristic computed)
+  unsigned long long solutions;  // goals reached within the limit (paths of cost = limit)
+  int next_limit;                // the smallest f above the limit met; 2^31-1 if none
+};
+
+struct PjIdaResult {
+  int found;                     // 1: a path was found; its cost is the last limit
+  int cost;
+  int path_moves;                // the moves of one optimal path, by number
+  int moves[PJ_IDA_MAX_PATH];
+  int iterations;
+  int limits[PJ_IDA_MAX_ITERATIONS];
+  PjIdaCounts per_iteration[PJ_IDA_MAX_ITERATIONS];
+  int start_h;
+  int root_depth;                // where the upper tree hands its roots to the threads
+  unsigned long long roots;
+  int stopped;                   // 1: the iteration limit was reached before a goal
+};
+
+// The upper tree: every path of `depth` moves from the start (the inverse of a move never
+// right after it), built breadth-first; its last level is the roots. `tree` is the module's.
+struct PjIdaRoots {
+  unsigned long long count;
+  int depth;
+  int node_bytes;
+  void* nodes;       // count * node_bytes: the generated struct Node of each root
+  int* g;            // the cost of the path to each root
+  int* last;         // the move that reached each root, -1 for the start
+  int start_h;       // the heuristic of the start: the first limit
+  void* tree;
+};
+
+// What the GPU IDA* kernels (templates/gpu_ida.cuh) add up in device memory, per iteration.
+struct PjIdaDeviceCounts {
+  unsigned long long expanded, evaluated, solutions;
+  unsigned long long solved_root;  // the smallest root with a goal below it; ~0 if none
+  int next_limit;                  // atomicMin; 2^31-1 if nothing was above the limit
+  int stop;                        // first-solution mode: a goal was found, warps return
+  int overflow;                    // a stack would have overflowed (the results are void)
+  int pad;
+};
+
+typedef int (*PjIdaAbiFn)(void);
+typedef int (*PjIdaSearchFn)(const PjIdaArgs*, PjIdaResult*);
+typedef int (*PjIdaRootsFn)(unsigned long long min_roots, PjIdaRoots*);
+// The iteration at `limit` above the roots: its counts (a root's own expansion is not
+// among them), and alive[i] = 1 for each root to be expanded below. upper_goal: the
+// first goal above the roots' expansion within the limit, or -1.
+typedef int (*PjIdaUpperFn)(const PjIdaRoots*, int limit, PjIdaCounts*, unsigned char* alive, long long* upper_goal);
+// One path of cost `limit` to a goal: through root `root`, or to the upper-tree goal
+// `upper_goal` when root < 0. Returns 0 and the moves, or 1 if there is none.
+typedef int (*PjIdaPathFn)(const PjIdaRoots*, long long root, long long upper_goal, int limit, int* moves, int* n);
+typedef void (*PjIdaRootsFreeFn)(PjIdaRoots*);
+typedef const char* (*PjIdaMoveNameFn)(int);
+}

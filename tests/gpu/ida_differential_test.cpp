@@ -1,0 +1,74 @@
+// The ida and ida-thread skeletons against the CPU IDA* oracle: the same optimal cost,
+// a path of that length, and in "all optimal solutions" mode the same node counts in
+// every iteration, the last one included (8-puzzle boards, Korf 15-puzzle instances).
+#include <catch2/catch.hpp>
+#include <fstream>
+
+#include "gpu_support.hpp"
+
+using namespace permjit;
+using namespace permjit::test;
+
+namespace {
+SolveResult solve_path(const std::string& inst, int record, std::vector<std::string> params,
+                       const std::string& skeleton, bool all, unsigned long long roots = 0) {
+  SolveOptions o;
+  o.load.spec_path = problem("puzzle15.toml");
+  o.load.instance_path = inst;
+  o.load.instance_record = record;
+  o.load.params = std::move(params);
+  o.skeleton = skeleton;
+  o.threads = skeleton == "cpu" ? 2 : 0;
+  o.all_solutions = all;
+  o.roots = roots;
+  o.cache_dir = cache_dir();
+  return solve(o);
+}
+
+void same_iterations(const SolveResult& cpu, const SolveResult& gpu) {
+  REQUIRE(gpu.found == cpu.found);
+  CHECK(gpu.objective == cpu.objective);
+  CHECK(gpu.path.size() == cpu.path.size());
+  REQUIRE(gpu.iterations.size() == cpu.iterations.size());
+  for (size_t i = 0; i < cpu.iterations.size(); ++i) {
+    INFO("iteration at limit " << cpu.iterations[i].limit);
+    CHECK(gpu.iterations[i].limit == cpu.iterations[i].limit);
+    CHECK(gpu.iterations[i].expanded == cpu.iterations[i].expanded);
+    CHECK(gpu.iterations[i].evaluated == cpu.iterations[i].evaluated);
+    CHECK(gpu.iterations[i].solutions == cpu.iterations[i].solutions);
+  }
+}
+}  // namespace
+
+TEST_CASE("ida and ida-thread count 8-puzzle iterations like the CPU", "[gpu][ida]") {
+  const char* boards[] = {"8 6 7 2 5 4 3 0 1", "1 2 0 3 4 5 6 7 8", "3 1 2 6 4 5 0 7 8", "7 2 4 5 0 6 8 3 1"};
+  int k = 0;
+  for (const char* b : boards) {
+    std::string inst = temp_file("ida_p8_" + std::to_string(k++) + ".txt", std::string(b) + "\n");
+    SolveResult cpu = solve_path(inst, 0, {"w=3"}, "cpu", true);
+    INFO("board " << b);
+    for (const char* sk : {"ida", "ida-thread"}) {
+      INFO(sk);
+      same_iterations(cpu, solve_path(inst, 0, {"w=3"}, sk, true));
+      same_iterations(cpu, solve_path(inst, 0, {"w=3"}, sk, true, 50));  // few roots: deep subtrees
+      SolveResult first = solve_path(inst, 0, {"w=3"}, sk, false);
+      CHECK(first.objective == cpu.objective);
+    }
+  }
+}
+
+TEST_CASE("ida and ida-thread solve Korf instances with the CPU's counts", "[gpu][ida]") {
+  std::vector<int> optimal;
+  std::ifstream in(instance("15puzzle/korf100_optimal.txt"));
+  for (int x; in >> x;) optimal.push_back(x);
+  for (int k : {9, 79, 12, 42}) {
+    std::string inst = instance("15puzzle/korf100.txt");
+    SolveResult cpu = solve_path(inst, k, {}, "cpu", true);
+    INFO("instance " << k);
+    CHECK(cpu.objective == optimal[k - 1]);
+    for (const char* sk : {"ida", "ida-thread"}) {
+      INFO(sk);
+      same_iterations(cpu, solve_path(inst, k, {}, sk, true));
+    }
+  }
+}
