@@ -28,6 +28,15 @@ std::string instance_for(const std::string& problem) {
   return "";
 }
 
+// A problem of problems/ with its instance (the first board of a file of boards).
+ProblemSpec load_problem(const std::string& name) {
+  LoadOptions o;
+  o.spec_path = test::problem(name);
+  o.instance_path = instance_for(name);
+  o.instance_record = name == "puzzle15.toml" ? 1 : 0;
+  return load_spec(o);
+}
+
 // Every spec in problems/, sorted.
 std::vector<std::string> problem_names() {
   std::vector<std::string> problems;
@@ -44,11 +53,7 @@ TEST_CASE("every problem compiles with NVRTC for sm_90, with the dfs, ivm, offlo
   REQUIRE(problems.size() >= 4);
   for (const auto& name : problems) {
     DYNAMIC_SECTION(name) {
-      LoadOptions o;
-      o.spec_path = test::problem(name);
-      o.instance_path = instance_for(name);
-      o.instance_record = name == "puzzle15.toml" ? 1 : 0;
-      ProblemSpec spec = load_spec(o);
+      ProblemSpec spec = load_problem(name);
       ProblemSource src = generate_problem(spec);
       if (spec.goal == Goal::path) {  // the IDA* kernels instead of the placement skeletons'
         NvrtcOutput ida = nvrtc_compile(assemble_unit(src, gpu_ida_templates()), name + ".ida.cu", "sm_90", true,
@@ -108,11 +113,7 @@ TEST_CASE("every problem's cdp module compiles as relocatable code and links wit
   ModuleCache cache(test::cache_dir() + "/nvrtc-cdp");
   for (const auto& name : problem_names()) {
     DYNAMIC_SECTION(name) {
-      LoadOptions o;
-      o.spec_path = test::problem(name);
-      o.instance_path = instance_for(name);
-      o.instance_record = name == "puzzle15.toml" ? 1 : 0;
-      ProblemSpec spec = load_spec(o);
+      ProblemSpec spec = load_problem(name);
       if (spec.goal == Goal::path) return;  // cdp searches placement problems only
       ProblemSource src = generate_problem(spec);
       std::string unit = assemble_unit(src, gpu_cdp_templates());
