@@ -7,6 +7,8 @@
 namespace permjit {
 
 // Which names an expression may use besides params, data and state.
+// Build it with designated initializers (`{.where = ..., .path = true}`): the flags are
+// all bools, and a positional list silently sets the wrong one when a flag is added.
 struct CheckContext {
   const char* where = "";   // "bound", "place", ... for messages
   bool node = true;         // d, last, first, free, all and state variables

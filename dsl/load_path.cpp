@@ -29,7 +29,7 @@ class PathReader {
   Diagnostics& d_;
   const TomlReading& r_;
 
-  CheckContext node_ctx(const char* where) const { return CheckContext{where, true, false, false, true}; }
+  CheckContext node_ctx(const char* where) const { return CheckContext{.where = where, .node = true, .path = true}; }
 
   const toml::table* table(const toml::table& root, const char* name) {
     const toml::node* n = root.get(name);
@@ -171,7 +171,7 @@ class PathReader {
   }
 
   void read_cost(const toml::node& n, Move& m) {
-    CheckContext ctx{"a move's cost (known before the search)", false, false, false, true};
+    CheckContext ctx{.where = "a move's cost (known before the search)", .node = false, .path = true};
     ExprPtr e = typed(n, "cost", Type::int_, ctx);
     if (!e) return;
     auto v = eval_static(*e, &d_);

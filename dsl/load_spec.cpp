@@ -162,7 +162,7 @@ class Reader {
     }
     spec_.size_expr = expr_of(*s, "problem.size");
     if (!spec_.size_expr) return;
-    CheckContext ctx{"problem.size", false, false, false};
+    CheckContext ctx{.where = "problem.size", .node = false};
     if (!check_typed(*spec_.size_expr, Type::int_, spec_, ctx, d_)) return;
     auto v = eval_static(*spec_.size_expr, &d_);
     if (!v) {
@@ -319,7 +319,7 @@ class Reader {
 
   // Dimensions may name parameters and instance scalars (declared before any is checked).
   bool check_dims(std::vector<ExprPtr>& dims) {
-    CheckContext ctx{"an array dimension", false, false, false};
+    CheckContext ctx{.where = "an array dimension", .node = false};
     bool ok = true;
     for (auto& dim : dims) ok &= check_typed(*dim, Type::int_, spec_, ctx, d_);
     return ok;
@@ -436,7 +436,7 @@ class Reader {
       for (auto&& [k, v] : *t) read_derived_item(std::string(k.str()), loc(k), v);
       for (auto& item : spec_.derived)
         declare(Symbol{Symbol::Kind::data, item.name, Type::int_, item.dims, std::nullopt, nullptr, item.loc});
-      CheckContext ctx{"a [derived] value (computed once on the host)", false, false, false, true};
+      CheckContext ctx{.where = "a [derived] value (computed once on the host)", .node = false, .host = true};
       for (auto& item : spec_.derived) {
         check_dims(item.dim_exprs);
         item.index_syms = check_with_indices(*item.value, item.index_names, Type::int_, spec_, ctx, d_);
@@ -535,7 +535,7 @@ class Reader {
       if (init_node) {
         sv.init = expr_of(*init_node, "state '" + sv.name + "' init");
         if (sv.init) {
-          CheckContext ctx{"a state's init (evaluated once at the root)", false, false, false};
+          CheckContext ctx{.where = "a state's init (evaluated once at the root)", .node = false};
           check_typed(*sv.init, sv.type, spec_, ctx, d_);
         }
       }
