@@ -46,7 +46,7 @@ struct ExplorerArrays {
   ExplorersArg arg() const { return {I.ptr(), V.ptr(), M.ptr(), last.ptr(), T}; }
   // The checkpoint's byte image: I, V, M, last, one after the other.
   std::string download() const {
-    std::string s(I.bytes() + V.bytes() + M.bytes() + last.bytes(), '\0');
+    std::string s(bytes(), '\0');
     size_t at = 0;
     for (const cuda::Buffer* b : {&I, &V, &M, &last}) {
       b->download(s.data() + at, b->bytes());

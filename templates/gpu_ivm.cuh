@@ -42,6 +42,16 @@ struct Prefix {
   }
 };
 
+// Whether a node is pruned against the incumbent `best` (never when counting): the
+// question enter(), steal_half() and explore() ask.
+struct PrunedBy {
+  int best;
+  __device__ bool operator()(const Node& n) const {
+    if constexpr (kOptimise) return gpu_search::pruned(problem::bound(n), best);
+    return false;
+  }
+};
+
 // What templates/ivm_explorer.h asks of its caller, on the device.
 struct Hooks {
   static constexpr unsigned kPeriod = PJ_IVM_POLL_PERIOD;
@@ -56,10 +66,7 @@ struct Hooks {
     const volatile PjIvmControl* c = ctl;
     return c->empty >= trigger || c->stop_round >= round;
   }
-  __device__ bool pruned(const Node& n) const {
-    if constexpr (kOptimise) return gpu_search::pruned(problem::bound(n), best);
-    return false;
-  }
+  __device__ bool pruned(const Node& n) const { return PrunedBy{best}(n); }
   __device__ void leaf(const Node& n, const int* vals, pj_ivm::Counters& c) {
     if constexpr (kOptimise) {
       int value = problem::objective(n);
@@ -90,8 +97,7 @@ extern "C" __global__ void pj_ivm_init(ivm::Explorers e, const unsigned char* __
   }
   pj_ivm::Digit f[L];
   for (int l = 0; l < L; ++l) f[l] = first[l * e.T + i];
-  const int best = read_volatile(&r->best);
-  pj_ivm::enter(x, f, [best](const Node& n) { return kOptimise && gpu_search::pruned(problem::bound(n), best); });
+  pj_ivm::enter(x, f, PrunedBy{read_volatile(&r->best)});
 }
 
 // TreeExplore: every explorer works on its interval until `trigger` explorers are
@@ -171,7 +177,6 @@ extern "C" __global__ void pj_ivm_steal(ivm::Explorers e, const long long* __res
   const long long v = victim[i];
   if (v < 0) return;
   claimed[v] = 0;
-  const int best = read_volatile(&r->best);
-  auto pruned = [best](const Node& n) { return kOptimise && gpu_search::pruned(problem::bound(n), best); };
-  if (pj_ivm::steal_half(Ref{e, i}, Ref{e, static_cast<unsigned long long>(v)}, pruned)) atomicAdd(&ctl->steals, 1u);
+  if (pj_ivm::steal_half(Ref{e, i}, Ref{e, static_cast<unsigned long long>(v)}, PrunedBy{read_volatile(&r->best)}))
+    atomicAdd(&ctl->steals, 1u);
 }

@@ -121,6 +121,20 @@ PJ_HD void set_max(Digit* out, int L) {
   for (int l = 0; l < L; ++l) out[l] = Digit(base_of(l, L) - 1);
 }
 
+// Part i of [0, L!) cut into `parts` near-equal intervals: [floor(i L! / parts),
+// floor((i+1) L! / parts) - 1]. False when it holds no leaf (parts > L!).
+PJ_HD bool part_of(unsigned long long i, unsigned long long parts, Digit* first, Digit* last, int L) {
+  split_point(i, parts, first, L);
+  if (i + 1 == parts) {
+    set_max(last, L);
+    return true;
+  }
+  split_point(i + 1, parts, last, L);
+  if (compare(first, last, L) == 0) return false;
+  step(last, -1, L);
+  return true;
+}
+
 // last - first + 1, approximately.
 PJ_HD double length_of(const Digit* first, const Digit* last, int L) {
   return value_of(last, L) - value_of(first, L) + 1.0;

@@ -78,3 +78,35 @@ TEST_CASE("the cdp and rec options are checked before any work", "[e2e][options]
     CHECK_THAT(first_error(o), Catch::Contains(c.message));
   }
 }
+
+TEST_CASE("the ivm and offload options are checked before any work, with their place", "[e2e][options][ivm]") {
+  struct Case {
+    std::string skeleton;
+    void (*set)(SolveOptions&);
+    int col;  // where the caret points on the shown command line
+    std::string message;
+  };
+  const Case cases[] = {
+      {"ivm", [](SolveOptions& o) { o.ivm_rows = "global"; }, 12, "unknown placement 'global'"},
+      {"ivm", [](SolveOptions& o) { o.checkpoint_every = 0; }, 20, "--checkpoint-every must be a positive number"},
+      {"dfs", [](SolveOptions& o) { o.trigger = 5; }, 1, "--trigger applies to the ivm skeleton; this run uses 'dfs'"},
+      {"cpu", [](SolveOptions& o) { o.resume = "x.ckpt"; }, 1, "--resume applies to the ivm skeleton"},
+      {"ivm", [](SolveOptions& o) { o.offload = "bound"; }, 11, "--offload applies to the offload skeleton, not ivm"},
+  };
+  for (const Case& c : cases) {
+    INFO(c.skeleton << ": " << c.message);
+    SolveOptions o = nqueens();
+    o.skeleton = c.skeleton;
+    c.set(o);
+    try {
+      solve(o);
+      FAIL("no user error");
+    } catch (const UserErrors& e) {
+      const Diagnostic& d = e.diags.all().front();
+      CHECK(d.loc.file->path == "<command line>");
+      CHECK(d.loc.line == 1);
+      CHECK(d.loc.col == c.col);
+      CHECK_THAT(d.message, Catch::Contains(c.message));
+    }
+  }
+}

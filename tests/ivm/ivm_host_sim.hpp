@@ -53,28 +53,17 @@ inline void start(World& w, int initial_best) {
   w.c = pj_ivm::Counters{};
   w.c.expanded = 1;  // the root
   ivm::Explorers e = w.view();
-  pj_ivm::Digit first[L], next[L];
-  pj_ivm::split_point(0, w.T, first, L);
+  pj_ivm::Digit first[L], last[L];
   for (unsigned long long i = 0; i < w.T; ++i) {
     pj_ivm::Ref x{e, i};
-    bool empty = false;
-    if (i + 1 < w.T) {
-      pj_ivm::split_point(i + 1, w.T, next, L);
-      empty = pj_ivm::compare(first, next, L) == 0;
-      pj_ivm::Digit last[L];
-      std::memcpy(last, next, L);
-      if (!empty) pj_ivm::step(last, -1, L);
-      for (int l = 0; l < L; ++l) x.last(l) = last[l];
-    } else {
-      for (int l = 0; l < L; ++l) x.last(l) = static_cast<ivm::Digit>(L - l - 1);
-    }
+    const bool empty = !pj_ivm::part_of(i, w.T, first, last, L);
+    for (int l = 0; l < L; ++l) x.last(l) = last[l];
     if (empty) {
       pj_ivm::set_empty(x);
     } else {
       const int best = w.best;
       pj_ivm::enter(x, first, [best](const Node& n) { return is_pruned(n, best); });
     }
-    std::memcpy(first, next, L);
   }
 }
 
