@@ -1,10 +1,10 @@
 // Host side of the `cpu` skeleton: compile prelude + problem + templates/cpu_dfs.hpp
 // into a shared object (cached), load it, search.
 #include <chrono>
-#include <thread>
 
 #include "runtime/cache.hpp"
 #include "runtime/cpu_module.hpp"
+#include "runtime/gpu_host.hpp"  // host_threads
 #include "runtime/host_compiler.hpp"
 #include "runtime/skeletons.hpp"
 #include "runtime/solve.hpp"
@@ -25,7 +25,7 @@ void run_cpu_skeleton(SkeletonRun& run) {
   auto t1 = clock::now();
 
   CpuRunOptions o;
-  o.threads = run.opts.threads > 0 ? run.opts.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  o.threads = host_threads(run.opts);
   o.split_depth = run.opts.split_depth;
   o.ub = run.opts.ub;
   PjCpuResult out = run_cpu_module(mod.path, o);
