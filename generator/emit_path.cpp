@@ -62,8 +62,8 @@ void emit_goal_and_root(GenContext& g) {
   close_function(g);
   open_function(g, "The start: the instance's permutation, the state's init values, its heuristic.",
                 "void root(Node& s)");
-  g.out.line("for (int i = 0; i < kSize; ++i) s.perm[i] = static_cast<unsigned char>(" +
-             ExprEmitter::data_name(s.path.start_item) + "[i]);");
+  g.out.line("for (int i = 0; i < kSize; ++i) s.perm.set(i, " + ExprEmitter::data_name(s.path.start_item) +
+             "[i]);");
   for (const auto& v : s.state) {
     std::string init = v.init ? value_on(g, *v.init, "s.") : "0";
     g.out.line("s." + ExprEmitter::state_name(v.name) + " = " + init + ";");
@@ -129,20 +129,26 @@ void emit_apply(GenContext& g) {
     }
     if (any) g.out.line("c." + ExprEmitter::state_name(v.name) + " = " + select_by_move(v.type, next) + ";");
   }
-  g.out.line("const unsigned char moved = c.perm[a];");
-  g.out.line("c.perm[a] = c.perm[b];");
-  g.out.line("c.perm[b] = moved;");
+  g.out.line("c.perm.swap(a, b);");
   if (s.path.position_term)
     g.out.line("c.h = p.h - position_term(p, a) - position_term(p, b) + position_term(c, a) + position_term(c, b);");
   else
     g.out.line("c.h = heuristic(c);");
   close_function(g);
 }
+
+// Bits per value of a permutation of 0..size-1.
+int value_bits(int size) {
+  int b = 1;
+  while ((1 << b) < size) ++b;
+  return b;
+}
 }  // namespace
 
 void emit_path_node(GenContext& g) {
   const ProblemSpec& s = g.spec;
   PJ_INTERNAL_ASSERT(s.size <= 255, "a path problem's values fit a byte");
+  const int bits = value_bits(s.size);
   g.out.line("constexpr int kMoves = " + std::to_string(s.path.moves.size()) + ";");
   g.out.line(std::string("constexpr bool kIncrementalHeuristic = ") + (s.path.position_term ? "true" : "false") + ";");
   g.out.line("");
@@ -153,7 +159,11 @@ void emit_path_node(GenContext& g) {
     g.out.line(ExprEmitter::cxx_type(v.type) + " " + ExprEmitter::state_name(v.name) + ";  // state '" + v.name +
                "', line " + std::to_string(v.loc.line));
   g.out.line("int h;  // heuristic(*this)");
-  g.out.line("unsigned char perm[kSize];  // the value at each position");
+  if (s.size * bits <= 64)
+    g.out.line("pj::PackedPerm<kSize, " + std::to_string(bits) + "> perm;  // the value at each position, " +
+               std::to_string(bits) + " bits each");
+  else
+    g.out.line("pj::BytePerm<kSize> perm;  // the value at each position");
   g.out.dedent();
   g.out.line("};");
   g.out.line("");

@@ -77,6 +77,8 @@ struct Device {
   std::string name;
   int sm_count = 0, cc_major = 0, cc_minor = 0, max_threads_per_sm = 0;
   int max_shared_per_block = 0;  // bytes a block may opt in to
+  int max_shared_per_sm = 0;     // bytes of shared memory an SM holds
+  int reserved_shared_per_block = 0;  // bytes the system takes from each block's share
   size_t total_memory = 0;
   std::string arch() const { return "sm_" + std::to_string(cc_major) + std::to_string(cc_minor); }
 };

@@ -10,6 +10,7 @@
 #include <numeric>
 #include <queue>
 
+#include "dsl/diagnostics.hpp"
 #include "runtime/cuda_driver.hpp"
 #include "runtime/gpu_host.hpp"
 #include "runtime/ida_module.hpp"
@@ -27,7 +28,33 @@ using clock_type = std::chrono::steady_clock;
 double since(clock_type::time_point t) { return std::chrono::duration<double>(clock_type::now() - t).count(); }
 
 constexpr int kMaxLevels = 128;      // PJ_IDA_MAX_LEVELS of the ida-thread kernel
-constexpr int kStackBytes = 40 * 1024;  // ida: a block's shared-memory stack (under the 48 KiB default)
+constexpr unsigned kMaxBlocksPerSm = 32;  // resident blocks an SM holds (sm_50 to sm_90)
+
+// ida: a warp's stack in shared memory. By default the largest that keeps an SM's 32
+// one-warp blocks resident at once (a stack of 40 KiB, the first choice, left 5 warps
+// per SM and the GPU latency-bound). A deeper stack allows wider pops deep in the tree.
+struct WarpStack {
+  int entries = 0, bytes = 0;
+  unsigned blocks_per_sm = 0;
+};
+
+WarpStack plan_warp_stack(const cuda::Device& dev, int entry_bytes, unsigned requested) {
+  const int per_block = dev.max_shared_per_sm / static_cast<int>(kMaxBlocksPerSm) - dev.reserved_shared_per_block;
+  WarpStack w;
+  w.entries = requested ? static_cast<int>(requested) : per_block / entry_bytes;
+  w.bytes = w.entries * entry_bytes;
+  if (requested && (w.bytes > dev.max_shared_per_block || requested < 8)) {
+    Diagnostics d;
+    d.error(Loc{make_source("<command line>", "--ida-stack " + std::to_string(requested)), 1, 13},
+            "a stack of " + std::to_string(requested) + " entries (" + std::to_string(entry_bytes) +
+                " bytes each) does not fit: a block holds at most " + std::to_string(dev.max_shared_per_block) +
+                " bytes of shared memory, and a stack needs at least 8 entries");
+    throw UserErrors(std::move(d));
+  }
+  w.blocks_per_sm = std::min<unsigned>(
+      kMaxBlocksPerSm, static_cast<unsigned>(dev.max_shared_per_sm / (w.bytes + dev.reserved_shared_per_block)));
+  return w;
+}
 
 struct Assignment {
   std::vector<unsigned> order;  // alive roots, grouped by worker
@@ -68,8 +95,9 @@ void run_gpu_ida(SkeletonRun& run, bool warp_per_root) {
   IdaModule ida(g.host.path);
 
   // Workers: blocks of one warp as many as the SMs hold at once, or every thread slot.
-  unsigned blocks_per_sm = 32;
-  unsigned workers = warp_per_root ? static_cast<unsigned>(g.dev.sm_count) * blocks_per_sm
+  const int entry_bytes = g.module.read_int("pj_ida_entry_bytes");  // gpu_ida::Entry, as the device lays it out
+  const WarpStack stack = plan_warp_stack(g.dev, entry_bytes, opts.ida_stack);
+  unsigned workers = warp_per_root ? static_cast<unsigned>(g.dev.sm_count) * stack.blocks_per_sm
                                    : static_cast<unsigned>(g.dev.sm_count * g.dev.max_threads_per_sm);
   unsigned long long want = opts.roots > 0 ? opts.roots : 8ull * workers;
   IdaModule::Roots roots(ida, want);
@@ -80,6 +108,13 @@ void run_gpu_ida(SkeletonRun& run, bool warp_per_root) {
   r.threads = 1;
   r.dcpu_reason = opts.roots > 0 ? "--roots" : "first depth with >= " + std::to_string(want) + " paths (8 per worker)";
   r.block_size = warp_per_root ? 32 : 128;
+  if (warp_per_root) {
+    r.memory_plan = "a stack of " + std::to_string(stack.entries) + " entries (" + std::to_string(stack.bytes) +
+                    " bytes) per warp in shared memory, " + std::to_string(stack.blocks_per_sm) + " warps per SM";
+    if (stack.bytes > 48 * 1024)
+      cuda::check(cuda::api().FuncSetAttribute(kernel, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, stack.bytes),
+                  "cuFuncSetAttribute(max dynamic shared memory of pj_ida_warp)");
+  }
 
   const size_t count = rt.count;
   cuda::Buffer nodes(count * rt.node_bytes), gs(count * sizeof(int)), lasts(count * sizeof(int));
@@ -90,8 +125,7 @@ void run_gpu_ida(SkeletonRun& run, bool warp_per_root) {
   cuda::Buffer work_buf(count * sizeof(unsigned long long)), counts_buf(sizeof(PjIdaDeviceCounts));
   std::vector<double> expected(count, 1.0);
   std::vector<unsigned long long> work(count);
-  const int entry_bytes = rt.node_bytes + 8;
-  const int capacity = kStackBytes / entry_bytes;
+  const int capacity = stack.entries;
   r.t_host += since(t1);
 
   cuda::EventTimer timer;

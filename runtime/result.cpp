@@ -169,6 +169,7 @@ std::string format_json(const SolveResult& r) {
                 {"child_grids", r.child_grids},
                 {"pending_launch_limit", r.pending_launch_limit},
                 {"memory_plan", r.memory_plan}};
+  if (r.dgpu == 0 && !r.memory_plan.empty()) j["memory_plan"] = r.memory_plan;
   j["cache_hit"] = r.cache_hit;
   if (!r.offload_mode.empty()) j["offload"] = {{"mode", r.offload_mode}, {"batches", r.chunks}, {"max_pool", r.max_pool}};
   j["evaluated_per_s"] = r.t_search > 0 ? r.evaluated / r.t_search : 0.0;

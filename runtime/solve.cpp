@@ -65,6 +65,13 @@ void check_skeleton_options(const SolveOptions& opts, const Skeleton& sk) {
             sk.name != "offload" ? "add --skeleton offload" : "--offload is bound or branch");
     throw UserErrors(std::move(d));
   }
+  if (opts.ida_stack != 0 && sk.name != "ida") {
+    Diagnostics d;
+    d.error(Loc{make_source("<command line>", "--ida-stack " + std::to_string(opts.ida_stack)), 1, 1},
+            "--ida-stack applies to the ida skeleton; this run uses '" + std::string(sk.name) + "'",
+            "add --skeleton ida");
+    throw UserErrors(std::move(d));
+  }
   if (sk.name == "ivm") {
     if (opts.ivm_rows != "auto" && opts.ivm_rows != "shared" && opts.ivm_rows != "local") {
       Diagnostics d;

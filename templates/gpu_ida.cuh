@@ -4,15 +4,15 @@
 // limit; the counting rules are those of templates/cpu_ida.hpp.
 //
 // pj_ida_warp, BPIDA* (§5, Appendix A.1): a block is one warp; it searches its roots one
-// after another with a stack of nodes in shared memory. Each step pops k = 32 / kMoves
-// nodes (parallelPop); lane l applies move l % kMoves to popped node l / kMoves, and
-// pushes the child it keeps with an atomicAdd on the top (atomicPut). Since Volta a
-// warp's lanes are scheduled independently, so the steps are separated by __syncwarp
-// (docs/skeletons.md, "ida: how the stack stays consistent"):
-//   1. every lane reads `top` (nobody writes it between the barrier before and 3);
-//   2. __syncwarp; popped lanes read their entry;  3. __syncwarp; lane 0 lowers `top`;
-//   4. __syncwarp; lanes push with atomicAdd(&top) into slots at or above the new top,
-//      which no lane reads in this step;  5. __syncwarp: the pushes are visible to 1.
+// after another with a stack of nodes in shared memory. Each step pops k <= 32 / kMoves
+// nodes (parallelPop); lane l applies move l % kMoves to popped node l / kMoves, and the
+// children kept are put on the stack (atomicPut). Since Volta a warp's lanes are
+// scheduled independently, so nothing may rest on lock-step execution
+// (docs/skeletons.md, "ida: how the stack stays consistent"): the top of the stack is a
+// register every lane holds with the same value, the put is warp-aggregated (a ballot
+// gives each keeping lane its slot above the top, the popcount the new top), and one
+// __syncwarp separates the step's reads of the stack from its writes, another its
+// writes from the next step's reads.
 #ifndef PJ_IDA_MAX_LEVELS
 #define PJ_IDA_MAX_LEVELS 128  // ida-thread: the deepest path below a root (one node per level)
 #endif
@@ -30,6 +30,13 @@ struct Entry {
   int g;
   int last;
 };
+
+}  // namespace gpu_ida
+
+// The host sizes the ida stack from the entry as this compiler lays it out.
+extern "C" __constant__ int pj_ida_entry_bytes = sizeof(gpu_ida::Entry);
+
+namespace gpu_ida {
 
 __device__ __forceinline__ bool skip(int m, int last) { return last >= 0 && m == problem::inverse_move(last); }
 
@@ -61,59 +68,70 @@ extern "C" __global__ void __launch_bounds__(32)
   using namespace gpu_ida;
   extern __shared__ __align__(16) unsigned char stack_bytes[];
   Entry* stack = reinterpret_cast<Entry*>(stack_bytes);
-  __shared__ int top;
-  volatile int* vtop = &top;
   const int lane = threadIdx.x;
   const int mine = lane / kMoves, m = lane % kMoves;
+  const unsigned below_me = (1u << lane) - 1;
+  // The cheapest move bounds the depth left below a node of cost g: (limit - g) / cheapest.
+  int cheapest = kNoLimit;
+  for (int k = 0; k < kMoves; ++k) cheapest = min(cheapest, problem::move_cost(k));
   unsigned long long evaluated = 0, solutions = 0, expanded_total = 0;
   int next = kNoLimit;
   for (unsigned k = block_begin[blockIdx.x]; k < block_begin[blockIdx.x + 1]; ++k) {
     const unsigned root = order[k];
+    const int g0 = root_g[root];
+    // Room kept free for a depth-first descent (one pop per step) from any entry: each
+    // level adds at most kMoves - 1 entries, and no entry is more than `depth_left`
+    // levels above the limit. Wide pops only where that reserve stays free, so one pop
+    // always fits (docs/skeletons.md); with free moves (cost 0) there is no such bound
+    // and the kernel flags an overflow instead of a wrong count.
+    const int depth_left = cheapest > 0 ? (limit - g0) / cheapest + 1 : 0;
+    const int reserve = (kMoves - 1) * depth_left;
     unsigned long long popped = 0;
-    if (lane == 0) {
-      stack[0] = Entry{roots[root], root_g[root], root_last[root]};
-      *vtop = 1;
-    }
+    if (lane == 0) stack[0] = Entry{roots[root], g0, root_last[root]};
+    int top = 1;  // the same in every lane
+    unsigned steps = 0;
     __syncwarp();
-    for (;;) {
-      const int n = *vtop;  // 1
-      int stop = lane == 0 && !all_solutions ? *reinterpret_cast<volatile int*>(&out->stop) : 0;
-      stop = __shfl_sync(kFull, stop, 0);  // one decision for the warp
-      __syncwarp();
-      if (n == 0 || stop) break;
-      const int room = kMoves > 1 ? (capacity - n) / (kMoves - 1) : kPop;  // each pop nets at most kMoves-1
-      const int take = min(min(n, kPop), room);
-      if (take <= 0) {
+    while (top > 0) {
+      // First-solution mode: another warp's goal ends the search (read now and then).
+      if (!all_solutions && (++steps & 63) == 0) {
+        int stop = lane == 0 ? *reinterpret_cast<volatile int*>(&out->stop) : 0;
+        if (__shfl_sync(kFull, stop, 0)) break;
+      }
+      const int room = (capacity - reserve - top) / (kMoves > 1 ? kMoves - 1 : 1);
+      int take = min(min(top, kPop), room);
+      if (take < 1) take = 1;
+      if (top - 1 + kMoves > capacity) {  // not even one pop fits: results would be void
         if (lane == 0) atomicExch(&out->overflow, 1);
         break;
       }
       const bool active = mine < take;
       Entry e;
-      if (active) e = stack[n - 1 - mine];  // 2: parallelPop
-      __syncwarp();
-      if (lane == 0) *vtop = n - take;  // 3
-      __syncwarp();
-      if (active) {  // 4
-        popped += m == 0;
-        if (problem::applicable(e.node, m) && !skip(m, e.last)) {
-          Entry c;
-          problem::apply_move(e.node, m, c.node);
-          ++evaluated;
-          c.g = e.g + problem::move_cost(m);
-          c.last = m;
-          const int f = c.g + c.node.h;
-          if (f > limit) {
-            next = min(next, f);
-          } else if (problem::is_goal(c.node)) {
-            ++solutions;
-            atomicMin(&out->solved_root, static_cast<unsigned long long>(root));
-            if (!all_solutions) atomicExch(&out->stop, 1);
-          } else {
-            stack[atomicAdd(&top, 1)] = c;  // atomicPut
-          }
+      if (active) e = stack[top - 1 - mine];  // parallelPop
+      popped += active && m == 0;
+      top -= take;
+      bool keep = false;
+      Entry c;
+      if (active && problem::applicable(e.node, m) && !skip(m, e.last)) {
+        problem::apply_move(e.node, m, c.node);
+        ++evaluated;
+        c.g = e.g + problem::move_cost(m);
+        c.last = m;
+        const int f = c.g + c.node.h;
+        if (f > limit) {
+          next = min(next, f);
+        } else if (problem::is_goal(c.node)) {
+          ++solutions;
+          atomicMin(&out->solved_root, static_cast<unsigned long long>(root));
+          if (!all_solutions) atomicExch(&out->stop, 1);
+        } else {
+          keep = true;
         }
       }
-      __syncwarp();  // 5
+      const unsigned kept = __ballot_sync(kFull, keep);
+      __syncwarp();  // every popped entry is read before a put may overwrite its slot
+      if (keep) stack[top + __popc(kept & below_me)] = c;  // atomicPut, aggregated
+      top += __popc(kept);
+      __syncwarp();  // the puts are visible to the next step's pops
     }
     popped = warp_sum(popped);
     if (lane == 0) work[root] = popped;

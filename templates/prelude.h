@@ -90,4 +90,36 @@ PJ_HD T select(bool c, T a, T b) {
 PJ_HD int clamp_index(int i, int n) { return i < 0 ? 0 : (i >= n ? n - 1 : i); }
 PJ_HD bool in_range(int i, int n) { return bool((i >= 0) & (i < n)); }
 
+// A path problem's permutation (the board). Values of `Bits` bits packed in one 64-bit
+// word when they fit: a child is the parent with two fields exchanged, computed in
+// registers, where a byte array indexed by a run-time position would live in local
+// memory. Larger permutations keep one byte per value behind the same interface.
+template <int N, int Bits>
+struct PackedPerm {
+  static_assert(N * Bits <= 64, "the values fit one 64-bit word");
+  static constexpr unsigned long long kField = (1ull << Bits) - 1;
+  unsigned long long bits;
+  PJ_HD int operator[](int i) const { return static_cast<int>((bits >> (Bits * i)) & kField); }
+  PJ_HD void set(int i, int v) {
+    bits = (bits & ~(kField << (Bits * i))) | (static_cast<unsigned long long>(v) << (Bits * i));
+  }
+  // Exchanges the values at positions a and b: their xor, put back at both places.
+  PJ_HD void swap(int a, int b) {
+    const unsigned long long x = ((bits >> (Bits * a)) ^ (bits >> (Bits * b))) & kField;
+    bits ^= (x << (Bits * a)) | (x << (Bits * b));
+  }
+};
+
+template <int N>
+struct BytePerm {
+  unsigned char v[N];
+  PJ_HD int operator[](int i) const { return v[i]; }
+  PJ_HD void set(int i, int x) { v[i] = static_cast<unsigned char>(x); }
+  PJ_HD void swap(int a, int b) {
+    const unsigned char t = v[a];
+    v[a] = v[b];
+    v[b] = t;
+  }
+};
+
 }  // namespace pj

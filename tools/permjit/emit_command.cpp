@@ -42,9 +42,13 @@ GpuUnit gpu_unit(const std::string& skeleton, const ProblemSpec& spec, const Pro
   // the device runtime; the stages here show the module before that link).
   if (skeleton == "cdp") return {assemble_unit(src, gpu_cdp_templates()), {"-DPJ_BLOCK=128", "-DPJ_CDP=1", "-rdc=true"}};
   if (skeleton == "rec") return {assemble_unit(src, gpu_cdp_templates()), {"-DPJ_BLOCK=128", "-DPJ_CDP=0"}};
+  if (skeleton == "offload") return {assemble_unit(src, gpu_offload_templates()), {"-DPJ_BLOCK=128"}};
+  // One module holds both IDA* kernels (pj_ida_warp and pj_ida_thread).
+  if (skeleton == "ida" || skeleton == "ida-thread") return {assemble_unit(src, gpu_ida_templates()), {}};
   if (skeleton == "probe") return {assemble_unit(src, {"probe.cuh"}), {}};
   option_error("--skeleton " + skeleton, 12, "no GPU code for skeleton '" + skeleton + "'",
-               "GPU stages show: dfs (default), ivm, cdp, rec, probe (the problem's functions alone)");
+               "GPU stages show: dfs (default), ivm, cdp, rec, offload, ida, ida-thread, probe (the problem's "
+               "functions alone)");
 }
 
 // cuobjdump from PATH or the CUDA toolkit, or empty.

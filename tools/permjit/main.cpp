@@ -74,6 +74,8 @@ int main(int argc, char** argv) {
                       "path problems: finish the last IDA* iteration and count every optimal path");
   solve_cmd->add_option("--roots", solve_opts.roots,
                         "path problems: roots of the upper tree that threads or warps share (default: chosen)");
+  solve_cmd->add_option("--ida-stack", solve_opts.ida_stack,
+                        "ida: entries of a warp's shared-memory stack (default: what keeps 32 warps per SM)");
   solve_cmd->add_option("--cache-dir", solve_opts.cache_dir, "where compiled modules are kept");
 
   LoadOptions check_opts;
@@ -86,7 +88,7 @@ int main(int argc, char** argv) {
   add_spec_options(emit_cmd, emit_opts.load);
   emit_cmd->add_option("--stage", emit_opts.stage, "spec | source | cpu | cuda | ptx | sass | resources (default source)");
   emit_cmd->add_option("--arch", emit_opts.arch, "GPU architecture for GPU stages (default sm_90)");
-  emit_cmd->add_option("--skeleton", emit_opts.skeleton, "the skeleton whose code to show (dfs, cdp, rec, probe; default dfs)");
+  emit_cmd->add_option("--skeleton", emit_opts.skeleton, "the skeleton whose code to show (dfs, ivm, cdp, rec, offload, ida, ida-thread, probe; default dfs)");
 
   app.add_subcommand("skeletons", "list the search skeletons of this build");
 
