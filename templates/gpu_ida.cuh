@@ -48,6 +48,15 @@ __device__ __forceinline__ int warp_min(int x) {
   for (int o = 16; o > 0; o >>= 1) x = min(x, __shfl_down_sync(kFull, x, o));
   return x;
 }
+// The minimum, in every lane (one instruction from sm_80 on).
+__device__ __forceinline__ int warp_min_all(int x) {
+#if __CUDA_ARCH__ >= 800
+  return __reduce_min_sync(kFull, x);
+#else
+  for (int o = 16; o > 0; o >>= 1) x = min(x, __shfl_xor_sync(kFull, x, o));
+  return x;
+#endif
+}
 
 // The thread's totals into the iteration's counts.
 __device__ void publish(unsigned long long expanded, unsigned long long evaluated, unsigned long long solutions,
@@ -71,23 +80,15 @@ extern "C" __global__ void __launch_bounds__(32)
   const int lane = threadIdx.x;
   const int mine = lane / kMoves, m = lane % kMoves;
   const unsigned below_me = (1u << lane) - 1;
-  // The cheapest move bounds the depth left below a node of cost g: (limit - g) / cheapest.
+  // The cheapest move bounds the levels left below a node of cost g: (limit - g) / cheapest.
   int cheapest = kNoLimit;
   for (int k = 0; k < kMoves; ++k) cheapest = min(cheapest, problem::move_cost(k));
   unsigned long long evaluated = 0, solutions = 0, expanded_total = 0;
   int next = kNoLimit;
   for (unsigned k = block_begin[blockIdx.x]; k < block_begin[blockIdx.x + 1]; ++k) {
     const unsigned root = order[k];
-    const int g0 = root_g[root];
-    // Room kept free for a depth-first descent (one pop per step) from any entry: each
-    // level adds at most kMoves - 1 entries, and no entry is more than `depth_left`
-    // levels above the limit. Wide pops only where that reserve stays free, so one pop
-    // always fits (docs/skeletons.md); with free moves (cost 0) there is no such bound
-    // and the kernel flags an overflow instead of a wrong count.
-    const int depth_left = cheapest > 0 ? (limit - g0) / cheapest + 1 : 0;
-    const int reserve = (kMoves - 1) * depth_left;
     unsigned long long popped = 0;
-    if (lane == 0) stack[0] = Entry{roots[root], g0, root_last[root]};
+    if (lane == 0) stack[0] = Entry{roots[root], root_g[root], root_last[root]};
     int top = 1;  // the same in every lane
     unsigned steps = 0;
     __syncwarp();
@@ -97,16 +98,25 @@ extern "C" __global__ void __launch_bounds__(32)
         int stop = lane == 0 ? *reinterpret_cast<volatile int*>(&out->stop) : 0;
         if (__shfl_sync(kFull, stop, 0)) break;
       }
-      const int room = (capacity - reserve - top) / (kMoves > 1 ? kMoves - 1 : 1);
-      int take = min(min(top, kPop), room);
-      if (take < 1) take = 1;
-      if (top - 1 + kMoves > capacity) {  // not even one pop fits: results would be void
+      // How many to pop. A one-node pop must always fit later, so a wide pop is taken
+      // only if, afterwards, a depth-first descent from every entry still fits: entry i
+      // (from the bottom) with r levels left below it needs i + 1 + (kMoves - 1) * r
+      // slots, and a pop of k nodes with at most r_max levels left pushes at most
+      // k * (kMoves - 1) children with fewer (docs/skeletons.md). r is bounded by
+      // (limit - g) / the cheapest move; with free moves there is no bound, and the
+      // kernel flags an overflow rather than give a wrong count.
+      const int can = min(top, kPop);
+      Entry e;
+      if (mine < can) e = stack[top - 1 - mine];  // parallelPop, read ahead of the choice of k
+      const int g_min = warp_min_all(mine < can ? e.g : kNoLimit);
+      const int r_max = cheapest > 0 ? (limit - g_min) / cheapest : 0;
+      const int room = (capacity - top - (kMoves - 1) * r_max) / (kMoves > 1 ? kMoves - 1 : 1);
+      const int take = max(1, min(can, room));
+      if (top - 1 + kMoves > capacity) {  // not even one pop fits: the results would be void
         if (lane == 0) atomicExch(&out->overflow, 1);
         break;
       }
       const bool active = mine < take;
-      Entry e;
-      if (active) e = stack[top - 1 - mine];  // parallelPop
       popped += active && m == 0;
       top -= take;
       bool keep = false;
