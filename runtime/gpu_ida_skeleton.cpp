@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <climits>
+#include <memory>
 #include <numeric>
 #include <queue>
 
@@ -14,6 +15,7 @@
 #include "runtime/cuda_driver.hpp"
 #include "runtime/gpu_host.hpp"
 #include "runtime/ida_module.hpp"
+#include "runtime/ida_split.hpp"
 #include "runtime/ida_report.hpp"
 #include "runtime/skeletons.hpp"
 #include "runtime/solve.hpp"
@@ -59,6 +61,27 @@ WarpStack plan_warp_stack(const cuda::Device& dev, int entry_bytes, unsigned req
 struct Assignment {
   std::vector<unsigned> order;  // alive roots, grouped by worker
   std::vector<unsigned> begin;  // workers + 1 offsets into order
+};
+
+// Device memory that is reallocated when an iteration needs more than it holds.
+class GrowingBuffer {
+ public:
+  void reserve(size_t bytes) {
+    if (buf_ && bytes <= size_) return;
+    buf_.reset();
+    size_ = std::max<size_t>(bytes, 2 * size_);
+    buf_ = std::make_unique<cuda::Buffer>(size_ ? size_ : 1);
+  }
+  void upload(const void* data, size_t bytes) {
+    reserve(bytes);
+    if (bytes) buf_->upload(data, bytes);
+  }
+  void download(void* data, size_t bytes) const { buf_->download(data, bytes); }
+  CUdeviceptr ptr() const { return buf_->ptr(); }
+
+ private:
+  std::unique_ptr<cuda::Buffer> buf_;
+  size_t size_ = 0;
 };
 
 // Largest expected work first, each onto the least loaded worker (LPT).
@@ -117,14 +140,11 @@ void run_gpu_ida(SkeletonRun& run, bool warp_per_root) {
   }
 
   const size_t count = rt.count;
-  cuda::Buffer nodes(count * rt.node_bytes), gs(count * sizeof(int)), lasts(count * sizeof(int));
-  nodes.upload(rt.nodes, count * rt.node_bytes);
-  gs.upload(rt.g, count * sizeof(int));
-  lasts.upload(rt.last, count * sizeof(int));
-  cuda::Buffer order_buf(count * sizeof(unsigned) + 4), begin_buf((workers + 1) * sizeof(unsigned));
-  cuda::Buffer work_buf(count * sizeof(unsigned long long)), counts_buf(sizeof(PjIdaDeviceCounts));
-  std::vector<double> expected(count, 1.0);
-  std::vector<unsigned long long> work(count);
+  const int moves = static_cast<int>(run.spec.path.moves.size());
+  GrowingBuffer nodes, gs, lasts, order_buf, work_buf;
+  cuda::Buffer begin_buf((workers + 1) * sizeof(unsigned)), counts_buf(sizeof(PjIdaDeviceCounts));
+  std::vector<double> expected(count, 1.0);  // per root: its work in the last iteration that reached it
+  std::vector<unsigned long long> work;
   const int capacity = stack.entries;
   r.t_host += since(t1);
 
@@ -136,37 +156,49 @@ void run_gpu_ida(SkeletonRun& run, bool warp_per_root) {
     long long upper_goal = -1;
     PjIdaCounts upper = roots.upper(limit, alive, upper_goal);
     std::vector<unsigned> live;
-    int min_g = INT_MAX;
+    double live_work = 0;
     for (size_t i = 0; i < count; ++i)
       if (alive[i]) {
         live.push_back(static_cast<unsigned>(i));
-        min_g = std::min(min_g, rt.g[i]);
+        live_work += expected[i];
       }
-    if (!warp_per_root && !live.empty() && limit - min_g > kMaxLevels)
-      throw std::runtime_error("ida-thread: the limit " + std::to_string(limit) + " reaches deeper than " +
-                               std::to_string(kMaxLevels) + " levels below a root; use the ida skeleton");
     PjIdaDeviceCounts dev{};
     dev.solved_root = ~0ull;
     dev.next_limit = INT_MAX;
     unsigned long long max_work = 0;
     double mean_work = 0;
+    IdaItems items;
+    items.split.next_limit = INT_MAX;
     if (!live.empty() && (opts.all_solutions || upper_goal < 0)) {
-      Assignment a = balance(live, expected, workers);
+      // Roots expected to take more than a quarter of a worker's share are split.
+      items = split_roots(ida, rt, moves, live, expected, live_work / (4.0 * workers), limit);
+      int min_g = INT_MAX;
+      for (int gi : items.g) min_g = std::min(min_g, gi);
+      if (!warp_per_root && !items.g.empty() && limit - min_g > kMaxLevels)
+        throw std::runtime_error("ida-thread: the limit " + std::to_string(limit) + " reaches deeper than " +
+                                 std::to_string(kMaxLevels) + " levels below a root; use the ida skeleton");
+      const size_t n = items.size();
+      std::vector<unsigned> all(n);
+      std::iota(all.begin(), all.end(), 0u);
+      Assignment a = balance(all, items.expected, workers);
+      nodes.upload(items.nodes.data(), items.nodes.size());
+      gs.upload(items.g.data(), n * sizeof(int));
+      lasts.upload(items.last.data(), n * sizeof(int));
       order_buf.upload(a.order.data(), a.order.size() * sizeof(unsigned));
       begin_buf.upload(a.begin.data(), a.begin.size() * sizeof(unsigned));
+      work_buf.reserve(n * sizeof(unsigned long long));
       counts_buf.upload(&dev, sizeof dev);
       CUdeviceptr np = nodes.ptr(), gp = gs.ptr(), lp = lasts.ptr(), op = order_buf.ptr(), bp = begin_buf.ptr(),
                   wp = work_buf.ptr(), cp = counts_buf.ptr();
-      int all = opts.all_solutions ? 1 : 0, cap = capacity;
+      int all_flag = opts.all_solutions ? 1 : 0, cap = capacity;
       unsigned n_workers = workers;
       timer.start();
       if (warp_per_root) {
-        void* args[] = {&np, &gp, &lp, &op, &bp, &limit, &all, &cap, &wp, &cp};
-        cuda::check(cuda::api().LaunchKernel(kernel, workers, 1, 1, 32, 1, 1, capacity * entry_bytes, nullptr, args,
-                                             nullptr),
+        void* args[] = {&np, &gp, &lp, &op, &bp, &limit, &all_flag, &cap, &wp, &cp};
+        cuda::check(cuda::api().LaunchKernel(kernel, workers, 1, 1, 32, 1, 1, stack.bytes, nullptr, args, nullptr),
                     "launching the ida kernel pj_ida_warp");
       } else {
-        void* args[] = {&np, &gp, &lp, &op, &bp, &n_workers, &limit, &all, &wp, &cp};
+        void* args[] = {&np, &gp, &lp, &op, &bp, &n_workers, &limit, &all_flag, &wp, &cp};
         cuda::check(cuda::api().LaunchKernel(kernel, (workers + 127) / 128, 1, 1, 128, 1, 1, 0, nullptr, args, nullptr),
                     "launching the ida-thread kernel pj_ida_thread");
       }
@@ -177,7 +209,8 @@ void run_gpu_ida(SkeletonRun& run, bool warp_per_root) {
       }
       auto tt = clock_type::now();
       counts_buf.download(&dev, sizeof dev);
-      work_buf.download(work.data(), count * sizeof(unsigned long long));
+      work.resize(n);
+      work_buf.download(work.data(), n * sizeof(unsigned long long));
       r.t_transfers += since(tt);
       if (dev.overflow)
         throw std::runtime_error(std::string("internal error: a ") + name + " stack overflowed at limit " +
@@ -188,18 +221,28 @@ void run_gpu_ida(SkeletonRun& run, bool warp_per_root) {
         for (unsigned k = a.begin[w]; k < a.begin[w + 1]; ++k) per_worker[w] += work[a.order[k]];
       max_work = *std::max_element(per_worker.begin(), per_worker.end());
       mean_work = static_cast<double>(std::accumulate(per_worker.begin(), per_worker.end(), 0ull)) / workers;
-      for (unsigned root : live) expected[root] = static_cast<double>(std::max<unsigned long long>(1, work[root]));
+      for (unsigned root : live) expected[root] = static_cast<double>(items.split_expanded[root]);
+      for (size_t i = 0; i < n; ++i) expected[items.root[i]] += static_cast<double>(work[i]);
+      for (unsigned root : live) expected[root] = std::max(1.0, expected[root]);
     }
-    PjIdaCounts below{dev.expanded, dev.evaluated, dev.solutions, dev.next_limit};
+    // The kernel reports the smallest item with a goal below it; items are in root order.
+    long long solved_root = items.goal_root;
+    if (dev.solved_root != ~0ull) {
+      long long from_kernel = items.root.at(static_cast<size_t>(dev.solved_root));
+      if (solved_root < 0 || from_kernel < solved_root) solved_root = from_kernel;
+    }
+    const PjIdaCounts& sp = items.split;
+    PjIdaCounts below{dev.expanded + sp.expanded, dev.evaluated + sp.evaluated, dev.solutions + sp.solutions,
+                      std::min(dev.next_limit, sp.next_limit)};
     add_iteration(r, limit, upper, below, max_work, mean_work, since(ti));
-    if (upper.solutions + dev.solutions > 0) {
-      long long root = upper_goal >= 0 ? -1 : static_cast<long long>(dev.solved_root);
-      std::vector<int> moves = roots.path(root, upper_goal, limit);
-      finish_path(r, true, limit, moves, [&](int m) { return ida.move_name(m); });
+    if (upper.solutions + below.solutions > 0) {
+      long long root = upper_goal >= 0 ? -1 : solved_root;
+      std::vector<int> path_moves = roots.path(root, upper_goal, limit);
+      finish_path(r, true, limit, path_moves, [&](int m) { return ida.move_name(m); });
       r.t_search = since(t1);
       return;
     }
-    int next = std::min(upper.next_limit, dev.next_limit);
+    int next = std::min(upper.next_limit, below.next_limit);
     if (next == INT_MAX) break;
     limit = next;
   }

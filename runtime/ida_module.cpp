@@ -23,7 +23,9 @@ IdaModule::IdaModule(const std::string& so_path) {
   path_ = symbol<PjIdaPathFn>(handle_, "pj_ida_path");
   roots_free_ = symbol<PjIdaRootsFreeFn>(handle_, "pj_ida_roots_free");
   move_name_ = symbol<PjIdaMoveNameFn>(handle_, "pj_ida_move_name");
-  if (!abi || !search_ || !roots_ || !upper_ || !path_ || !roots_free_ || !move_name_ || abi() != PJ_IDA_ABI) {
+  expand_ = symbol<PjIdaExpandFn>(handle_, "pj_ida_expand");
+  if (!abi || !search_ || !roots_ || !upper_ || !path_ || !roots_free_ || !move_name_ || !expand_ ||
+      abi() != PJ_IDA_ABI) {
     dlclose(handle_);
     throw std::runtime_error("the compiled module " + so_path + " does not match this permjit (IDA ABI)");
   }

@@ -17,6 +17,13 @@ class IdaModule {
 
   PjIdaResult search(const PjIdaArgs& args) const;
   std::string move_name(int m) const { return move_name_(m); }
+  // See PjIdaExpandFn: children must have room for kMoves nodes (and child_g, child_last).
+  int expand(const void* node, int g, int last, int limit, void* children, int* child_g, int* child_last,
+             PjIdaCounts& counts) const {
+    int kept = 0;
+    expand_(node, g, last, limit, children, child_g, child_last, &kept, &counts);
+    return kept;
+  }
 
   // The upper tree with at least min_roots roots (fewer if the tree ends); freed with the object.
   class Roots {
@@ -44,6 +51,7 @@ class IdaModule {
   PjIdaPathFn path_ = nullptr;
   PjIdaRootsFreeFn roots_free_ = nullptr;
   PjIdaMoveNameFn move_name_ = nullptr;
+  PjIdaExpandFn expand_ = nullptr;
 };
 
 }  // namespace permjit

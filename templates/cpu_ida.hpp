@@ -202,6 +202,34 @@ extern "C" int pj_ida_upper(const PjIdaRoots* r, int limit, PjIdaCounts* out, un
   return 0;
 }
 
+extern "C" int pj_ida_expand(const void* node, int g, int last, int limit, void* children, int* child_g,
+                             int* child_last, int* kept, PjIdaCounts* counts) {
+  using problem::Node;
+  const Node& n = *static_cast<const Node*>(node);
+  Node* out = static_cast<Node*>(children);
+  ++counts->expanded;
+  *kept = 0;
+  for (int m = 0; m < problem::kMoves; ++m) {
+    if (!problem::applicable(n, m) || cpu_ida::skip(m, last)) continue;
+    Node child;
+    problem::apply_move(n, m, child);
+    ++counts->evaluated;
+    const int cg = g + problem::move_cost(m);
+    const int f = cg + child.h;
+    if (f > limit) {
+      if (f < counts->next_limit) counts->next_limit = f;
+    } else if (problem::is_goal(child)) {
+      ++counts->solutions;
+    } else {
+      out[*kept] = child;
+      child_g[*kept] = cg;
+      child_last[*kept] = m;
+      ++*kept;
+    }
+  }
+  return 0;
+}
+
 extern "C" int pj_ida_path(const PjIdaRoots* r, long long root, long long upper_goal, int limit, int* moves, int* n) {
   return cpu_ida::path_through(*static_cast<const cpu_ida::UpperTree*>(r->tree), root, upper_goal, limit, moves, n);
 }

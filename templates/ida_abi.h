@@ -3,7 +3,7 @@
 // include this file; bump PJ_IDA_ABI when a struct changes.
 #pragma once
 
-#define PJ_IDA_ABI 1
+#define PJ_IDA_ABI 2
 #define PJ_IDA_MAX_ITERATIONS 256
 #define PJ_IDA_MAX_PATH 1024
 
@@ -71,5 +71,12 @@ typedef int (*PjIdaUpperFn)(const PjIdaRoots*, int limit, PjIdaCounts*, unsigned
 // `upper_goal` when root < 0. Returns 0 and the moves, or 1 if there is none.
 typedef int (*PjIdaPathFn)(const PjIdaRoots*, long long root, long long upper_goal, int limit, int* moves, int* n);
 typedef void (*PjIdaRootsFreeFn)(PjIdaRoots*);
+// Expands one node within `limit` as IDA* counts it (one expanded, each child evaluated,
+// a goal a solution, the smallest f above the limit into next_limit), adding to
+// *counts; the children to search below (within the limit, not goals) are written to
+// children / child_g / child_last (kMoves of room each), their number to *kept. The GPU
+// skeletons split a large subtree with it.
+typedef int (*PjIdaExpandFn)(const void* node, int g, int last, int limit, void* children, int* child_g,
+                             int* child_last, int* kept, PjIdaCounts* counts);
 typedef const char* (*PjIdaMoveNameFn)(int);
 }

@@ -1,0 +1,31 @@
+// The work of one GPU IDA* iteration: the alive roots of the upper tree, with each root
+// expected to take more than a share of the iteration split on the host into its
+// descendants. Static load balancing alone cannot divide one root, and one root can be
+// most of an iteration: on Korf's instance 88 the busiest warp had 10x the mean work.
+#pragma once
+#include <vector>
+
+#include "runtime/ida_module.hpp"
+#include "templates/ida_abi.h"
+
+namespace permjit {
+
+struct IdaItems {
+  int node_bytes = 0;
+  std::vector<unsigned char> nodes;  // node_bytes per item
+  std::vector<int> g, last;
+  std::vector<unsigned> root;        // the root an item descends from; items are in root order
+  std::vector<double> expected;      // the work an item is expected to take
+  PjIdaCounts split{};               // what the host expanded while splitting (counted as IDA* counts)
+  std::vector<unsigned long long> split_expanded;  // of it, per root (indexed like the roots)
+  long long goal_root = -1;          // the smallest root below which the split met a goal
+  size_t size() const { return root.size(); }
+};
+
+// Items for the alive roots `live` (in increasing order) at `limit`: a root whose
+// expected work is above `share` is expanded breadth-first until it has about
+// expected / share descendants (each expected to take an equal part).
+IdaItems split_roots(const IdaModule& module, const PjIdaRoots& roots, int moves, const std::vector<unsigned>& live,
+                     const std::vector<double>& expected, double share, int limit);
+
+}  // namespace permjit

@@ -1,0 +1,85 @@
+// The host split of large IDA* roots (runtime/ida_split.cpp), which the GPU skeletons
+// use to balance an iteration: whatever roots are split and however deep, the split's
+// own counts plus a search below each item must give the CPU oracle's counts for every
+// iteration. The search below an item here is a plain recursion over pj_ida_expand,
+// the module's one-node expansion, so the expansion is checked at the same time.
+#include <catch2/catch.hpp>
+#include <climits>
+
+#include "e2e_support.hpp"
+#include "generator/generate.hpp"
+#include "runtime/cache.hpp"
+#include "runtime/host_compiler.hpp"
+#include "runtime/ida_split.hpp"
+#include "runtime/skeletons.hpp"
+#include "runtime/unit.hpp"
+
+using namespace permjit;
+
+namespace {
+
+void below(const IdaModule& m, const std::vector<unsigned char>& node, int g, int last, int limit, int moves,
+           PjIdaCounts& c) {
+  const size_t nb = node.size();
+  std::vector<unsigned char> kids(moves * nb);
+  std::vector<int> kg(moves), kl(moves);
+  int kept = m.expand(node.data(), g, last, limit, kids.data(), kg.data(), kl.data(), c);
+  for (int k = 0; k < kept; ++k)
+    below(m, std::vector<unsigned char>(kids.begin() + k * nb, kids.begin() + (k + 1) * nb), kg[k], kl[k], limit,
+          moves, c);
+}
+
+}  // namespace
+
+TEST_CASE("ida split: split counts plus the items' subtrees equal the oracle's counts, every iteration") {
+  LoadOptions lo;
+  lo.spec_path = test::problem("puzzle15.toml");
+  lo.instance_path = test::temp_file("split8.txt", "8 6 7 2 5 4 3 0 1\n");  // 27 moves: several iterations
+  lo.params = {"w=3"};
+  ProblemSpec spec = load_spec(lo);
+  ModuleCache cache(test::cache_dir());
+  HostModule mod = compile_host_module(assemble_unit(generate_problem(spec), cpu_ida_templates()), cache);
+  IdaModule ida(mod.path);
+  const int moves = static_cast<int>(spec.path.moves.size());
+
+  PjIdaArgs args{1, 1, 16};
+  PjIdaResult oracle = ida.search(args);
+  REQUIRE(oracle.found == 1);
+  REQUIRE(oracle.iterations >= 5);
+
+  IdaModule::Roots roots(ida, 16);
+  const PjIdaRoots& rt = roots.get();
+  REQUIRE(rt.count >= 16);
+  for (double share : {1e9, 50.0, 3.0}) {  // no split; some roots split; most split deep
+    CAPTURE(share);
+    std::vector<double> expected(rt.count);
+    for (size_t i = 0; i < rt.count; ++i) expected[i] = i % 3 == 0 ? 1000.0 : 1.0 + static_cast<double>(i % 5);
+    for (int it = 0; it < oracle.iterations; ++it) {
+      const int limit = oracle.limits[it];
+      CAPTURE(limit);
+      std::vector<unsigned char> alive;
+      long long upper_goal = -1;
+      PjIdaCounts total = roots.upper(limit, alive, upper_goal);
+      std::vector<unsigned> live;
+      for (size_t i = 0; i < rt.count; ++i)
+        if (alive[i]) live.push_back(static_cast<unsigned>(i));
+      IdaItems items = split_roots(ida, rt, moves, live, expected, share, limit);
+      REQUIRE(std::is_sorted(items.root.begin(), items.root.end()));
+      PjIdaCounts c = items.split;
+      for (size_t k = 0; k < items.size(); ++k) {
+        std::vector<unsigned char> node(items.nodes.begin() + k * items.node_bytes,
+                                        items.nodes.begin() + (k + 1) * items.node_bytes);
+        below(ida, node, items.g[k], items.last[k], limit, moves, c);
+      }
+      const PjIdaCounts& want = oracle.per_iteration[it];
+      CHECK(total.expanded + c.expanded == want.expanded);
+      CHECK(total.evaluated + c.evaluated == want.evaluated);
+      CHECK(total.solutions + c.solutions == want.solutions);
+      CHECK(std::min(total.next_limit, c.next_limit) == want.next_limit);
+      const bool heavy = std::any_of(live.begin(), live.end(), [](unsigned r) { return r % 3 == 0; });
+      if (share < 1e9 && heavy) CHECK(items.split.expanded > 0);  // the split happened
+      if (share >= 1e9) CHECK(items.size() == live.size());
+      if (items.goal_root >= 0) CHECK(alive.at(static_cast<size_t>(items.goal_root)) == 1);
+    }
+  }
+}
