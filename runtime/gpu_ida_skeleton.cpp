@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <climits>
+#include <cmath>
 #include <memory>
 #include <numeric>
 #include <queue>
@@ -84,19 +85,35 @@ class GrowingBuffer {
   size_t size_ = 0;
 };
 
+// Item positions by expected work, largest first. Bucketed by powers of two (a sort of
+// the whole list each iteration cost more host time than some kernels took).
+std::vector<unsigned> by_work(const std::vector<double>& expected) {
+  constexpr int kBuckets = 64;
+  std::vector<std::vector<unsigned>> bucket(kBuckets);
+  for (unsigned i = 0; i < expected.size(); ++i) {
+    int e = 0;
+    std::frexp(expected[i], &e);
+    bucket[std::clamp(kBuckets - 1 - e, 0, kBuckets - 1)].push_back(i);
+  }
+  std::vector<unsigned> out;
+  out.reserve(expected.size());
+  for (const auto& b : bucket) out.insert(out.end(), b.begin(), b.end());
+  return out;
+}
+
+Assignment largest_first(const std::vector<double>& expected) { return Assignment{by_work(expected), {}}; }
+
 // Largest expected work first, each onto the least loaded worker (LPT).
-Assignment balance(const std::vector<unsigned>& alive, const std::vector<double>& expected, unsigned workers) {
-  std::vector<unsigned> by_work(alive);
-  std::stable_sort(by_work.begin(), by_work.end(), [&](unsigned a, unsigned b) { return expected[a] > expected[b]; });
+Assignment balance(const std::vector<double>& expected, unsigned workers) {
   using Load = std::pair<double, unsigned>;
   std::priority_queue<Load, std::vector<Load>, std::greater<Load>> least;
   for (unsigned w = 0; w < workers; ++w) least.push({0.0, w});
   std::vector<std::vector<unsigned>> lists(workers);
-  for (unsigned r : by_work) {
+  for (unsigned i : by_work(expected)) {
     Load l = least.top();
     least.pop();
-    lists[l.second].push_back(r);
-    least.push({l.first + expected[r], l.second});
+    lists[l.second].push_back(i);
+    least.push({l.first + expected[i], l.second});
   }
   Assignment a;
   a.begin.push_back(0);
@@ -143,6 +160,9 @@ void run_gpu_ida(SkeletonRun& run, bool warp_per_root) {
   const int moves = static_cast<int>(run.spec.path.moves.size());
   GrowingBuffer nodes, gs, lasts, order_buf, work_buf;
   cuda::Buffer begin_buf((workers + 1) * sizeof(unsigned)), counts_buf(sizeof(PjIdaDeviceCounts));
+  cuda::Buffer worker_work_buf(workers * sizeof(unsigned long long));
+  std::vector<unsigned long long> per_worker(workers);
+  const bool dynamic = opts.ida_balance != "static";
   std::vector<double> expected(count, 1.0);  // per root: its work in the last iteration that reached it
   std::vector<unsigned long long> work;
   const int capacity = stack.entries;
@@ -178,27 +198,29 @@ void run_gpu_ida(SkeletonRun& run, bool warp_per_root) {
         throw std::runtime_error("ida-thread: the limit " + std::to_string(limit) + " reaches deeper than " +
                                  std::to_string(kMaxLevels) + " levels below a root; use the ida skeleton");
       const size_t n = items.size();
-      std::vector<unsigned> all(n);
-      std::iota(all.begin(), all.end(), 0u);
-      Assignment a = balance(all, items.expected, workers);
+      // Static: each worker's list, largest expected first onto the least loaded (LPT).
+      // Dynamic: one list, largest expected first, taken from a counter by free workers.
+      Assignment a = dynamic ? largest_first(items.expected) : balance(items.expected, workers);
       nodes.upload(items.nodes.data(), items.nodes.size());
       gs.upload(items.g.data(), n * sizeof(int));
       lasts.upload(items.last.data(), n * sizeof(int));
       order_buf.upload(a.order.data(), a.order.size() * sizeof(unsigned));
-      begin_buf.upload(a.begin.data(), a.begin.size() * sizeof(unsigned));
+      if (!dynamic) begin_buf.upload(a.begin.data(), a.begin.size() * sizeof(unsigned));
       work_buf.reserve(n * sizeof(unsigned long long));
       counts_buf.upload(&dev, sizeof dev);
-      CUdeviceptr np = nodes.ptr(), gp = gs.ptr(), lp = lasts.ptr(), op = order_buf.ptr(), bp = begin_buf.ptr(),
-                  wp = work_buf.ptr(), cp = counts_buf.ptr();
+      r.t_host += since(ti);
+      CUdeviceptr np = nodes.ptr(), gp = gs.ptr(), lp = lasts.ptr(), op = order_buf.ptr(),
+                  bp = dynamic ? 0 : begin_buf.ptr(), wp = work_buf.ptr(), ww = worker_work_buf.ptr(),
+                  cp = counts_buf.ptr();
       int all_flag = opts.all_solutions ? 1 : 0, cap = capacity;
-      unsigned n_workers = workers;
+      unsigned n_workers = workers, n_items = static_cast<unsigned>(n);
       timer.start();
       if (warp_per_root) {
-        void* args[] = {&np, &gp, &lp, &op, &bp, &limit, &all_flag, &cap, &wp, &cp};
+        void* args[] = {&np, &gp, &lp, &op, &bp, &n_items, &limit, &all_flag, &cap, &wp, &ww, &cp};
         cuda::check(cuda::api().LaunchKernel(kernel, workers, 1, 1, 32, 1, 1, stack.bytes, nullptr, args, nullptr),
                     "launching the ida kernel pj_ida_warp");
       } else {
-        void* args[] = {&np, &gp, &lp, &op, &bp, &n_workers, &limit, &all_flag, &wp, &cp};
+        void* args[] = {&np, &gp, &lp, &op, &bp, &n_items, &n_workers, &limit, &all_flag, &wp, &ww, &cp};
         cuda::check(cuda::api().LaunchKernel(kernel, (workers + 127) / 128, 1, 1, 128, 1, 1, 0, nullptr, args, nullptr),
                     "launching the ida-thread kernel pj_ida_thread");
       }
@@ -211,14 +233,12 @@ void run_gpu_ida(SkeletonRun& run, bool warp_per_root) {
       counts_buf.download(&dev, sizeof dev);
       work.resize(n);
       work_buf.download(work.data(), n * sizeof(unsigned long long));
+      worker_work_buf.download(per_worker.data(), workers * sizeof(unsigned long long));
       r.t_transfers += since(tt);
       if (dev.overflow)
         throw std::runtime_error(std::string("internal error: a ") + name + " stack overflowed at limit " +
                                  std::to_string(limit));
       // Load balance: the work of each worker, and what the next iteration expects per root.
-      std::vector<unsigned long long> per_worker(workers, 0);
-      for (unsigned w = 0; w < workers; ++w)
-        for (unsigned k = a.begin[w]; k < a.begin[w + 1]; ++k) per_worker[w] += work[a.order[k]];
       max_work = *std::max_element(per_worker.begin(), per_worker.end());
       mean_work = static_cast<double>(std::accumulate(per_worker.begin(), per_worker.end(), 0ull)) / workers;
       for (unsigned root : live) expected[root] = static_cast<double>(items.split_expanded[root]);

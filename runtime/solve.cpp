@@ -65,6 +65,15 @@ void check_skeleton_options(const SolveOptions& opts, const Skeleton& sk) {
             sk.name != "offload" ? "add --skeleton offload" : "--offload is bound or branch");
     throw UserErrors(std::move(d));
   }
+  const bool ida = sk.name == "ida" || sk.name == "ida-thread";
+  if (!opts.ida_balance.empty() && (!ida || (opts.ida_balance != "static" && opts.ida_balance != "dynamic"))) {
+    Diagnostics d;
+    d.error(Loc{make_source("<command line>", "--balance " + opts.ida_balance), 1, 11},
+            ida ? "unknown balancing '" + opts.ida_balance + "'"
+                : "--balance applies to the ida and ida-thread skeletons, not " + std::string(sk.name),
+            ida ? "--balance is static or dynamic" : "add --skeleton ida");
+    throw UserErrors(std::move(d));
+  }
   if (opts.ida_stack != 0 && sk.name != "ida") {
     Diagnostics d;
     d.error(Loc{make_source("<command line>", "--ida-stack " + std::to_string(opts.ida_stack)), 1, 1},

@@ -28,6 +28,7 @@ struct SolveOptions {
   std::optional<long long> ub;
   bool all_solutions = false;        // path problems: finish the last IDA* iteration
   unsigned long long roots = 0;      // path problems: roots of the upper tree; 0: chosen by the skeleton
+  std::string ida_balance;           // ida, ida-thread: static | dynamic (default)
   unsigned ida_stack = 0;            // ida: entries of a warp's shared-memory stack; 0: 32 warps per SM
   std::string cache_dir;         // empty: default_cache_dir()
 

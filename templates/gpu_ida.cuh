@@ -58,6 +58,33 @@ __device__ __forceinline__ int warp_min_all(int x) {
 #endif
 }
 
+// The items a worker (a warp or a thread) searches, as positions in `order`. Static
+// balancing (seed 003's PStaticLB): begin[w]..begin[w+1]-1, assigned by the host.
+// Dynamic (begin == nullptr): the next position of a shared counter whenever the worker
+// is free; the host puts the largest expected items first.
+struct Items {
+  static constexpr unsigned kNone = 0xffffffffu;
+  const unsigned* begin;
+  unsigned count, worker;
+  unsigned* counter;
+  __device__ Items(const unsigned* b, unsigned n, unsigned w, unsigned* c)
+      : begin(b), count(n), worker(w), counter(c) {}
+  __device__ unsigned checked(unsigned k, unsigned end) const { return k < end ? k : kNone; }
+  __device__ unsigned take() const { return checked(atomicAdd(counter, 1u), count); }
+  // One thread.
+  __device__ unsigned first() const { return begin ? checked(begin[worker], begin[worker + 1]) : take(); }
+  __device__ unsigned next(unsigned k) const { return begin ? checked(k + 1, begin[worker + 1]) : take(); }
+  // A warp: lane 0 takes, every lane gets the same position.
+  __device__ unsigned first_of_warp(int lane) const {
+    if (begin) return checked(begin[worker], begin[worker + 1]);
+    return __shfl_sync(kFull, lane == 0 ? take() : 0u, 0);
+  }
+  __device__ unsigned next_of_warp(int lane, unsigned k) const {
+    if (begin) return checked(k + 1, begin[worker + 1]);
+    return __shfl_sync(kFull, lane == 0 ? take() : 0u, 0);
+  }
+};
+
 // The thread's totals into the iteration's counts.
 __device__ void publish(unsigned long long expanded, unsigned long long evaluated, unsigned long long solutions,
                         int next, PjIdaDeviceCounts* out) {
@@ -72,8 +99,9 @@ __device__ void publish(unsigned long long expanded, unsigned long long evaluate
 extern "C" __global__ void __launch_bounds__(32)
     pj_ida_warp(const problem::Node* __restrict__ roots, const int* __restrict__ root_g,
                 const int* __restrict__ root_last, const unsigned* __restrict__ order,
-                const unsigned* __restrict__ block_begin, int limit, int all_solutions, int capacity,
-                unsigned long long* __restrict__ work, PjIdaDeviceCounts* out) {
+                const unsigned* __restrict__ block_begin, unsigned items, int limit, int all_solutions, int capacity,
+                unsigned long long* __restrict__ work, unsigned long long* __restrict__ worker_work,
+                PjIdaDeviceCounts* out) {
   using namespace gpu_ida;
   extern __shared__ __align__(16) unsigned char stack_bytes[];
   Entry* stack = reinterpret_cast<Entry*>(stack_bytes);
@@ -85,7 +113,8 @@ extern "C" __global__ void __launch_bounds__(32)
   for (int k = 0; k < kMoves; ++k) cheapest = min(cheapest, problem::move_cost(k));
   unsigned long long evaluated = 0, solutions = 0, expanded_total = 0;
   int next = kNoLimit;
-  for (unsigned k = block_begin[blockIdx.x]; k < block_begin[blockIdx.x + 1]; ++k) {
+  Items mine_list(block_begin, items, blockIdx.x, &out->next_item);
+  for (unsigned k = mine_list.first_of_warp(lane); k != Items::kNone; k = mine_list.next_of_warp(lane, k)) {
     const unsigned root = order[k];
     unsigned long long popped = 0;
     if (lane == 0) stack[0] = Entry{roots[root], root_g[root], root_last[root]};
@@ -151,16 +180,19 @@ extern "C" __global__ void __launch_bounds__(32)
   evaluated = warp_sum(evaluated);
   solutions = warp_sum(solutions);
   next = warp_min(next);
-  if (lane == 0) publish(expanded_total, evaluated, solutions, next, out);
+  if (lane == 0) {
+    worker_work[blockIdx.x] = expanded_total;
+    publish(expanded_total, evaluated, solutions, next, out);
+  }
 }
 
 // PStaticLB: one thread per group of roots, each searched depth-first with the path's
 // nodes on a per-thread stack (local memory).
 extern "C" __global__ void pj_ida_thread(const problem::Node* __restrict__ roots, const int* __restrict__ root_g,
                                          const int* __restrict__ root_last, const unsigned* __restrict__ order,
-                                         const unsigned* __restrict__ thread_begin, unsigned threads, int limit,
-                                         int all_solutions, unsigned long long* __restrict__ work,
-                                         PjIdaDeviceCounts* out) {
+                                         const unsigned* __restrict__ thread_begin, unsigned items, unsigned threads,
+                                         int limit, int all_solutions, unsigned long long* __restrict__ work,
+                                         unsigned long long* __restrict__ worker_work, PjIdaDeviceCounts* out) {
   using namespace gpu_ida;
   const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t >= threads) return;
@@ -168,7 +200,8 @@ extern "C" __global__ void pj_ida_thread(const problem::Node* __restrict__ roots
   int g[PJ_IDA_MAX_LEVELS + 1], last[PJ_IDA_MAX_LEVELS + 1], next_move[PJ_IDA_MAX_LEVELS + 1];
   unsigned long long expanded = 0, evaluated = 0, solutions = 0;
   int next = kNoLimit;
-  for (unsigned k = thread_begin[t]; k < thread_begin[t + 1]; ++k) {
+  Items mine_list(thread_begin, items, t, &out->next_item);
+  for (unsigned k = mine_list.first(); k != Items::kNone; k = mine_list.next(k)) {
     const unsigned root = order[k];
     if (!all_solutions && *reinterpret_cast<volatile int*>(&out->stop)) break;
     unsigned long long before = expanded;
@@ -216,5 +249,6 @@ extern "C" __global__ void pj_ida_thread(const problem::Node* __restrict__ roots
     }
     work[root] = expanded - before;
   }
+  worker_work[t] = expanded;
   publish(expanded, evaluated, solutions, next, out);
 }

@@ -57,7 +57,7 @@ struct PjIdaDeviceCounts {
   int next_limit;                  // atomicMin; 2^31-1 if nothing was above the limit
   int stop;                        // first-solution mode: a goal was found, warps return
   int overflow;                    // a stack would have overflowed (the results are void)
-  int pad;
+  unsigned next_item;               // dynamic balancing: the next item a worker takes (atomicAdd)
 };
 
 typedef int (*PjIdaAbiFn)(void);

@@ -79,7 +79,7 @@ TEST_CASE("the cdp and rec options are checked before any work", "[e2e][options]
   }
 }
 
-TEST_CASE("the ivm and offload options are checked before any work, with their place", "[e2e][options][ivm]") {
+TEST_CASE("the ivm, offload and ida options are checked before any work, with their place", "[e2e][options][ivm]") {
   struct Case {
     std::string skeleton;
     void (*set)(SolveOptions&);
@@ -92,6 +92,9 @@ TEST_CASE("the ivm and offload options are checked before any work, with their p
       {"dfs", [](SolveOptions& o) { o.trigger = 5; }, 1, "--trigger applies to the ivm skeleton; this run uses 'dfs'"},
       {"cpu", [](SolveOptions& o) { o.resume = "x.ckpt"; }, 1, "--resume applies to the ivm skeleton"},
       {"ivm", [](SolveOptions& o) { o.offload = "bound"; }, 11, "--offload applies to the offload skeleton, not ivm"},
+      {"dfs", [](SolveOptions& o) { o.ida_balance = "static"; }, 11,
+       "--balance applies to the ida and ida-thread skeletons, not dfs"},
+      {"cpu", [](SolveOptions& o) { o.ida_stack = 100; }, 1, "--ida-stack applies to the ida skeleton"},
   };
   for (const Case& c : cases) {
     INFO(c.skeleton << ": " << c.message);

@@ -1,6 +1,7 @@
 // The ida and ida-thread skeletons against the CPU IDA* oracle: the same optimal cost,
 // a path of that length, and in "all optimal solutions" mode the same node counts in
-// every iteration, the last one included (8-puzzle boards, Korf 15-puzzle instances).
+// every iteration, the last one included (8-puzzle boards, Korf 15-puzzle instances),
+// with static and dynamic balancing, and with a stack that forces narrow pops.
 #include <catch2/catch.hpp>
 #include <fstream>
 
@@ -11,7 +12,8 @@ using namespace permjit::test;
 
 namespace {
 SolveResult solve_path(const std::string& inst, int record, std::vector<std::string> params,
-                       const std::string& skeleton, bool all, unsigned long long roots = 0) {
+                       const std::string& skeleton, bool all, unsigned long long roots = 0,
+                       const std::string& balance = "", unsigned stack = 0) {
   SolveOptions o;
   o.load.spec_path = problem("puzzle15.toml");
   o.load.instance_path = inst;
@@ -21,6 +23,8 @@ SolveResult solve_path(const std::string& inst, int record, std::vector<std::str
   o.threads = skeleton == "cpu" ? 2 : 0;
   o.all_solutions = all;
   o.roots = roots;
+  o.ida_balance = balance;
+  o.ida_stack = stack;
   o.cache_dir = cache_dir();
   return solve(o);
 }
@@ -51,6 +55,9 @@ TEST_CASE("ida and ida-thread count 8-puzzle iterations like the CPU", "[gpu][id
       INFO(sk);
       same_iterations(cpu, solve_path(inst, 0, {"w=3"}, sk, true));
       same_iterations(cpu, solve_path(inst, 0, {"w=3"}, sk, true, 50));  // few roots: deep subtrees
+      same_iterations(cpu, solve_path(inst, 0, {"w=3"}, sk, true, 50, "static"));
+      // A stack just deep enough for one-node pops: the width is cut back all the time.
+      if (std::string(sk) == "ida") same_iterations(cpu, solve_path(inst, 0, {"w=3"}, sk, true, 50, "", 96));
       SolveResult first = solve_path(inst, 0, {"w=3"}, sk, false);
       CHECK(first.objective == cpu.objective);
     }
@@ -69,6 +76,7 @@ TEST_CASE("ida and ida-thread solve Korf instances with the CPU's counts", "[gpu
     for (const char* sk : {"ida", "ida-thread"}) {
       INFO(sk);
       same_iterations(cpu, solve_path(inst, k, {}, sk, true));
+      same_iterations(cpu, solve_path(inst, k, {}, sk, true, 0, "static"));
     }
   }
 }

@@ -74,6 +74,9 @@ int main(int argc, char** argv) {
                       "path problems: finish the last IDA* iteration and count every optimal path");
   solve_cmd->add_option("--roots", solve_opts.roots,
                         "path problems: roots of the upper tree that threads or warps share (default: chosen)");
+  solve_cmd->add_option("--balance", solve_opts.ida_balance,
+                        "ida, ida-thread: static (lists from the last iteration's work) | dynamic (default: free "
+                        "workers take the next item)");
   solve_cmd->add_option("--ida-stack", solve_opts.ida_stack,
                         "ida: entries of a warp's shared-memory stack (default: what keeps 32 warps per SM)");
   solve_cmd->add_option("--cache-dir", solve_opts.cache_dir, "where compiled modules are kept");
