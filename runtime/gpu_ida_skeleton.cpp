@@ -31,7 +31,8 @@ using clock_type = std::chrono::steady_clock;
 double since(clock_type::time_point t) { return std::chrono::duration<double>(clock_type::now() - t).count(); }
 
 constexpr int kMaxLevels = 128;      // PJ_IDA_MAX_LEVELS of the ida-thread kernel
-constexpr unsigned kMaxBlocksPerSm = 32;  // resident blocks an SM holds (sm_50 to sm_90)
+constexpr unsigned kMaxBlocksPerSm = 32;
+constexpr double kSplitFrom = 2e6;  // expanded nodes of the previous iteration below which no root is split  // resident blocks an SM holds (sm_50 to sm_90)
 
 // ida: a warp's stack in shared memory. By default the largest that keeps an SM's 32
 // one-warp blocks resident at once (a stack of 40 KiB, the first choice, left 5 warps
@@ -190,8 +191,12 @@ void run_gpu_ida(SkeletonRun& run, bool warp_per_root) {
     IdaItems items;
     items.split.next_limit = INT_MAX;
     if (!live.empty() && (opts.all_solutions || upper_goal < 0)) {
-      // Roots expected to take more than a quarter of a worker's share are split.
-      items = split_roots(ida, rt, moves, live, expected, live_work / (4.0 * workers), limit);
+      // Roots expected to take more than a sixteenth of a worker's share are split (a
+      // piece's real work varies a lot around its expected share: small pieces let the
+      // dynamic balancing even it out). Iterations that are small anyway are not split:
+      // the host's split would take longer than the imbalance it saves.
+      const double share = live_work < kSplitFrom ? HUGE_VAL : live_work / (16.0 * workers);
+      items = split_roots(ida, rt, moves, live, expected, share, limit);
       int min_g = INT_MAX;
       for (int gi : items.g) min_g = std::min(min_g, gi);
       if (!warp_per_root && !items.g.empty() && limit - min_g > kMaxLevels)

@@ -4,8 +4,9 @@
 // limit; the counting rules are those of templates/cpu_ida.hpp.
 //
 // pj_ida_warp, BPIDA* (§5, Appendix A.1): a block is one warp; it searches its roots one
-// after another with a stack of nodes in shared memory. Each step pops k <= 32 / kMoves
-// nodes (parallelPop); lane l applies move l % kMoves to popped node l / kMoves, and the
+// after another with a stack of nodes in shared memory. Each step pops nodes from the top
+// (parallelPop), as many as have moves for the warp's 32 lanes, one lane per child (the
+// paper gives each node kMoves lanes, idle where a move does not apply), and the
 // children kept are put on the stack (atomicPut). Since Volta a warp's lanes are
 // scheduled independently, so nothing may rest on lock-step execution
 // (docs/skeletons.md, "ida: how the stack stays consistent"): the top of the stack is a
@@ -21,7 +22,7 @@ namespace gpu_ida {
 
 using problem::Node;
 constexpr int kMoves = problem::kMoves;
-constexpr int kPop = 32 / kMoves > 0 ? 32 / kMoves : 1;
+static_assert(kMoves <= 32, "a node's moves fit one warp");
 constexpr unsigned kFull = 0xffffffffu;
 constexpr int kNoLimit = 0x7fffffff;  // no f above the limit was met (INT_MAX; NVRTC has no <climits>)
 
@@ -85,6 +86,35 @@ struct Items {
   }
 };
 
+__device__ __forceinline__ int warp_inclusive_sum(int x, int lane) {
+  for (int o = 1; o < 32; o <<= 1) {
+    const int y = __shfl_up_sync(kFull, x, o);
+    if (lane >= o) x += y;
+  }
+  return x;
+}
+__device__ __forceinline__ unsigned warp_or(unsigned x) {
+#if __CUDA_ARCH__ >= 800
+  return __reduce_or_sync(kFull, x);
+#else
+  for (int o = 16; o > 0; o >>= 1) x |= __shfl_xor_sync(kFull, x, o);
+  return x;
+#endif
+}
+// Lane `src`'s value of v, word by word.
+template <class T>
+__device__ __forceinline__ T shfl_words(const T& v, int src) {
+  static_assert(sizeof(T) % 4 == 0, "shuffled in 32-bit words");
+  constexpr int kWords = sizeof(T) / 4;
+  unsigned w[kWords];
+  memcpy(w, &v, sizeof(T));
+#pragma unroll
+  for (int i = 0; i < kWords; ++i) w[i] = __shfl_sync(kFull, w[i], src);
+  T out;
+  memcpy(&out, w, sizeof(T));
+  return out;
+}
+
 // The thread's totals into the iteration's counts.
 __device__ void publish(unsigned long long expanded, unsigned long long evaluated, unsigned long long solutions,
                         int next, PjIdaDeviceCounts* out) {
@@ -106,7 +136,6 @@ extern "C" __global__ void __launch_bounds__(32)
   extern __shared__ __align__(16) unsigned char stack_bytes[];
   Entry* stack = reinterpret_cast<Entry*>(stack_bytes);
   const int lane = threadIdx.x;
-  const int mine = lane / kMoves, m = lane % kMoves;
   const unsigned below_me = (1u << lane) - 1;
   // The cheapest move bounds the levels left below a node of cost g: (limit - g) / cheapest.
   int cheapest = kNoLimit;
@@ -127,6 +156,23 @@ extern "C" __global__ void __launch_bounds__(32)
         int stop = lane == 0 ? *reinterpret_cast<volatile int*>(&out->stop) : 0;
         if (__shfl_sync(kFull, stop, 0)) break;
       }
+      // parallelPop, compacted: the top 32 entries are candidates; each finds the moves
+      // it will apply (applicable, not undoing its last move), and the longest run of
+      // candidates whose moves fit the warp's 32 lanes is popped, one lane per child. The
+      // paper's fixed 32 / kMoves nodes per step leaves a lane idle for every move that
+      // does not apply (about half of them on the 15-puzzle).
+      const int can = min(top, 32);
+      Entry e;
+      unsigned valid = 0;  // candidate `lane`'s moves to apply, one bit each
+      if (lane < can) {
+        e = stack[top - 1 - lane];
+#pragma unroll
+        for (int k = 0; k < kMoves; ++k)
+          valid |= static_cast<unsigned>(problem::applicable(e.node, k) && !skip(k, e.last)) << k;
+      }
+      const int count = __popc(valid);
+      const int incl = warp_inclusive_sum(count, lane);  // lanes used by candidates 0..lane
+      const int fit = __popc(__ballot_sync(kFull, lane < can && incl <= 32));
       // How many to pop. A one-node pop must always fit later, so a wide pop is taken
       // only if, afterwards, a depth-first descent from every entry still fits: entry i
       // (from the bottom) with r levels left below it needs i + 1 + (kMoves - 1) * r
@@ -134,26 +180,36 @@ extern "C" __global__ void __launch_bounds__(32)
       // k * (kMoves - 1) children with fewer (docs/skeletons.md). r is bounded by
       // (limit - g) / the cheapest move; with free moves there is no bound, and the
       // kernel flags an overflow rather than give a wrong count.
-      const int can = min(top, kPop);
-      Entry e;
-      if (mine < can) e = stack[top - 1 - mine];  // parallelPop, read ahead of the choice of k
-      const int g_min = warp_min_all(mine < can ? e.g : kNoLimit);
+      const int g_min = warp_min_all(lane < can ? e.g : kNoLimit);
       const int r_max = cheapest > 0 ? (limit - g_min) / cheapest : 0;
       const int room = (capacity - top - (kMoves - 1) * r_max) / (kMoves > 1 ? kMoves - 1 : 1);
-      const int take = max(1, min(can, room));
+      const int take = max(1, min(fit, room));
       if (top - 1 + kMoves > capacity) {  // not even one pop fits: the results would be void
         if (lane == 0) atomicExch(&out->overflow, 1);
         break;
       }
-      const bool active = mine < take;
-      popped += active && m == 0;
+      const bool taken = lane < take;
+      popped += taken;
+      // Lane j applies the (j - excl_i)-th move of the taken candidate i with
+      // excl_i <= j < incl_i: `starts` marks where each candidate's lanes begin.
+      const int excl = incl - count;
+      const bool gives = taken && count > 0;
+      const unsigned starts = warp_or(gives ? 1u << excl : 0u);
+      const unsigned giving = __ballot_sync(kFull, gives);
+      const int used = __shfl_sync(kFull, incl, take - 1);
+      const int rank = __popc(starts & (kFull >> (31 - lane))) - 1;  // starts at or below this lane
+      const int src = rank >= 0 ? static_cast<int>(__fns(giving, 0, rank + 1)) : 0;
+      const Entry p = shfl_words(e, src);
+      const unsigned p_valid = __shfl_sync(kFull, valid, src);
+      const int p_excl = __shfl_sync(kFull, excl, src);
       top -= take;
       bool keep = false;
       Entry c;
-      if (active && problem::applicable(e.node, m) && !skip(m, e.last)) {
-        problem::apply_move(e.node, m, c.node);
+      if (lane < used) {
+        const int m = static_cast<int>(__fns(p_valid, 0, lane - p_excl + 1));
+        problem::apply_move(p.node, m, c.node);
         ++evaluated;
-        c.g = e.g + problem::move_cost(m);
+        c.g = p.g + problem::move_cost(m);
         c.last = m;
         const int f = c.g + c.node.h;
         if (f > limit) {

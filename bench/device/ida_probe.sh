@@ -8,6 +8,14 @@ done
 python3 - <<'P'
 import json,os
 for l in open(os.environ['OUT']+'/probe.jsonl'):
-    r=json.loads(l); print(r['instance'][-12:], r.get('cost'), r['nodes']['evaluated'], round(r['time_s']['search'],3), round(r['time_s']['kernels'],3), round(r['time_s']['transfers'],3), r['frontier_nodes'], [(it['limit'], round(it['seconds'],3), round(it['max_block_expanded']/max(1,it['mean_block_expanded']),2)) for it in r['iterations'][-3:]])
+    r=json.loads(l); print(r['instance'][-12:], r.get('cost'), r['nodes']['evaluated'], round(r['time_s']['search'],3), round(r['time_s']['kernels'],3), round(r['time_s']['host'],3), round(r['time_s']['transfers'],3), r['frontier_nodes'], [(it['limit'], round(it['seconds'],3), round(it['max_block_expanded']/max(1,it['mean_block_expanded']),2)) for it in r['iterations'][-3:]])
 P
 tail -3 $OUT/err.log
+for rec in 88 53 1; do
+  permjit solve problems/puzzle15.toml --instance $K --record $rec --skeleton ida --all-solutions --balance static --json >> $OUT/probe-static.jsonl 2>>$OUT/err.log
+done
+python3 - <<'P'
+import json,os
+for l in open(os.environ['OUT']+'/probe-static.jsonl'):
+    r=json.loads(l); print('static', r.get('cost'), round(r['time_s']['search'],3), round(r['time_s']['kernels'],3), round(r['time_s']['host'],3))
+P
