@@ -86,24 +86,6 @@ class GrowingBuffer {
   size_t size_ = 0;
 };
 
-// How the work of an iteration grows with its limit, per unit of limit, from the last
-// two iterations (2 until there are two).
-class WorkGrowth {
- public:
-  void add(int limit, double work) {
-    prev_ = last_;
-    last_ = {limit, work};
-  }
-  double per_unit() const {
-    if (prev_.first < 0 || last_.first <= prev_.first || prev_.second < 1) return 2.0;
-    double g = std::pow(last_.second / prev_.second, 1.0 / (last_.first - prev_.first));
-    return std::clamp(g, 1.1, 16.0);
-  }
-
- private:
-  std::pair<int, double> prev_{-1, 0}, last_{-1, 0};
-};
-
 // Item positions by expected work, largest first. Bucketed by powers of two (a sort of
 // the whole list each iteration cost more host time than some kernels took).
 std::vector<unsigned> by_work(const std::vector<double>& expected) {
@@ -188,7 +170,6 @@ void run_gpu_ida(SkeletonRun& run, bool warp_per_root) {
   r.t_host += since(t1);
 
   cuda::EventTimer timer;
-  WorkGrowth growth;
   int limit = rt.start_h;
   std::vector<unsigned char> alive;
   for (int it = 0; it < PJ_IDA_MAX_ITERATIONS; ++it) {
@@ -210,12 +191,12 @@ void run_gpu_ida(SkeletonRun& run, bool warp_per_root) {
     IdaItems items;
     items.split.next_limit = INT_MAX;
     if (!live.empty() && (opts.all_solutions || upper_goal < 0)) {
-      // Roots expected to take more than an eighth of a worker's share are split (a
-      // piece's real work varies around its expected share: small pieces let the
+      // Roots expected to take more than a sixteenth of a worker's share are split (a
+      // piece's real work varies a lot around its expected share: small pieces let the
       // dynamic balancing even it out). Iterations that are small anyway are not split:
       // the host's split would take longer than the imbalance it saves.
-      const double share = live_work < kSplitFrom ? HUGE_VAL : live_work / (8.0 * workers);
-      items = split_roots(ida, rt, moves, live, expected, share, limit, growth.per_unit());
+      const double share = live_work < kSplitFrom ? HUGE_VAL : live_work / (16.0 * workers);
+      items = split_roots(ida, rt, moves, live, expected, share, limit);
       int min_g = INT_MAX;
       for (int gi : items.g) min_g = std::min(min_g, gi);
       if (!warp_per_root && !items.g.empty() && limit - min_g > kMaxLevels)
@@ -278,7 +259,6 @@ void run_gpu_ida(SkeletonRun& run, bool warp_per_root) {
     const PjIdaCounts& sp = items.split;
     PjIdaCounts below{dev.expanded + sp.expanded, dev.evaluated + sp.evaluated, dev.solutions + sp.solutions,
                       std::min(dev.next_limit, sp.next_limit)};
-    growth.add(limit, static_cast<double>(upper.expanded + below.expanded));
     add_iteration(r, limit, upper, below, max_work, mean_work, since(ti));
     if (upper.solutions + below.solutions > 0) {
       long long root = upper_goal >= 0 ? -1 : solved_root;

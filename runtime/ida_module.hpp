@@ -17,11 +17,11 @@ class IdaModule {
 
   PjIdaResult search(const PjIdaArgs& args) const;
   std::string move_name(int m) const { return move_name_(m); }
-  // See PjIdaExpandFn: children must have room for kMoves nodes (and the three arrays).
+  // See PjIdaExpandFn: children must have room for kMoves nodes (and child_g, child_last).
   int expand(const void* node, int g, int last, int limit, void* children, int* child_g, int* child_last,
-             int* child_h, PjIdaCounts& counts) const {
+             PjIdaCounts& counts) const {
     int kept = 0;
-    expand_(node, g, last, limit, children, child_g, child_last, child_h, &kept, &counts);
+    expand_(node, g, last, limit, children, child_g, child_last, &kept, &counts);
     return kept;
   }
 

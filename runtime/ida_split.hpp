@@ -23,11 +23,9 @@ struct IdaItems {
 };
 
 // Items for the alive roots `live` (in increasing order) at `limit`: a root whose
-// expected work is above `share` is cut into about expected / share pieces, expanding
-// the heaviest piece first. A piece of cost f is taken to weigh growth^(limit - f)
-// (IDA*'s work below a node grows by about `growth` per unit of limit), and gets that
-// part of its root's expected work.
+// expected work is above `share` is expanded breadth-first until it has about
+// expected / share descendants (each expected to take an equal part).
 IdaItems split_roots(const IdaModule& module, const PjIdaRoots& roots, int moves, const std::vector<unsigned>& live,
-                     const std::vector<double>& expected, double share, int limit, double growth);
+                     const std::vector<double>& expected, double share, int limit);
 
 }  // namespace permjit

@@ -203,7 +203,7 @@ extern "C" int pj_ida_upper(const PjIdaRoots* r, int limit, PjIdaCounts* out, un
 }
 
 extern "C" int pj_ida_expand(const void* node, int g, int last, int limit, void* children, int* child_g,
-                             int* child_last, int* child_h, int* kept, PjIdaCounts* counts) {
+                             int* child_last, int* kept, PjIdaCounts* counts) {
   using problem::Node;
   const Node& n = *static_cast<const Node*>(node);
   Node* out = static_cast<Node*>(children);
@@ -224,7 +224,6 @@ extern "C" int pj_ida_expand(const void* node, int g, int last, int limit, void*
       out[*kept] = child;
       child_g[*kept] = cg;
       child_last[*kept] = m;
-      child_h[*kept] = child.h;
       ++*kept;
     }
   }

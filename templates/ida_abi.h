@@ -74,9 +74,9 @@ typedef void (*PjIdaRootsFreeFn)(PjIdaRoots*);
 // Expands one node within `limit` as IDA* counts it (one expanded, each child evaluated,
 // a goal a solution, the smallest f above the limit into next_limit), adding to
 // *counts; the children to search below (within the limit, not goals) are written to
-// children / child_g / child_last / child_h (kMoves of room each), their number to
-// *kept. The GPU skeletons split a large subtree with it.
+// children / child_g / child_last (kMoves of room each), their number to *kept. The GPU
+// skeletons split a large subtree with it.
 typedef int (*PjIdaExpandFn)(const void* node, int g, int last, int limit, void* children, int* child_g,
-                             int* child_last, int* child_h, int* kept, PjIdaCounts* counts);
+                             int* child_last, int* kept, PjIdaCounts* counts);
 typedef const char* (*PjIdaMoveNameFn)(int);
 }
