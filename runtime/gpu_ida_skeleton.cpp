@@ -167,6 +167,7 @@ void run_gpu_ida(SkeletonRun& run, bool warp_per_root) {
   std::vector<double> expected(count, 1.0);  // per root: its work in the last iteration that reached it
   std::vector<unsigned long long> work;
   const int capacity = stack.entries;
+  const int split_threads = host_threads(opts);
   r.t_host += since(t1);
 
   cuda::EventTimer timer;
@@ -196,7 +197,7 @@ void run_gpu_ida(SkeletonRun& run, bool warp_per_root) {
       // dynamic balancing even it out). Iterations that are small anyway are not split:
       // the host's split would take longer than the imbalance it saves.
       const double share = live_work < kSplitFrom ? HUGE_VAL : live_work / (16.0 * workers);
-      items = split_roots(ida, rt, moves, live, expected, share, limit);
+      items = split_roots(ida, rt, moves, live, expected, share, limit, split_threads);
       int min_g = INT_MAX;
       for (int gi : items.g) min_g = std::min(min_g, gi);
       if (!warp_per_root && !items.g.empty() && limit - min_g > kMaxLevels)

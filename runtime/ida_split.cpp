@@ -2,7 +2,10 @@
 
 #include <climits>
 #include <cmath>
+#include <algorithm>
+#include <atomic>
 #include <cstring>
+#include <thread>
 
 namespace permjit {
 
@@ -17,23 +20,26 @@ struct Frontier {
 };
 }  // namespace
 
-IdaItems split_roots(const IdaModule& module, const PjIdaRoots& roots, int moves, const std::vector<unsigned>& live,
-                     const std::vector<double>& expected, double share, int limit) {
-  IdaItems items;
-  const int nb = items.node_bytes = roots.node_bytes;
-  items.split.next_limit = INT_MAX;
-  items.split_expanded.assign(roots.count, 0);
+namespace {
+// The pieces of the live roots [begin, end) into `out` (split_expanded is shared: each
+// root is written by one thread).
+void split_range(const IdaModule& module, const PjIdaRoots& roots, int moves, const unsigned* begin,
+                 const unsigned* end, const std::vector<double>& expected, double share, int limit, IdaItems& out,
+                 std::vector<unsigned long long>& split_expanded) {
+  const int nb = out.node_bytes = roots.node_bytes;
+  out.split.next_limit = INT_MAX;
   const auto* root_nodes = static_cast<const unsigned char*>(roots.nodes);
   auto add = [&](unsigned r, const unsigned char* node, int g, int last, double work) {
-    items.nodes.insert(items.nodes.end(), node, node + nb);
-    items.g.push_back(g);
-    items.last.push_back(last);
-    items.root.push_back(r);
-    items.expected.push_back(work);
+    out.nodes.insert(out.nodes.end(), node, node + nb);
+    out.g.push_back(g);
+    out.last.push_back(last);
+    out.root.push_back(r);
+    out.expected.push_back(work);
   };
   std::vector<unsigned char> kids(static_cast<size_t>(moves) * nb);
   std::vector<int> kid_g(moves), kid_last(moves);
-  for (unsigned r : live) {
+  for (const unsigned* it = begin; it != end; ++it) {
+    const unsigned r = *it;
     const double pieces = std::min(kMaxPieces, std::floor(expected[r] / share));
     if (pieces < 2) {
       add(r, root_nodes + static_cast<size_t>(r) * nb, roots.g[r], roots.last[r], expected[r]);
@@ -45,20 +51,57 @@ IdaItems split_roots(const IdaModule& module, const PjIdaRoots& roots, int moves
     level.last.push_back(roots.last[r]);
     for (int depth = 0; depth < kMaxSplitLevels && level.size() > 0 && level.size() < pieces; ++depth) {
       Frontier next;
-      const unsigned long long solutions_before = items.split.solutions;
+      const unsigned long long solutions_before = out.split.solutions;
       for (size_t i = 0; i < level.size(); ++i) {
         int kept = module.expand(level.nodes.data() + i * nb, level.g[i], level.last[i], limit, kids.data(),
-                                 kid_g.data(), kid_last.data(), items.split);
-        ++items.split_expanded[r];
+                                 kid_g.data(), kid_last.data(), out.split);
+        ++split_expanded[r];
         next.nodes.insert(next.nodes.end(), kids.begin(), kids.begin() + static_cast<size_t>(kept) * nb);
         next.g.insert(next.g.end(), kid_g.begin(), kid_g.begin() + kept);
         next.last.insert(next.last.end(), kid_last.begin(), kid_last.begin() + kept);
       }
-      if (items.split.solutions > solutions_before && items.goal_root < 0) items.goal_root = r;
+      if (out.split.solutions > solutions_before && out.goal_root < 0) out.goal_root = r;
       level = std::move(next);
     }
     for (size_t i = 0; i < level.size(); ++i)
       add(r, level.nodes.data() + i * nb, level.g[i], level.last[i], expected[r] / static_cast<double>(level.size()));
+  }
+}
+}  // namespace
+
+IdaItems split_roots(const IdaModule& module, const PjIdaRoots& roots, int moves, const std::vector<unsigned>& live,
+                     const std::vector<double>& expected, double share, int limit, int threads) {
+  IdaItems items;
+  items.node_bytes = roots.node_bytes;
+  items.split.next_limit = INT_MAX;
+  items.split_expanded.assign(roots.count, 0);
+  // Chunks of the live roots, taken by the threads from a counter and joined in order,
+  // so that the items stay in root order.
+  const size_t chunks = std::min<size_t>(live.size(), static_cast<size_t>(std::max(1, threads)) * 8);
+  std::vector<IdaItems> part(chunks);
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t c; (c = next.fetch_add(1)) < chunks;) {
+      const unsigned* b = live.data() + live.size() * c / chunks;
+      const unsigned* e = live.data() + live.size() * (c + 1) / chunks;
+      split_range(module, roots, moves, b, e, expected, share, limit, part[c], items.split_expanded);
+    }
+  };
+  std::vector<std::thread> pool;
+  for (int t = 1; t < threads && static_cast<size_t>(t) < chunks; ++t) pool.emplace_back(work);
+  work();
+  for (auto& t : pool) t.join();
+  for (IdaItems& p : part) {
+    items.nodes.insert(items.nodes.end(), p.nodes.begin(), p.nodes.end());
+    items.g.insert(items.g.end(), p.g.begin(), p.g.end());
+    items.last.insert(items.last.end(), p.last.begin(), p.last.end());
+    items.root.insert(items.root.end(), p.root.begin(), p.root.end());
+    items.expected.insert(items.expected.end(), p.expected.begin(), p.expected.end());
+    items.split.expanded += p.split.expanded;
+    items.split.evaluated += p.split.evaluated;
+    items.split.solutions += p.split.solutions;
+    items.split.next_limit = std::min(items.split.next_limit, p.split.next_limit);
+    if (items.goal_root < 0) items.goal_root = p.goal_root;
   }
   return items;
 }

@@ -50,8 +50,8 @@ TEST_CASE("ida split: split counts plus the items' subtrees equal the oracle's c
   IdaModule::Roots roots(ida, 16);
   const PjIdaRoots& rt = roots.get();
   REQUIRE(rt.count >= 16);
-  for (double share : {1e9, 50.0, 3.0}) {  // no split; some roots split; most split deep
-    CAPTURE(share);
+  for (auto [share, threads] : {std::pair{1e9, 1}, {50.0, 1}, {3.0, 1}, {50.0, 3}, {3.0, 7}}) {
+    CAPTURE(share, threads);  // no split; some roots split; most split deep; shared by threads
     std::vector<double> expected(rt.count);
     for (size_t i = 0; i < rt.count; ++i) expected[i] = i % 3 == 0 ? 1000.0 : 1.0 + static_cast<double>(i % 5);
     for (int it = 0; it < oracle.iterations; ++it) {
@@ -63,7 +63,7 @@ TEST_CASE("ida split: split counts plus the items' subtrees equal the oracle's c
       std::vector<unsigned> live;
       for (size_t i = 0; i < rt.count; ++i)
         if (alive[i]) live.push_back(static_cast<unsigned>(i));
-      IdaItems items = split_roots(ida, rt, moves, live, expected, share, limit);
+      IdaItems items = split_roots(ida, rt, moves, live, expected, share, limit, threads);
       REQUIRE(std::is_sorted(items.root.begin(), items.root.end()));
       PjIdaCounts c = items.split;
       for (size_t k = 0; k < items.size(); ++k) {
