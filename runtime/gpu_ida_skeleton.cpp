@@ -251,19 +251,26 @@ void run_gpu_ida(SkeletonRun& run, bool warp_per_root) {
       for (size_t i = 0; i < n; ++i) expected[items.root[i]] += static_cast<double>(work[i]);
       for (unsigned root : live) expected[root] = std::max(1.0, expected[root]);
     }
-    // The kernel reports the smallest item with a goal below it; items are in root order.
-    long long solved_root = items.goal_root;
-    if (dev.solved_root != ~0ull) {
-      long long from_kernel = items.root.at(static_cast<size_t>(dev.solved_root));
-      if (solved_root < 0 || from_kernel < solved_root) solved_root = from_kernel;
-    }
     const PjIdaCounts& sp = items.split;
     PjIdaCounts below{dev.expanded + sp.expanded, dev.evaluated + sp.evaluated, dev.solutions + sp.solutions,
                       std::min(dev.next_limit, sp.next_limit)};
     add_iteration(r, limit, upper, below, max_work, mean_work, since(ti));
     if (upper.solutions + below.solutions > 0) {
-      long long root = upper_goal >= 0 ? -1 : solved_root;
-      std::vector<int> path_moves = roots.path(root, upper_goal, limit);
+      // One optimal path: to a goal above the roots; else below the item the kernel
+      // reports (the smallest with a goal: a search of that piece, not of its whole
+      // root); else below the root whose split met a goal.
+      auto tp = clock_type::now();
+      std::vector<int> path_moves;
+      if (upper_goal >= 0) {
+        path_moves = roots.path(-1, upper_goal, limit);
+      } else if (dev.solved_root != ~0ull) {
+        const size_t k = static_cast<size_t>(dev.solved_root);
+        path_moves = roots.path_via(items.root.at(k), items.moves_to(k), items.nodes.data() + k * items.node_bytes,
+                                    items.g[k], items.last[k], limit);
+      } else {
+        path_moves = roots.path(items.goal_root, -1, limit);
+      }
+      r.t_host += since(tp);
       finish_path(r, true, limit, path_moves, [&](int m) { return ida.move_name(m); });
       r.t_search = since(t1);
       return;

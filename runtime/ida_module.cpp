@@ -21,10 +21,11 @@ IdaModule::IdaModule(const std::string& so_path) {
   roots_ = symbol<PjIdaRootsFn>(handle_, "pj_ida_roots");
   upper_ = symbol<PjIdaUpperFn>(handle_, "pj_ida_upper");
   path_ = symbol<PjIdaPathFn>(handle_, "pj_ida_path");
+  path_via_ = symbol<PjIdaPathViaFn>(handle_, "pj_ida_path_via");
   roots_free_ = symbol<PjIdaRootsFreeFn>(handle_, "pj_ida_roots_free");
   move_name_ = symbol<PjIdaMoveNameFn>(handle_, "pj_ida_move_name");
   expand_ = symbol<PjIdaExpandFn>(handle_, "pj_ida_expand");
-  if (!abi || !search_ || !roots_ || !upper_ || !path_ || !roots_free_ || !move_name_ || !expand_ ||
+  if (!abi || !search_ || !roots_ || !upper_ || !path_ || !path_via_ || !roots_free_ || !move_name_ || !expand_ ||
       abi() != PJ_IDA_ABI) {
     dlclose(handle_);
     throw std::runtime_error("the compiled module " + so_path + " does not match this permjit (IDA ABI)");
@@ -60,6 +61,17 @@ std::vector<int> IdaModule::Roots::path(long long root, long long upper_goal, in
   int n = 0;
   if (m_.path_(&r_, root, upper_goal, limit, moves.data(), &n) != 0)
     throw std::runtime_error("internal error: no path of cost " + std::to_string(limit) + " below root " +
+                             std::to_string(root) + ", where the search found one");
+  moves.resize(n);
+  return moves;
+}
+
+std::vector<int> IdaModule::Roots::path_via(long long root, const std::vector<int>& via, const void* node, int g,
+                                            int last, int limit) const {
+  std::vector<int> moves(PJ_IDA_MAX_PATH);
+  int n = 0;
+  if (m_.path_via_(&r_, root, via.data(), static_cast<int>(via.size()), node, g, last, limit, moves.data(), &n) != 0)
+    throw std::runtime_error("internal error: no path of cost " + std::to_string(limit) + " below a piece of root " +
                              std::to_string(root) + ", where the search found one");
   moves.resize(n);
   return moves;

@@ -37,6 +37,9 @@ class IdaModule {
     PjIdaCounts upper(int limit, std::vector<unsigned char>& alive, long long& upper_goal) const;
     // One path of cost `limit` through `root` (or to `upper_goal` if root < 0).
     std::vector<int> path(long long root, long long upper_goal, int limit) const;
+    // One path of cost `limit` through `root`, the moves `via` to `node`, and below it.
+    std::vector<int> path_via(long long root, const std::vector<int>& via, const void* node, int g, int last,
+                              int limit) const;
 
    private:
     const IdaModule& m_;
@@ -49,6 +52,7 @@ class IdaModule {
   PjIdaRootsFn roots_ = nullptr;
   PjIdaUpperFn upper_ = nullptr;
   PjIdaPathFn path_ = nullptr;
+  PjIdaPathViaFn path_via_ = nullptr;
   PjIdaRootsFreeFn roots_free_ = nullptr;
   PjIdaMoveNameFn move_name_ = nullptr;
   PjIdaExpandFn expand_ = nullptr;

@@ -16,6 +16,7 @@ constexpr int kMaxSplitLevels = 24;
 struct Frontier {
   std::vector<unsigned char> nodes;
   std::vector<int> g, last;
+  std::vector<std::vector<int>> via;  // the moves from the root
   size_t size() const { return g.size(); }
 };
 }  // namespace
@@ -29,26 +30,30 @@ void split_range(const IdaModule& module, const PjIdaRoots& roots, int moves, co
   const int nb = out.node_bytes = roots.node_bytes;
   out.split.next_limit = INT_MAX;
   const auto* root_nodes = static_cast<const unsigned char*>(roots.nodes);
-  auto add = [&](unsigned r, const unsigned char* node, int g, int last, double work) {
+  auto add = [&](unsigned r, const unsigned char* node, int g, int last, double work, const std::vector<int>& via) {
     out.nodes.insert(out.nodes.end(), node, node + nb);
     out.g.push_back(g);
     out.last.push_back(last);
     out.root.push_back(r);
     out.expected.push_back(work);
+    out.via.insert(out.via.end(), via.begin(), via.end());
+    out.via_begin.push_back(static_cast<unsigned>(out.via.size()));
   };
+  const std::vector<int> none;
   std::vector<unsigned char> kids(static_cast<size_t>(moves) * nb);
   std::vector<int> kid_g(moves), kid_last(moves);
   for (const unsigned* it = begin; it != end; ++it) {
     const unsigned r = *it;
     const double pieces = std::min(kMaxPieces, std::floor(expected[r] / share));
     if (pieces < 2) {
-      add(r, root_nodes + static_cast<size_t>(r) * nb, roots.g[r], roots.last[r], expected[r]);
+      add(r, root_nodes + static_cast<size_t>(r) * nb, roots.g[r], roots.last[r], expected[r], none);
       continue;
     }
     Frontier level;
     level.nodes.assign(root_nodes + static_cast<size_t>(r) * nb, root_nodes + static_cast<size_t>(r + 1) * nb);
     level.g.push_back(roots.g[r]);
     level.last.push_back(roots.last[r]);
+    level.via.emplace_back();
     for (int depth = 0; depth < kMaxSplitLevels && level.size() > 0 && level.size() < pieces; ++depth) {
       Frontier next;
       const unsigned long long solutions_before = out.split.solutions;
@@ -59,12 +64,17 @@ void split_range(const IdaModule& module, const PjIdaRoots& roots, int moves, co
         next.nodes.insert(next.nodes.end(), kids.begin(), kids.begin() + static_cast<size_t>(kept) * nb);
         next.g.insert(next.g.end(), kid_g.begin(), kid_g.begin() + kept);
         next.last.insert(next.last.end(), kid_last.begin(), kid_last.begin() + kept);
+        for (int k = 0; k < kept; ++k) {
+          next.via.push_back(level.via[i]);
+          next.via.back().push_back(kid_last[k]);
+        }
       }
       if (out.split.solutions > solutions_before && out.goal_root < 0) out.goal_root = r;
       level = std::move(next);
     }
     for (size_t i = 0; i < level.size(); ++i)
-      add(r, level.nodes.data() + i * nb, level.g[i], level.last[i], expected[r] / static_cast<double>(level.size()));
+      add(r, level.nodes.data() + i * nb, level.g[i], level.last[i], expected[r] / static_cast<double>(level.size()),
+          level.via[i]);
   }
 }
 }  // namespace
@@ -97,6 +107,9 @@ IdaItems split_roots(const IdaModule& module, const PjIdaRoots& roots, int moves
     items.last.insert(items.last.end(), p.last.begin(), p.last.end());
     items.root.insert(items.root.end(), p.root.begin(), p.root.end());
     items.expected.insert(items.expected.end(), p.expected.begin(), p.expected.end());
+    const unsigned base = static_cast<unsigned>(items.via.size());
+    items.via.insert(items.via.end(), p.via.begin(), p.via.end());
+    for (size_t k = 1; k < p.via_begin.size(); ++k) items.via_begin.push_back(base + p.via_begin[k]);
     items.split.expanded += p.split.expanded;
     items.split.evaluated += p.split.evaluated;
     items.split.solutions += p.split.solutions;

@@ -16,10 +16,13 @@ struct IdaItems {
   std::vector<int> g, last;
   std::vector<unsigned> root;        // the root an item descends from; items are in root order
   std::vector<double> expected;      // the work an item is expected to take
+  std::vector<int> via;              // the moves from its root to each item, item k's at
+  std::vector<unsigned> via_begin{0};  // via[via_begin[k] .. via_begin[k + 1])
   PjIdaCounts split{};               // what the host expanded while splitting (counted as IDA* counts)
   std::vector<unsigned long long> split_expanded;  // of it, per root (indexed like the roots)
   long long goal_root = -1;          // the smallest root below which the split met a goal
   size_t size() const { return root.size(); }
+  std::vector<int> moves_to(size_t k) const { return {via.begin() + via_begin[k], via.begin() + via_begin[k + 1]}; }
 };
 
 // Items for the alive roots `live` (in increasing order) at `limit`: a root whose

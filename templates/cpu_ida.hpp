@@ -230,6 +230,24 @@ extern "C" int pj_ida_expand(const void* node, int g, int last, int limit, void*
   return 0;
 }
 
+extern "C" int pj_ida_path_via(const PjIdaRoots* r, long long root, const int* via, int via_moves, const void* node,
+                               int g, int last, int limit, int* moves, int* n) {
+  const auto& t = *static_cast<const cpu_ida::UpperTree*>(r->tree);
+  int prefix = cpu_ida::tree_path(t, static_cast<long long>(t.first_root + static_cast<size_t>(root)), moves);
+  for (int k = 0; k < via_moves; ++k) moves[prefix++] = via[k];
+  cpu_ida::Counts c;
+  int found = 0;
+  cpu_ida::dfs(*static_cast<const problem::Node*>(node), g, last, limit, c, moves + prefix, 0,
+               [&](const int*, int len) {
+                 found = len;
+                 return true;
+               },
+               nullptr);
+  if (!found) return 1;
+  *n = prefix + found;
+  return 0;
+}
+
 extern "C" int pj_ida_path(const PjIdaRoots* r, long long root, long long upper_goal, int limit, int* moves, int* n) {
   return cpu_ida::path_through(*static_cast<const cpu_ida::UpperTree*>(r->tree), root, upper_goal, limit, moves, n);
 }

@@ -70,6 +70,11 @@ typedef int (*PjIdaUpperFn)(const PjIdaRoots*, int limit, PjIdaCounts*, unsigned
 // One path of cost `limit` to a goal: through root `root`, or to the upper-tree goal
 // `upper_goal` when root < 0. Returns 0 and the moves, or 1 if there is none.
 typedef int (*PjIdaPathFn)(const PjIdaRoots*, long long root, long long upper_goal, int limit, int* moves, int* n);
+// One path of cost `limit` through root `root`, then the moves `via` from it to `node`
+// (g, last: its cost and the move that reached it), then below `node`. Returns 0 and the
+// moves, or 1 if there is none below `node`.
+typedef int (*PjIdaPathViaFn)(const PjIdaRoots*, long long root, const int* via, int via_moves, const void* node,
+                              int g, int last, int limit, int* moves, int* n);
 typedef void (*PjIdaRootsFreeFn)(PjIdaRoots*);
 // Expands one node within `limit` as IDA* counts it (one expanded, each child evaluated,
 // a goal a solution, the smallest f above the limit into next_limit), adding to

@@ -71,6 +71,21 @@ TEST_CASE("ida split: split counts plus the items' subtrees equal the oracle's c
                                         items.nodes.begin() + (k + 1) * items.node_bytes);
         below(ida, node, items.g[k], items.last[k], limit, moves, c);
       }
+      if (it + 1 == oracle.iterations && c.solutions > items.split.solutions) {
+        // Some item has a goal below it: the path through it has the optimal length.
+        int paths = 0;
+        for (size_t k = 0; k < items.size() && paths == 0; ++k) {
+          try {
+            std::vector<int> p = roots.path_via(items.root[k], items.moves_to(k),
+                                                items.nodes.data() + k * items.node_bytes, items.g[k], items.last[k],
+                                                limit);
+            CHECK(static_cast<int>(p.size()) == oracle.cost);
+            ++paths;
+          } catch (const std::runtime_error&) {  // no goal below this item
+          }
+        }
+        CHECK(paths == 1);
+      }
       const PjIdaCounts& want = oracle.per_iteration[it];
       CHECK(total.expanded + c.expanded == want.expanded);
       CHECK(total.evaluated + c.evaluated == want.evaluated);

@@ -3,7 +3,9 @@
 // every iteration, the last one included (8-puzzle boards, Korf 15-puzzle instances),
 // with static and dynamic balancing, and with a stack that forces narrow pops.
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <fstream>
+#include <sstream>
 
 #include "gpu_support.hpp"
 
@@ -27,6 +29,31 @@ SolveResult solve_path(const std::string& inst, int record, std::vector<std::str
   o.ida_stack = stack;
   o.cache_dir = cache_dir();
   return solve(o);
+}
+
+// The path's moves (the blank's direction) replayed on a w x w board end at the goal.
+bool reaches_goal(std::vector<int> board, int w, const std::vector<std::string>& path) {
+  int z = static_cast<int>(std::find(board.begin(), board.end(), 0) - board.begin());
+  for (const auto& m : path) {
+    int t = m == "up" ? z - w : m == "down" ? z + w : m == "left" ? z - 1 : z + 1;
+    bool ok = m == "up" ? z >= w : m == "down" ? z < w * w - w : m == "left" ? z % w != 0 : z % w != w - 1;
+    if (!ok) return false;
+    std::swap(board[z], board[t]);
+    z = t;
+  }
+  for (int i = 0; i < w * w; ++i)
+    if (board[i] != i) return false;
+  return true;
+}
+
+std::vector<int> read_board(const std::string& file, int record) {
+  std::ifstream in(file);
+  std::string line;
+  for (int k = 0; k < std::max(1, record); ++k) std::getline(in, line);
+  std::istringstream ls(line);
+  std::vector<int> b;
+  for (int x; ls >> x;) b.push_back(x);
+  return b;
 }
 
 void same_iterations(const SolveResult& cpu, const SolveResult& gpu) {
@@ -53,7 +80,9 @@ TEST_CASE("ida and ida-thread count 8-puzzle iterations like the CPU", "[gpu][id
     INFO("board " << b);
     for (const char* sk : {"ida", "ida-thread"}) {
       INFO(sk);
-      same_iterations(cpu, solve_path(inst, 0, {"w=3"}, sk, true));
+      SolveResult all = solve_path(inst, 0, {"w=3"}, sk, true);
+      same_iterations(cpu, all);
+      CHECK(reaches_goal(read_board(inst, 0), 3, all.path));
       same_iterations(cpu, solve_path(inst, 0, {"w=3"}, sk, true, 50));  // few roots: deep subtrees
       same_iterations(cpu, solve_path(inst, 0, {"w=3"}, sk, true, 50, "static"));
       // A stack just deep enough for one-node pops: the width is cut back all the time.
@@ -75,7 +104,9 @@ TEST_CASE("ida and ida-thread solve Korf instances with the CPU's counts", "[gpu
     CHECK(cpu.objective == optimal[k - 1]);
     for (const char* sk : {"ida", "ida-thread"}) {
       INFO(sk);
-      same_iterations(cpu, solve_path(inst, k, {}, sk, true));
+      SolveResult all = solve_path(inst, k, {}, sk, true);
+      same_iterations(cpu, all);
+      CHECK(reaches_goal(read_board(inst, k), 4, all.path));
       same_iterations(cpu, solve_path(inst, k, {}, sk, true, 0, "static"));
     }
   }
