@@ -140,14 +140,16 @@ void run_gpu_ida(SkeletonRun& run, bool warp_per_root) {
   const WarpStack stack = plan_warp_stack(g.dev, entry_bytes, opts.ida_stack);
   unsigned workers = warp_per_root ? static_cast<unsigned>(g.dev.sm_count) * stack.blocks_per_sm
                                    : static_cast<unsigned>(g.dev.sm_count * g.dev.max_threads_per_sm);
-  unsigned long long want = opts.roots > 0 ? opts.roots : 8ull * workers;
+  // Roots: 2 per worker. Large roots are split each iteration where it pays (ida_split),
+  // so a deeper upper tree would only cost host time in every iteration.
+  unsigned long long want = opts.roots > 0 ? opts.roots : 2ull * workers;
   IdaModule::Roots roots(ida, want);
   const PjIdaRoots& rt = roots.get();
   r.frontier_depth = rt.depth;
   r.frontier_nodes = rt.count;
   r.start_h = rt.start_h;
   r.threads = 1;
-  r.dcpu_reason = opts.roots > 0 ? "--roots" : "first depth with >= " + std::to_string(want) + " paths (8 per worker)";
+  r.dcpu_reason = opts.roots > 0 ? "--roots" : "first depth with >= " + std::to_string(want) + " paths (2 per worker)";
   r.block_size = warp_per_root ? 32 : 128;
   if (warp_per_root) {
     r.memory_plan = "a stack of " + std::to_string(stack.entries) + " entries (" + std::to_string(stack.bytes) +

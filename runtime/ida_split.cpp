@@ -87,6 +87,9 @@ IdaItems split_roots(const IdaModule& module, const PjIdaRoots& roots, int moves
   items.split_expanded.assign(roots.count, 0);
   // Chunks of the live roots, taken by the threads from a counter and joined in order,
   // so that the items stay in root order.
+  // Nothing to split: one thread copies the roots (starting threads would cost more).
+  const bool any = std::any_of(live.begin(), live.end(), [&](unsigned r) { return expected[r] >= 2 * share; });
+  if (!any) threads = 1;
   const size_t chunks = std::min<size_t>(live.size(), static_cast<size_t>(std::max(1, threads)) * 8);
   std::vector<IdaItems> part(chunks);
   std::atomic<size_t> next{0};
