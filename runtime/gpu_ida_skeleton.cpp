@@ -140,16 +140,16 @@ void run_gpu_ida(SkeletonRun& run, bool warp_per_root) {
   const WarpStack stack = plan_warp_stack(g.dev, entry_bytes, opts.ida_stack);
   unsigned workers = warp_per_root ? static_cast<unsigned>(g.dev.sm_count) * stack.blocks_per_sm
                                    : static_cast<unsigned>(g.dev.sm_count * g.dev.max_threads_per_sm);
-  // Roots: 2 per worker. Large roots are split each iteration where it pays (ida_split),
-  // so a deeper upper tree would only cost host time in every iteration.
-  unsigned long long want = opts.roots > 0 ? opts.roots : 2ull * workers;
+  // Roots: 8 per worker (with 2, Korf 88's kernels took 1.29 s instead of 1.06 s: the
+  // split's pieces of a few large roots balance less well than many roots).
+  unsigned long long want = opts.roots > 0 ? opts.roots : 8ull * workers;
   IdaModule::Roots roots(ida, want);
   const PjIdaRoots& rt = roots.get();
   r.frontier_depth = rt.depth;
   r.frontier_nodes = rt.count;
   r.start_h = rt.start_h;
   r.threads = 1;
-  r.dcpu_reason = opts.roots > 0 ? "--roots" : "first depth with >= " + std::to_string(want) + " paths (2 per worker)";
+  r.dcpu_reason = opts.roots > 0 ? "--roots" : "first depth with >= " + std::to_string(want) + " paths (8 per worker)";
   r.block_size = warp_per_root ? 32 : 128;
   if (warp_per_root) {
     r.memory_plan = "a stack of " + std::to_string(stack.entries) + " entries (" + std::to_string(stack.bytes) +
@@ -165,6 +165,14 @@ void run_gpu_ida(SkeletonRun& run, bool warp_per_root) {
   cuda::Buffer begin_buf((workers + 1) * sizeof(unsigned)), counts_buf(sizeof(PjIdaDeviceCounts));
   cuda::Buffer worker_work_buf(workers * sizeof(unsigned long long));
   std::vector<unsigned long long> per_worker(workers);
+  // Room for every root and a split's pieces: reallocating device memory (cuMemFree
+  // waits for the device) between iterations cost milliseconds each time.
+  const size_t room = count + 32ull * workers;
+  nodes.reserve(room * rt.node_bytes);
+  gs.reserve(room * sizeof(int));
+  lasts.reserve(room * sizeof(int));
+  order_buf.reserve(room * sizeof(unsigned));
+  work_buf.reserve(room * sizeof(unsigned long long));
   const bool dynamic = opts.ida_balance != "static";
   std::vector<double> expected(count, 1.0);  // per root: its work in the last iteration that reached it
   std::vector<unsigned long long> work;
