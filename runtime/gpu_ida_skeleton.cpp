@@ -178,7 +178,8 @@ void run_gpu_ida(SkeletonRun& run, bool warp_per_root) {
   std::vector<unsigned long long> work;
   const int capacity = stack.entries;
   const int split_threads = host_threads(opts);
-  r.t_host += since(t1);
+  r.t_prepare = since(t1);
+  r.t_host += r.t_prepare;
 
   cuda::EventTimer timer;
   int limit = rt.start_h;

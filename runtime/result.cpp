@@ -153,7 +153,7 @@ std::string format_json(const SolveResult& r) {
   j["nodes"] = {{"expanded", r.expanded}, {"evaluated", r.evaluated}};
   j["time_s"] = {{"total", r.t_total},     {"generate", r.t_generate}, {"compile", r.t_compile},
                  {"search", r.t_search},   {"host", r.t_host},         {"transfers", r.t_transfers},
-                 {"kernels", r.t_kernels}};
+                 {"kernels", r.t_kernels}, {"prepare", r.t_prepare}};
   if (r.skeleton == "ivm") {
     j["ivm"] = {{"explorers", r.explorers}, {"rows", r.ivm_rows}, {"trigger", r.trigger}, {"rounds", r.rounds}, {"steals", r.steals},
                 {"balance_s", r.t_balance}, {"resumed_from", r.resumed_from}};

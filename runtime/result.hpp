@@ -30,6 +30,7 @@ struct SolveResult {
   double t_generate = 0, t_compile = 0, t_search = 0, t_total = 0;
   // GPU skeletons: the search time split (host work includes the CPU frontier).
   double t_host = 0, t_transfers = 0, t_kernels = 0;
+  double t_prepare = 0;  // of t_host: what comes before the first kernel (ida: the upper tree, buffers)
   int block_size = 0;
   int chunks = 0;
   std::string dcpu_reason;
