@@ -1,5 +1,6 @@
 // Host side of the `ida` (BPIDA*, seed 003 §5) and `ida-thread` (PStaticLB) skeletons:
-// the CPU module builds the upper tree once; each iteration the host walks it at the
+// opened once (device, context, both modules), then per start: the CPU module builds
+// the upper tree once; each iteration the host walks it at the
 // limit (templates/cpu_ida.hpp), hands the alive roots to blocks (one warp each) or
 // threads, balanced by the work each root took in the previous iteration (static load
 // balancing, largest first onto the least loaded), launches one kernel, and takes the
@@ -14,6 +15,7 @@
 #include "runtime/gpu_host.hpp"
 #include "runtime/ida_module.hpp"
 #include "runtime/ida_report.hpp"
+#include "runtime/path_solver.hpp"
 #include "runtime/skeletons.hpp"
 #include "runtime/solve.hpp"
 #include "templates/ida_abi.h"
@@ -23,10 +25,15 @@ namespace permjit {
 std::vector<std::string> gpu_ida_templates() { return {"ida_abi.h", "gpu_ida.cuh"}; }
 
 namespace {
+constexpr int kMaxLevels = 128;      // PJ_IDA_MAX_LEVELS of the ida-thread kernel
+}  // namespace
+
+std::vector<std::string> gpu_ida_defines() { return {"-DPJ_IDA_MAX_LEVELS=" + std::to_string(kMaxLevels)}; }
+
+namespace {
 using clock_type = std::chrono::steady_clock;
 double since(clock_type::time_point t) { return std::chrono::duration<double>(clock_type::now() - t).count(); }
 
-constexpr int kMaxLevels = 128;      // PJ_IDA_MAX_LEVELS of the ida-thread kernel
 constexpr int kStackBytes = 40 * 1024;  // ida: a block's shared-memory stack (under the 48 KiB default)
 
 struct Assignment {
@@ -57,22 +64,50 @@ Assignment balance(const std::vector<unsigned>& alive, const std::vector<double>
   return a;
 }
 
-void run_gpu_ida(SkeletonRun& run, bool warp_per_root) {
-  const SolveOptions& opts = run.opts;
-  SolveResult& r = run.result;
-  const char* name = warp_per_root ? "ida" : "ida-thread";
-  GpuStart g(run, name, gpu_ida_templates(), run.spec.name + ".ida.cu", {"-DPJ_IDA_MAX_LEVELS=" + std::to_string(kMaxLevels)},
-             false, cpu_ida_templates());
-  CUfunction kernel = g.module.function(warp_per_root ? "pj_ida_warp" : "pj_ida_thread");
-  auto t1 = clock_type::now();
-  IdaModule ida(g.host.path);
+// The device, its context and both modules live as long as the object; each solve()
+// builds its start's upper tree and buffers and runs the iterations.
+class GpuIdaSolver : public PathSolver {
+ public:
+  GpuIdaSolver(SkeletonRun& run, bool warp_per_root)
+      : opts_(run.opts),
+        warp_per_root_(warp_per_root),
+        name_(warp_per_root ? "ida" : "ida-thread"),
+        g_(run, name_, gpu_ida_templates(), run.spec.name + ".ida.cu", gpu_ida_defines(), false, cpu_ida_templates()),
+        kernel_(g_.module.function(warp_per_root ? "pj_ida_warp" : "pj_ida_thread")),
+        ida_(g_.host.path),
+        device_(run.result.device) {
+    // Workers: blocks of one warp as many as the SMs hold at once, or every thread slot.
+    unsigned blocks_per_sm = 32;
+    workers_ = warp_per_root ? static_cast<unsigned>(g_.dev.sm_count) * blocks_per_sm
+                             : static_cast<unsigned>(g_.dev.sm_count * g_.dev.max_threads_per_sm);
+  }
 
-  // Workers: blocks of one warp as many as the SMs hold at once, or every thread slot.
-  unsigned blocks_per_sm = 32;
-  unsigned workers = warp_per_root ? static_cast<unsigned>(g.dev.sm_count) * blocks_per_sm
-                                   : static_cast<unsigned>(g.dev.sm_count * g.dev.max_threads_per_sm);
+  void solve(const StartValues& start, SolveResult& r) override;
+
+ private:
+  const SolveOptions& opts_;
+  bool warp_per_root_;
+  const char* name_;
+  GpuStart g_;
+  CUfunction kernel_;
+  IdaModule ida_;
+  std::string device_;  // as open_device named it
+  unsigned workers_ = 0;
+};
+
+void GpuIdaSolver::solve(const StartValues& start, SolveResult& r) {
+  const SolveOptions& opts = opts_;
+  const bool warp_per_root = warp_per_root_;
+  const char* name = name_;
+  const unsigned workers = workers_;
+  CUfunction kernel = kernel_;
+  IdaModule& ida = ida_;
+  auto t1 = clock_type::now();
+  r.device = device_;
+  r.iterations.clear();
   unsigned long long want = opts.roots > 0 ? opts.roots : 8ull * workers;
-  IdaModule::Roots roots(ida, want);
+  IdaStart from(start);
+  IdaModule::Roots roots(ida, from, want);
   const PjIdaRoots& rt = roots.get();
   r.frontier_depth = rt.depth;
   r.frontier_nodes = rt.count;
@@ -176,7 +211,10 @@ void run_gpu_ida(SkeletonRun& run, bool warp_per_root) {
 }
 }  // namespace
 
-void run_gpu_ida_skeleton(SkeletonRun& run) { run_gpu_ida(run, true); }
-void run_gpu_ida_thread_skeleton(SkeletonRun& run) { run_gpu_ida(run, false); }
+std::unique_ptr<PathSolver> open_gpu_ida(SkeletonRun& run) { return std::make_unique<GpuIdaSolver>(run, true); }
+std::unique_ptr<PathSolver> open_gpu_ida_thread(SkeletonRun& run) { return std::make_unique<GpuIdaSolver>(run, false); }
+
+void run_gpu_ida_skeleton(SkeletonRun& run) { run_path_once(open_gpu_ida, run); }
+void run_gpu_ida_thread_skeleton(SkeletonRun& run) { run_path_once(open_gpu_ida_thread, run); }
 
 }  // namespace permjit

@@ -43,8 +43,9 @@ GpuUnit gpu_unit(const std::string& skeleton, const ProblemSpec& spec, const Pro
   if (skeleton == "cdp") return {assemble_unit(src, gpu_cdp_templates()), {"-DPJ_BLOCK=128", "-DPJ_CDP=1", "-rdc=true"}};
   if (skeleton == "rec") return {assemble_unit(src, gpu_cdp_templates()), {"-DPJ_BLOCK=128", "-DPJ_CDP=0"}};
   if (skeleton == "probe") return {assemble_unit(src, {"probe.cuh"}), {}};
+  if (skeleton == "ida" || skeleton == "ida-thread") return {assemble_unit(src, gpu_ida_templates()), gpu_ida_defines()};
   option_error("--skeleton " + skeleton, 12, "no GPU code for skeleton '" + skeleton + "'",
-               "GPU stages show: dfs (default), ivm, cdp, rec, probe (the problem's functions alone)");
+               "GPU stages show: dfs (default), ivm, cdp, rec, ida (path problems), probe (the problem's functions alone)");
 }
 
 // cuobjdump from PATH or the CUDA toolkit, or empty.
@@ -98,10 +99,11 @@ int emit_command(const EmitOptions& opts) {
     return 0;
   }
   if (st == "cpu") {
-    std::cout << assemble_unit(src, {"cpu_abi.h", "cpu_dfs.hpp"});
+    std::cout << assemble_unit(src, spec.goal == Goal::path ? cpu_ida_templates()
+                                                            : std::vector<std::string>{"cpu_abi.h", "cpu_dfs.hpp"});
     return 0;
   }
-  GpuUnit gu = gpu_unit(opts.skeleton.empty() ? "dfs" : opts.skeleton, spec, src);
+  GpuUnit gu = gpu_unit(opts.skeleton.empty() ? (spec.goal == Goal::path ? "ida" : "dfs") : opts.skeleton, spec, src);
   std::string unit = gu.text;
   if (st == "cuda") {
     std::cout << unit;
