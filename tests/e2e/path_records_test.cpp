@@ -55,7 +55,7 @@ Diagnostic records_error(const SolveOptions& o, const std::string& list) {
 }
 }  // namespace
 
-TEST_CASE("two Korf records generate the same source; the second solve's modules are a cache hit", "[e2e][path][cache]") {
+TEST_CASE("two Korf records generate the same source, and the second solve is a cache hit", "[e2e][path][cache]") {
   auto source_of = [](int record) {
     LoadOptions l;
     l.spec_path = problem("puzzle15.toml");
@@ -83,7 +83,7 @@ TEST_CASE("two Korf records generate the same source; the second solve's modules
   CHECK(first.objective != second.objective);  // 45 and 42 moves: each solve searched its own start
 }
 
-TEST_CASE("--records solves every record as its own --record run does", "[e2e][path][records]") {
+TEST_CASE("records solved in one process each get what their own --record run gets", "[e2e][path][records]") {
   std::string inst = temp_file("p8_records.txt", kBoards);
   std::vector<SolveResult> batch = solve_list(puzzle8(inst), "all");
   const std::vector<int> lines = {1, 2, 4, 5, 6};
@@ -116,7 +116,7 @@ TEST_CASE("--records solves every record as its own --record run does", "[e2e][p
   CHECK(some[2].record == 2);
 }
 
-TEST_CASE("--records mistakes are refused before any search, with their place", "[e2e][options][records]") {
+TEST_CASE("mistakes in --records are refused before any search, with their place", "[e2e][options][records]") {
   std::string inst = temp_file("p8_records_err.txt", kBoards);
   struct Case {
     std::string list;
