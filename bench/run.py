@@ -5,6 +5,11 @@ Each line is permjit's own --json result plus what is needed to rerun and compar
 the commit, the host and its CPU, the command line, and the time of the run.
 
     python3 bench/run.py bench/cpu_baseline.json --out bench/results/cpu-baseline.jsonl
+
+A run with `--records LIST` solves many records in one process: permjit prints a JSON
+object per record (with "record") and a last one {"summary": ...}; each becomes a line.
+If such a run reaches its time limit, the records it finished are kept, and a
+timed-out line says so.
 """
 import argparse
 import json
@@ -78,23 +83,34 @@ def main():
             for _ in range(run.get("repeat", 1)):
                 try:
                     res = subprocess.run(cmd, capture_output=True, text=True, timeout=run.get("timeout"))
-                except subprocess.TimeoutExpired:
-                    line = timed_out_line(run, cmd)
+                    stdout, lines = res.stdout, []
+                except subprocess.TimeoutExpired as e:
+                    stdout = e.stdout.decode() if isinstance(e.stdout, bytes) else (e.stdout or "")
+                    lines = [timed_out_line(run, cmd)]
                     print(f"{run['spec']} {run.get('instance', '')} {run.get('params', {})}: "
                           f"stopped after {run['timeout']} s")
                 else:
                     if res.returncode != 0:
                         sys.stderr.write(res.stderr)
                         sys.exit(res.returncode)
-                    line = json.loads(res.stdout)
-                    print(f"{run['spec']} {run.get('instance', '')} {run.get('params', {})}: "
-                          f"search {line['time_s']['search']:.3f} s, evaluated {line['nodes']['evaluated']}")
-                line.update(host)
-                line["command"] = command
-                line["when"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-                out.write(json.dumps(line) + "\n")
+                # One JSON object per line: one solve, or each record of --records and a summary.
+                done = [json.loads(l) for l in stdout.splitlines() if l.strip().startswith("{")]
+                lines = done + lines
+                for line in done:
+                    if "summary" in line:
+                        s = line["summary"]
+                        print(f"  {s['records']} records: search {s['search_s']:.3f} s, compile {s['compile_s']:.3f} s, "
+                              f"wall {s['wall_s']:.3f} s")
+                    else:
+                        rec = f" record {line['record']}" if "record" in line else ""
+                        print(f"{run['spec']} {run.get('instance', '')}{rec} {run.get('params', {})}: "
+                              f"search {line['time_s']['search']:.3f} s, evaluated {line['nodes']['evaluated']}")
+                for line in lines:
+                    line.update(host)
+                    line["command"] = command
+                    line["when"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+                    out.write(json.dumps(line) + "\n")
                 out.flush()
-
 
 if __name__ == "__main__":
     main()

@@ -23,6 +23,8 @@ def key(j):
             kept.append(w)
     args = " ".join(kept)
     inst = (j.get("instance") or "").rsplit("/", 1)[-1]
+    if "record" in j:  # one record of a --records run (older files: --record K in the options)
+        inst += f" #{j['record']}"
     params = " ".join(f"{k}={v}" for k, v in j["params"].items() if k != "lb" or j["problem"] == "qap")
     return (j["problem"], inst, params, j["skeleton"], args)
 
@@ -34,10 +36,14 @@ def main():
     opts = ap.parse_args()
     groups = OrderedDict()
     stopped = 0
+    summaries = []
     for line in open(opts.results):
         j = json.loads(line)
         if j.get("timed_out"):  # a run stopped at its time limit has no figures
             stopped += 1
+            continue
+        if "summary" in j:  # the end of a --records run: printed after the table
+            summaries.append(j)
             continue
         groups.setdefault(key(j), []).append(j)
     if stopped:
@@ -49,7 +55,7 @@ def main():
     for (prob, inst, params, sk, args), runs in groups.items():
         med = lambda f: statistics.median(f(r) for r in runs)
         t = lambda name: med(lambda r: r["time_s"].get(name, 0.0))
-        result = runs[0].get("solutions", runs[0].get("objective"))
+        result = runs[0]["cost"] if "cost" in runs[0] else runs[0].get("solutions", runs[0].get("objective"))
         ev = med(lambda r: r["nodes"]["evaluated"])
         kern = t("kernels")
         rate_k = ev / kern if kern else 0
@@ -58,6 +64,12 @@ def main():
               f"{runs[0]['frontier_depth']} | {t('total'):.3f} | {t('search'):.3f} | {t('host'):.3f} | "
               f"{kern:.3f} | {rate_k:.3g} | {rate_s:.3g} |")
         rows.append((f"{prob} {inst} {params} {sk} {args}".strip(), rate_k or rate_s))
+    for j in summaries:
+        s = j["summary"]
+        print(f"\n{s['problem']} {s['skeleton']} on {s['device']}: {s['records']} records in one process, "
+              f"search {s['search_s']:.3f} s in all, spec+generate {s['generate_s']:.3f} s, "
+              f"compile {s['compile_s']:.3f} s ({'cache hit' if s['cache_hit'] else 'compiled'}), "
+              f"wall {s['wall_s']:.3f} s ({j.get('command', '')})")
     if opts.plot:
         import matplotlib
         matplotlib.use("Agg")

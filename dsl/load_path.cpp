@@ -1,8 +1,8 @@
 #include "dsl/load_path.hpp"
 
-#include <set>
 
 #include "dsl/checker.hpp"
+#include "dsl/start_data.hpp"
 #include "dsl/static_eval.hpp"
 
 namespace permjit {
@@ -60,6 +60,7 @@ class PathReader {
       d_.error(start ? r_.at(*start) : r_.at(*t), "[path] needs start = \"<data item holding the start permutation>\"");
     } else {
       p.start_item = start->as_string()->get();
+      p.start_loc = r_.at(*start);
       const DataItem* item = spec_.find_data(p.start_item);
       if (!item) {
         std::vector<std::string> names;
@@ -68,29 +69,11 @@ class PathReader {
       } else if (item->dim_exprs.size() != 1) {
         d_.error(r_.at(*start), "the start permutation '" + p.start_item + "' must be a vector, int[size]");
       } else if (item->loaded) {
-        check_permutation(*item, r_.at(*start));
+        check_start_permutation(spec_, *item, r_.at(*start), d_);
       }
     }
     if (const toml::node* g = t->get("goal")) p.goal = typed(*g, "path.goal", Type::bool_, node_ctx("path.goal"));
     else d_.error(r_.at(*t), "[path] needs goal = \"<bool expression of perm and the state>\"");
-  }
-
-  // The instance's start must hold each value 0..size-1 once.
-  void check_permutation(const DataItem& item, const Loc& where) {
-    if (static_cast<int>(item.values.size()) != spec_.size) {
-      d_.error(where, "the start permutation '" + item.name + "' has " + std::to_string(item.values.size()) +
-                          " values; the problem's size is " + std::to_string(spec_.size));
-      return;
-    }
-    std::set<int64_t> seen;
-    for (int64_t v : item.values) {
-      if (v < 0 || v >= spec_.size || !seen.insert(v).second) {
-        d_.error(where, "the instance's '" + item.name + "' is not a permutation of 0.." +
-                            std::to_string(spec_.size - 1) + " (value " + std::to_string(v) + ")",
-                 "instance " + spec_.instance_path);
-        return;
-      }
-    }
   }
 
   // [moves]: name = { when, swap = [a, b], set = { var = expr }, cost, inverse }.

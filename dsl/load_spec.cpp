@@ -10,6 +10,7 @@
 
 #include "dsl/checker.hpp"
 #include "dsl/derived.hpp"
+#include "dsl/start_data.hpp"
 #include "dsl/instance.hpp"
 #include "dsl/load_path.hpp"
 #include "dsl/parser.hpp"
@@ -683,6 +684,7 @@ ProblemSpec load_spec(const LoadOptions& opts) {
   }
   Reader(spec, d, opts).run(root);
   if (d.has_errors()) throw UserErrors(std::move(d));
+  mark_start_data(spec);
   return spec;
 }
 

@@ -26,6 +26,10 @@ struct Move {
 
 struct PathSpec {
   std::string start_item;  // the data item holding the start permutation
+  Loc start_loc;           // where [path] start names it
+  // Start data (dsl/start_data.hpp): the instance's array items that only build the start
+  // node, in declaration order. They are run-time inputs of root(), not compiled in.
+  std::vector<std::string> start_data;
   ExprPtr goal;            // bool, on a node
   std::vector<Move> moves;
   // The heuristic of a node: `h` as written, or the sum over positions of

@@ -8,11 +8,22 @@
 
 namespace permjit {
 
+namespace {
+std::vector<const DataItem*> compiled_data(const ProblemSpec& s);
+}  // namespace
+
 void emit_header(GenContext& g) {
   const ProblemSpec& s = g.spec;
+  // A source that holds no instance data does not name the instance: its text, and so
+  // the module cache key, is the same for every start (dsl/start_data.hpp).
+  bool holds_instance = !compiled_data(s).empty();
   g.out.line("// permjit problem source: " + s.name + ", from " + s.file->path +
-             (s.instance_path.empty() ? "" : ", instance " + s.instance_path));
-  g.out.line("// Generated; do not edit. Sizes and instance data are compile-time constants.");
+             (holds_instance && !s.instance_path.empty() ? ", instance " + s.instance_path : ""));
+  if (s.path.start_data.empty())
+    g.out.line("// Generated; do not edit. Sizes and instance data are compile-time constants.");
+  else
+    g.out.line(std::string("// Generated; do not edit. Sizes") + (holds_instance ? " and instance data" : "") +
+               " are compile-time constants; the start data is a run-time input of root().");
   g.out.line("namespace problem {");
   g.out.line("");
 }
@@ -68,7 +79,23 @@ std::set<const Symbol*> node_reads(const ProblemSpec& s) {
   for (const auto& [n, e] : b.place_simultaneous) reads_of(*e, out);
   for (const auto& v : s.state)
     if (v.init) reads_of(*v.init, out);
+  const PathSpec& p = s.path;
+  for (const Expr* e : {p.goal.get(), p.heuristic.get()})
+    if (e) reads_of(*e, out);
+  for (const auto& m : p.moves) {
+    for (const Expr* e : {m.when.get(), m.swap_a.get(), m.swap_b.get()})
+      if (e) reads_of(*e, out);
+    for (const auto& [n, e] : m.set) reads_of(*e, out);
+  }
+  if (const DataItem* start = s.find_data(p.start_item))
+    if (auto it = s.symbols.find(start->name); it != s.symbols.end()) out.insert(&it->second);
   return out;
+}
+
+bool is_start_data(const ProblemSpec& s, const std::string& name) {
+  for (const auto& n : s.path.start_data)
+    if (n == name) return true;
+  return false;
 }
 
 // The narrowest element type that holds every value: data tables are read-only, so a
@@ -83,17 +110,50 @@ const char* element_type(const std::vector<int64_t>& values) {
 
 size_t element_bytes(const char* type) { return type[0] == 'u' ? 1 : type[0] == 's' ? 2 : 4; }
 
+// The instance and derived items the source holds: every scalar (emit_constants) and
+// every array some node code reads, less the start data root() takes at run time.
+std::vector<const DataItem*> compiled_data(const ProblemSpec& s) {
+  std::set<const Symbol*> used = node_reads(s);
+  std::vector<const DataItem*> out;
+  for (const auto* items : {&s.data, &s.derived})
+    for (const auto& d : *items) {
+      auto it = s.symbols.find(d.name);
+      if (is_start_data(s, d.name)) continue;
+      if (d.dim_exprs.empty() || (it != s.symbols.end() && used.count(&it->second))) out.push_back(&d);
+    }
+  return out;
+}
+
+// A path problem's start data: not constants, but what root() takes (emit_path.cpp),
+// one row-major int array per item; the CPU module checks the lengths it is given.
+void emit_start_data(GenContext& g) {
+  const auto& items = g.spec.path.start_data;
+  g.out.line("// Start data, a run-time input: root(s, start) reads item k from start[k].");
+  g.out.line("constexpr int kStartItems = " + std::to_string(items.size()) + ";");
+  std::string lengths, names;
+  for (const auto& n : items) {
+    const DataItem* d = g.spec.find_data(n);
+    int64_t count = 1;
+    for (auto k : d->dims) count *= k;
+    lengths += (lengths.empty() ? "" : ", ") + std::to_string(count);
+    names += (names.empty() ? "" : ", ") + n;
+  }
+  g.out.line("constexpr int kStartLengths[] = {" + (lengths.empty() ? std::string("0") : lengths) + "};" +
+             (names.empty() ? "  // none" : "  // " + names));
+  g.out.line("");
+}
+
 }  // namespace
 
 void emit_data(GenContext& g) {
-  std::set<const Symbol*> used = node_reads(g.spec);
+  if (g.spec.goal == Goal::path) emit_start_data(g);
+  std::vector<const DataItem*> compiled = compiled_data(g.spec);
   // Constant memory holds 64 KiB; tables past that budget go to global memory.
   size_t constant_left = 60 * 1024;
   for (auto [items, from] : {std::pair{&g.spec.data, "from the instance"}, std::pair{&g.spec.derived, "derived"}}) {
     for (const auto& d : *items) {
       if (d.dim_exprs.empty()) continue;
-      auto it = g.spec.symbols.find(d.name);
-      if (it == g.spec.symbols.end() || !used.count(&it->second)) continue;
+      if (std::find(compiled.begin(), compiled.end(), &d) == compiled.end()) continue;
       std::string dims;
       for (auto n : d.dims) dims += "[" + std::to_string(n) + "]";
       const char* type = element_type(d.values);

@@ -55,13 +55,32 @@ void emit_heuristic(GenContext& g) {
   close_function(g);
 }
 
+// The start data (kStartItems, emit_data) under the names the init expressions use:
+// item k is start[k], row-major, viewed with the item's dimensions.
+void bind_start_data(GenContext& g) {
+  const auto& items = g.spec.path.start_data;
+  if (items.empty()) g.out.line("(void)start;  // no start data: the start is compiled in");
+  for (size_t k = 0; k < items.size(); ++k) {
+    const DataItem* d = g.spec.find_data(items[k]);
+    std::string name = ExprEmitter::data_name(d->name), inner;
+    for (size_t i = 1; i < d->dims.size(); ++i) inner += "[" + std::to_string(d->dims[i]) + "]";
+    std::string at = "start[" + std::to_string(k) + "]";
+    if (inner.empty())
+      g.out.line("const int* " + name + " = " + at + ";  // '" + d->name + "', a run-time input");
+    else
+      g.out.line("const int (*" + name + ")" + inner + " = reinterpret_cast<const int (*)" + inner + ">(" + at +
+                 ");  // '" + d->name + "', a run-time input");
+  }
+}
+
 void emit_goal_and_root(GenContext& g) {
   const ProblemSpec& s = g.spec;
   open_function(g, "The goal test.", "bool is_goal(const Node& s)");
   g.out.line("return " + value_on(g, *s.path.goal, "s.") + ";");
   close_function(g);
   open_function(g, "The start: the instance's permutation, the state's init values, its heuristic.",
-                "void root(Node& s)");
+                "void root(Node& s, const int* const* start)");
+  bind_start_data(g);
   g.out.line("for (int i = 0; i < kSize; ++i) s.perm.set(i, " + ExprEmitter::data_name(s.path.start_item) +
              "[i]);");
   for (const auto& v : s.state) {

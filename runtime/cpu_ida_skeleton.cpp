@@ -1,11 +1,12 @@
 // Host side of the `cpu` skeleton on a path problem: compile prelude + problem +
-// templates/cpu_ida.hpp into a shared object (cached), load it, run IDA*.
+// templates/cpu_ida.hpp into a shared object (cached), load it, run IDA* from each start.
 #include <chrono>
 
 #include "runtime/cache.hpp"
 #include "runtime/gpu_host.hpp"
 #include "runtime/ida_module.hpp"
 #include "runtime/ida_report.hpp"
+#include "runtime/path_solver.hpp"
 #include "runtime/skeletons.hpp"
 #include "runtime/solve.hpp"
 #include "runtime/unit.hpp"
@@ -14,32 +15,51 @@ namespace permjit {
 
 std::vector<std::string> cpu_ida_templates() { return {"ida_abi.h", "cpu_ida.hpp"}; }
 
-void run_cpu_ida_skeleton(SkeletonRun& run) {
-  using clock = std::chrono::steady_clock;
-  SolveResult& r = run.result;
-  auto t0 = clock::now();
+namespace {
+using clock_type = std::chrono::steady_clock;
+
+class CpuIdaSolver : public PathSolver {
+ public:
+  CpuIdaSolver(const std::string& so_path, const SolveOptions& opts) : ida_(so_path), opts_(opts) {}
+
+  void solve(const StartValues& start, SolveResult& r) override {
+    auto t0 = clock_type::now();
+    IdaStart from(start);
+    PjIdaArgs args{from.get(), host_threads(opts_), opts_.all_solutions ? 1 : 0, opts_.roots};
+    PjIdaResult out = ida_.search(args);
+    r.device = "host CPU";
+    r.threads = args.threads;
+    r.t_search = std::chrono::duration<double>(clock_type::now() - t0).count();
+    r.frontier_depth = out.root_depth;
+    r.frontier_nodes = out.roots;
+    r.start_h = out.start_h;
+    if (out.stopped)
+      throw std::runtime_error("IDA* stopped after " + std::to_string(PJ_IDA_MAX_ITERATIONS) +
+                               " iterations without a goal");
+    r.iterations.clear();
+    for (int i = 0; i < out.iterations; ++i)
+      add_iteration(r, out.limits[i], out.per_iteration[i], PjIdaCounts{}, 0, 0);
+    std::vector<int> moves(out.moves, out.moves + out.path_moves);
+    finish_path(r, out.found != 0, out.cost, moves, [&](int m) { return ida_.move_name(m); });
+  }
+
+ private:
+  IdaModule ida_;
+  const SolveOptions& opts_;
+};
+}  // namespace
+
+std::unique_ptr<PathSolver> open_cpu_ida(SkeletonRun& run) {
+  auto t0 = clock_type::now();
   ModuleCache cache(run.opts.cache_dir.empty() ? default_cache_dir() : run.opts.cache_dir);
   HostModule mod = compile_host_module(assemble_unit(run.source, cpu_ida_templates()), cache);
-  auto t1 = clock::now();
-  IdaModule ida(mod.path);
-  PjIdaArgs args{host_threads(run.opts), run.opts.all_solutions ? 1 : 0, run.opts.roots};
-  PjIdaResult out = ida.search(args);
-  auto t2 = clock::now();
-
-  r.device = "host CPU";
-  r.threads = args.threads;
-  r.cache_hit = mod.cache_hit;
-  r.t_compile = std::chrono::duration<double>(t1 - t0).count();
-  r.t_search = std::chrono::duration<double>(t2 - t1).count();
-  r.frontier_depth = out.root_depth;
-  r.frontier_nodes = out.roots;
-  r.start_h = out.start_h;
-  if (out.stopped)
-    throw std::runtime_error("IDA* stopped after " + std::to_string(PJ_IDA_MAX_ITERATIONS) + " iterations without a goal");
-  for (int i = 0; i < out.iterations; ++i)
-    add_iteration(r, out.limits[i], out.per_iteration[i], PjIdaCounts{}, 0, 0);
-  std::vector<int> moves(out.moves, out.moves + out.path_moves);
-  finish_path(r, out.found != 0, out.cost, moves, [&](int m) { return ida.move_name(m); });
+  auto solver = std::make_unique<CpuIdaSolver>(mod.path, run.opts);
+  run.result.device = "host CPU";
+  run.result.cache_hit = mod.cache_hit;
+  run.result.t_compile = std::chrono::duration<double>(clock_type::now() - t0).count();
+  return solver;
 }
+
+void run_cpu_ida_skeleton(SkeletonRun& run) { run_path_once(open_cpu_ida, run); }
 
 }  // namespace permjit

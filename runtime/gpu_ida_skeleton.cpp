@@ -18,6 +18,7 @@
 #include "runtime/ida_module.hpp"
 #include "runtime/ida_split.hpp"
 #include "runtime/ida_report.hpp"
+#include "runtime/path_solver.hpp"
 #include "runtime/skeletons.hpp"
 #include "runtime/solve.hpp"
 #include "templates/ida_abi.h"
@@ -27,12 +28,17 @@ namespace permjit {
 std::vector<std::string> gpu_ida_templates() { return {"ida_abi.h", "gpu_ida.cuh"}; }
 
 namespace {
+constexpr int kMaxLevels = 128;  // PJ_IDA_MAX_LEVELS of the ida-thread kernel
+}  // namespace
+
+std::vector<std::string> gpu_ida_defines() { return {"-DPJ_IDA_MAX_LEVELS=" + std::to_string(kMaxLevels)}; }
+
+namespace {
 using clock_type = std::chrono::steady_clock;
 double since(clock_type::time_point t) { return std::chrono::duration<double>(clock_type::now() - t).count(); }
 
-constexpr int kMaxLevels = 128;      // PJ_IDA_MAX_LEVELS of the ida-thread kernel
-constexpr unsigned kMaxBlocksPerSm = 32;
-constexpr double kSplitFrom = 2e6;  // expanded nodes of the previous iteration below which no root is split  // resident blocks an SM holds (sm_50 to sm_90)
+constexpr unsigned kMaxBlocksPerSm = 32;  // resident blocks an SM holds (sm_50 to sm_90)
+constexpr double kSplitFrom = 2e6;        // expanded nodes of the previous iteration below which no root is split
 
 // ida: a warp's stack in shared memory. By default the largest that keeps an SM's 32
 // one-warp blocks resident at once (a stack of 40 KiB, the first choice, left 5 warps
@@ -125,25 +131,60 @@ Assignment balance(const std::vector<double>& expected, unsigned workers) {
   return a;
 }
 
-void run_gpu_ida(SkeletonRun& run, bool warp_per_root) {
-  const SolveOptions& opts = run.opts;
-  SolveResult& r = run.result;
-  const char* name = warp_per_root ? "ida" : "ida-thread";
-  GpuStart g(run, name, gpu_ida_templates(), run.spec.name + ".ida.cu", {"-DPJ_IDA_MAX_LEVELS=" + std::to_string(kMaxLevels)},
-             false, cpu_ida_templates());
-  CUfunction kernel = g.module.function(warp_per_root ? "pj_ida_warp" : "pj_ida_thread");
-  auto t1 = clock_type::now();
-  IdaModule ida(g.host.path);
+// The device, its context and both modules live as long as the object; each solve()
+// builds its start's upper tree and buffers and runs the iterations.
+class GpuIdaSolver : public PathSolver {
+ public:
+  GpuIdaSolver(SkeletonRun& run, bool warp_per_root)
+      : opts_(run.opts),
+        warp_per_root_(warp_per_root),
+        name_(warp_per_root ? "ida" : "ida-thread"),
+        g_(run, name_, gpu_ida_templates(), run.spec.name + ".ida.cu", gpu_ida_defines(), false, cpu_ida_templates()),
+        kernel_(g_.module.function(warp_per_root ? "pj_ida_warp" : "pj_ida_thread")),
+        ida_(g_.host.path),
+        device_(run.result.device),
+        moves_(static_cast<int>(run.spec.path.moves.size())) {
+    // Workers: blocks of one warp as many as the SMs hold at once, or every thread slot.
+    const int entry_bytes = g_.module.read_int("pj_ida_entry_bytes");  // gpu_ida::Entry, as the device lays it out
+    stack_ = plan_warp_stack(g_.dev, entry_bytes, opts_.ida_stack);
+    workers_ = warp_per_root ? static_cast<unsigned>(g_.dev.sm_count) * stack_.blocks_per_sm
+                             : static_cast<unsigned>(g_.dev.sm_count * g_.dev.max_threads_per_sm);
+    if (warp_per_root && stack_.bytes > 48 * 1024)
+      cuda::check(cuda::api().FuncSetAttribute(kernel_, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, stack_.bytes),
+                  "cuFuncSetAttribute(max dynamic shared memory of pj_ida_warp)");
+  }
 
-  // Workers: blocks of one warp as many as the SMs hold at once, or every thread slot.
-  const int entry_bytes = g.module.read_int("pj_ida_entry_bytes");  // gpu_ida::Entry, as the device lays it out
-  const WarpStack stack = plan_warp_stack(g.dev, entry_bytes, opts.ida_stack);
-  unsigned workers = warp_per_root ? static_cast<unsigned>(g.dev.sm_count) * stack.blocks_per_sm
-                                   : static_cast<unsigned>(g.dev.sm_count * g.dev.max_threads_per_sm);
+  void solve(const StartValues& start, SolveResult& r) override;
+
+ private:
+  const SolveOptions& opts_;
+  bool warp_per_root_;
+  const char* name_;
+  GpuStart g_;
+  CUfunction kernel_;
+  IdaModule ida_;
+  std::string device_;  // as open_device named it
+  int moves_;
+  WarpStack stack_;
+  unsigned workers_ = 0;
+};
+
+void GpuIdaSolver::solve(const StartValues& start, SolveResult& r) {
+  const SolveOptions& opts = opts_;
+  const bool warp_per_root = warp_per_root_;
+  const char* name = name_;
+  const unsigned workers = workers_;
+  const WarpStack& stack = stack_;
+  CUfunction kernel = kernel_;
+  IdaModule& ida = ida_;
+  auto t1 = clock_type::now();
+  r.device = device_;
+  r.iterations.clear();
   // Roots: 8 per worker (with 2, Korf 88's kernels took 1.29 s instead of 1.06 s: the
   // split's pieces of a few large roots balance less well than many roots).
   unsigned long long want = opts.roots > 0 ? opts.roots : 8ull * workers;
-  IdaModule::Roots roots(ida, want);
+  IdaStart from(start);
+  IdaModule::Roots roots(ida, from, want);
   const PjIdaRoots& rt = roots.get();
   r.frontier_depth = rt.depth;
   r.frontier_nodes = rt.count;
@@ -151,16 +192,12 @@ void run_gpu_ida(SkeletonRun& run, bool warp_per_root) {
   r.threads = 1;
   r.dcpu_reason = opts.roots > 0 ? "--roots" : "first depth with >= " + std::to_string(want) + " paths (8 per worker)";
   r.block_size = warp_per_root ? 32 : 128;
-  if (warp_per_root) {
+  if (warp_per_root)
     r.memory_plan = "a stack of " + std::to_string(stack.entries) + " entries (" + std::to_string(stack.bytes) +
                     " bytes) per warp in shared memory, " + std::to_string(stack.blocks_per_sm) + " warps per SM";
-    if (stack.bytes > 48 * 1024)
-      cuda::check(cuda::api().FuncSetAttribute(kernel, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, stack.bytes),
-                  "cuFuncSetAttribute(max dynamic shared memory of pj_ida_warp)");
-  }
 
   const size_t count = rt.count;
-  const int moves = static_cast<int>(run.spec.path.moves.size());
+  const int moves = moves_;
   GrowingBuffer nodes, gs, lasts, order_buf, work_buf;
   cuda::Buffer begin_buf((workers + 1) * sizeof(unsigned)), counts_buf(sizeof(PjIdaDeviceCounts));
   cuda::Buffer worker_work_buf(workers * sizeof(unsigned long long));
@@ -297,7 +334,10 @@ void run_gpu_ida(SkeletonRun& run, bool warp_per_root) {
 }
 }  // namespace
 
-void run_gpu_ida_skeleton(SkeletonRun& run) { run_gpu_ida(run, true); }
-void run_gpu_ida_thread_skeleton(SkeletonRun& run) { run_gpu_ida(run, false); }
+std::unique_ptr<PathSolver> open_gpu_ida(SkeletonRun& run) { return std::make_unique<GpuIdaSolver>(run, true); }
+std::unique_ptr<PathSolver> open_gpu_ida_thread(SkeletonRun& run) { return std::make_unique<GpuIdaSolver>(run, false); }
+
+void run_gpu_ida_skeleton(SkeletonRun& run) { run_path_once(open_gpu_ida, run); }
+void run_gpu_ida_thread_skeleton(SkeletonRun& run) { run_path_once(open_gpu_ida_thread, run); }
 
 }  // namespace permjit

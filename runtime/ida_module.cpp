@@ -11,7 +11,22 @@ template <class F>
 F symbol(void* h, const char* name) {
   return reinterpret_cast<F>(dlsym(h, name));
 }
+
+// The module's codes that are our mistakes, not the user's, in words.
+std::string failure(const char* what, int rc) {
+  if (rc == PJ_IDA_BAD_START)
+    return std::string("internal error: ") + what + ": the start data does not match the compiled module's root()";
+  return std::string(what) + " failed (code " + std::to_string(rc) + ")";
+}
 }  // namespace
+
+IdaStart::IdaStart(StartValues values) : values_(std::move(values)) {
+  for (const auto& v : values_) {
+    data_.push_back(v.data());
+    lengths_.push_back(static_cast<int>(v.size()));
+  }
+  s_ = PjIdaStart{static_cast<int>(values_.size()), data_.data(), lengths_.data()};
+}
 
 IdaModule::IdaModule(const std::string& so_path) {
   handle_ = dlopen(so_path.c_str(), RTLD_NOW | RTLD_LOCAL);
@@ -39,12 +54,13 @@ PjIdaResult IdaModule::search(const PjIdaArgs& args) const {
   int rc = search_(&args, r);
   PjIdaResult out = *r;
   delete r;
-  if (rc != 0) throw std::runtime_error("the CPU IDA* search failed (code " + std::to_string(rc) + ")");
+  if (rc != 0) throw std::runtime_error(failure("the CPU IDA* search", rc));
   return out;
 }
 
-IdaModule::Roots::Roots(const IdaModule& m, unsigned long long min_roots) : m_(m) {
-  if (m_.roots_(min_roots, &r_) != 0) throw std::runtime_error("building the IDA* upper tree failed");
+IdaModule::Roots::Roots(const IdaModule& m, const IdaStart& start, unsigned long long min_roots) : m_(m) {
+  if (int rc = m_.roots_(&start.get(), min_roots, &r_); rc != 0)
+    throw std::runtime_error(failure("building the IDA* upper tree", rc));
 }
 
 IdaModule::Roots::~Roots() { m_.roots_free_(&r_); }

@@ -4,9 +4,25 @@
 #include <string>
 #include <vector>
 
+#include "dsl/start_data.hpp"
 #include "templates/ida_abi.h"
 
 namespace permjit {
+
+// Start data as a module takes it (PjIdaStart): views of the values this object keeps.
+class IdaStart {
+ public:
+  explicit IdaStart(StartValues values);
+  IdaStart(const IdaStart&) = delete;
+  IdaStart& operator=(const IdaStart&) = delete;
+  const PjIdaStart& get() const { return s_; }
+
+ private:
+  StartValues values_;
+  std::vector<const int*> data_;
+  std::vector<int> lengths_;
+  PjIdaStart s_{};
+};
 
 class IdaModule {
  public:
@@ -15,7 +31,7 @@ class IdaModule {
   IdaModule(const IdaModule&) = delete;
   IdaModule& operator=(const IdaModule&) = delete;
 
-  PjIdaResult search(const PjIdaArgs& args) const;
+  PjIdaResult search(const PjIdaArgs& args) const;  // args.start: see IdaStart
   std::string move_name(int m) const { return move_name_(m); }
   // See PjIdaExpandFn: children must have room for kMoves nodes (and child_g, child_last).
   int expand(const void* node, int g, int last, int limit, void* children, int* child_g, int* child_last,
@@ -28,7 +44,7 @@ class IdaModule {
   // The upper tree with at least min_roots roots (fewer if the tree ends); freed with the object.
   class Roots {
    public:
-    Roots(const IdaModule& m, unsigned long long min_roots);
+    Roots(const IdaModule& m, const IdaStart& start, unsigned long long min_roots);
     ~Roots();
     Roots(const Roots&) = delete;
     Roots& operator=(const Roots&) = delete;

@@ -48,6 +48,7 @@ std::string format_human(const SolveResult& r) {
   std::string s;
   s += fmt::format("problem     {} ({}), size {}", r.problem, r.spec_path, r.size);
   if (!r.instance_path.empty()) s += ", instance " + r.instance_path;
+  if (r.record > 0) s += fmt::format(", record {}", r.record);
   s += "\n";
   if (!r.params.empty()) {
     s += "params     ";
@@ -118,6 +119,7 @@ std::string format_json(const SolveResult& r) {
   j["problem"] = r.problem;
   j["spec"] = r.spec_path;
   j["instance"] = r.instance_path.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(r.instance_path);
+  if (r.record > 0) j["record"] = r.record;
   nlohmann::ordered_json params = nlohmann::ordered_json::object();
   for (const auto& [k, v] : r.params) params[k] = v;
   j["params"] = params;
@@ -174,6 +176,27 @@ std::string format_json(const SolveResult& r) {
   if (!r.offload_mode.empty()) j["offload"] = {{"mode", r.offload_mode}, {"batches", r.chunks}, {"max_pool", r.max_pool}};
   j["evaluated_per_s"] = r.t_search > 0 ? r.evaluated / r.t_search : 0.0;
   return j.dump();
+}
+
+std::string format_record_line(const SolveResult& r) {
+  std::string answer = r.found ? fmt::format("cost {:4}, {:3} moves", r.objective, r.path.size()) : "no path        ";
+  return fmt::format("record {:4}: {}, expanded {:>15}, evaluated {:>15}, {} iterations, search {:.3f} s\n", r.record,
+                     answer, grouped(r.expanded), grouped(r.evaluated), r.iterations.size(), r.t_search);
+}
+
+std::string format_records_summary(const RecordsSummary& s, bool json) {
+  if (json) {
+    nlohmann::ordered_json j;
+    j["summary"] = {{"problem", s.problem},     {"skeleton", s.skeleton},     {"device", s.device},
+                    {"records", s.records},     {"expanded", s.expanded},     {"cache_hit", s.cache_hit},
+                    {"generate_s", s.t_generate}, {"compile_s", s.t_compile}, {"search_s", s.t_search},
+                    {"wall_s", s.t_wall}};
+    return j.dump() + "\n";
+  }
+  return fmt::format("records     {} ({}, skeleton {}, {}): search {:.3f} s in all, spec+generate {:.3f} s, "
+                     "compile {:.3f} s ({}), wall {:.3f} s\n",
+                     s.records, s.problem, s.skeleton, s.device, s.t_search, s.t_generate, s.t_compile,
+                     s.cache_hit ? "cache hit" : "compiled", s.t_wall);
 }
 
 }  // namespace permjit

@@ -11,6 +11,7 @@ namespace permjit {
 
 struct SolveResult {
   std::string problem, spec_path, instance_path;
+  int record = 0;  // > 0: the instance is this line of instance_path (--record, --records)
   std::vector<std::pair<std::string, int64_t>> params;
   Goal goal = Goal::count;
   int size = 0;
@@ -71,5 +72,19 @@ struct SolveResult {
 
 std::string format_human(const SolveResult& r);
 std::string format_json(const SolveResult& r);
+
+// `solve --records`: the whole run, after the records' own results.
+struct RecordsSummary {
+  std::string problem, skeleton, device;
+  size_t records = 0;
+  uint64_t expanded = 0;
+  double t_generate = 0, t_compile = 0, t_search = 0, t_wall = 0;  // t_search: the records' sum
+  bool cache_hit = false;
+};
+
+// One record's result in one line: record, cost and path length, nodes, search seconds.
+std::string format_record_line(const SolveResult& r);
+// The summary, as a line of text or as one JSON object {"summary": {...}}.
+std::string format_records_summary(const RecordsSummary& s, bool json);
 
 }  // namespace permjit

@@ -5,7 +5,7 @@ namespace permjit {
 namespace {
 const Skeleton kSkeletons[] = {
     {"cpu", "cpu", "multi-threaded depth-first search (IDA* for path problems) on the host; the oracle",
-     run_cpu_skeleton, false, true, true},
+     run_cpu_skeleton, false, true, true, open_cpu_ida},
     {"dfs", "gpu", "BP-DFS: CPU search to d_cpu, one GPU thread per frontier node (seed 000)", run_gpu_dfs_skeleton},
     {"ivm", "gpu", "IVM explorers with work stealing on the GPU, factoradic intervals (seed 001)", run_gpu_ivm_skeleton},
     {"cdp", "gpu", "CDP-BP: GPU search d_cpu to d_gpu, final search in child grids launched from the device (seed 000)",
@@ -14,9 +14,9 @@ const Skeleton kSkeletons[] = {
     {"offload", "gpu", "CPU pool (hybrid best/depth-first), GPU bounds or branches+bounds one child per thread (seeds 002, 004)",
      run_gpu_offload_skeleton},
     {"ida", "gpu", "BPIDA*: IDA* with a warp per subtree and a shared-memory stack (seed 003)", run_gpu_ida_skeleton,
-     false, false, true},
+     false, false, true, open_gpu_ida},
     {"ida-thread", "gpu", "PStaticLB: IDA* with a thread per subtree, balanced between iterations (seed 003)",
-     run_gpu_ida_thread_skeleton, false, false, true},
+     run_gpu_ida_thread_skeleton, false, false, true, open_gpu_ida_thread},
 };
 }  // namespace
 

@@ -8,6 +8,7 @@
 
 #include "dsl/spec.hpp"
 #include "generator/generate.hpp"
+#include "runtime/path_solver.hpp"
 #include "runtime/result.hpp"
 
 namespace permjit {
@@ -30,6 +31,8 @@ struct Skeleton {
   // The problem shapes it searches: placement (count, minimize, maximize) and/or path.
   bool placement = true;
   bool path = false;
+  // Path skeletons: opened once, then solved from start after start (solve --records).
+  OpenPathSolver open_path = nullptr;
 };
 
 std::span<const Skeleton> skeletons();
@@ -45,6 +48,7 @@ std::vector<std::string> cpu_ida_templates();
 void run_gpu_ida_skeleton(SkeletonRun& run);
 void run_gpu_ida_thread_skeleton(SkeletonRun& run);
 std::vector<std::string> gpu_ida_templates();
+std::vector<std::string> gpu_ida_defines();  // the NVRTC -D options of their unit
 // BP-DFS on the GPU (templates/gpu_dfs.cuh).
 void run_gpu_dfs_skeleton(SkeletonRun& run);
 // The templates/ files of the dfs kernel's translation unit, after the problem.

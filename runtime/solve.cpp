@@ -145,10 +145,10 @@ void check_path_options(const SolveOptions& opts, const ProblemSpec& spec) {
 
 }  // namespace
 
-SolveResult solve(const SolveOptions& opts) {
+PreparedSolve prepare_solve(const SolveOptions& opts) {
   using clock = std::chrono::steady_clock;
-  auto start = clock::now();
-  SolveResult r;
+  PreparedSolve p{clock::now(), {}, nullptr, {}, {}};
+  SolveResult& r = p.header;
   const Skeleton* chosen = &choose_skeleton(opts, r.backend_reason);  // may initialise the driver
   if ((opts.dgpu || opts.child_block_size || opts.child_grids || opts.pending_launches) && !chosen->intermediate_search) {
     Diagnostics d;
@@ -159,8 +159,10 @@ SolveResult solve(const SolveOptions& opts) {
     throw UserErrors(std::move(d));
   }
   auto t0 = clock::now();
-  ProblemSpec spec = load_spec(opts.load);
+  p.spec = load_spec(opts.load);
+  const ProblemSpec& spec = p.spec;
   const Skeleton& sk = fit_shape(*chosen, spec, opts);
+  p.skeleton = &sk;
   check_path_options(opts, spec);
   if (opts.ub && spec.goal == Goal::count) {
     Diagnostics d;
@@ -169,13 +171,13 @@ SolveResult solve(const SolveOptions& opts) {
     throw UserErrors(std::move(d));
   }
   check_skeleton_options(opts, sk);
-  ProblemSource source = generate_problem(spec);
+  p.source = generate_problem(spec);
   auto t1 = clock::now();
 
   r.problem = spec.name;
   r.spec_path = opts.load.spec_path;
   r.instance_path = spec.instance_path;
-  for (const auto& p : spec.params) r.params.push_back({p.name, p.value});
+  for (const auto& q : spec.params) r.params.push_back({q.name, q.value});
   r.goal = spec.goal;
   r.size = spec.size;
   r.backend = std::string(sk.backend);
@@ -184,10 +186,15 @@ SolveResult solve(const SolveOptions& opts) {
   r.has_ub = opts.ub.has_value();
   r.ub = opts.ub.value_or(0);
   r.t_generate = std::chrono::duration<double>(t1 - t0).count();
+  return p;
+}
 
-  SkeletonRun run{spec, source, opts, r};
-  sk.run(run);
-  r.t_total = std::chrono::duration<double>(clock::now() - start).count();
+SolveResult solve(const SolveOptions& opts) {
+  PreparedSolve p = prepare_solve(opts);
+  SolveResult r = std::move(p.header);
+  SkeletonRun run{p.spec, p.source, opts, r};
+  p.skeleton->run(run);
+  r.t_total = std::chrono::duration<double>(std::chrono::steady_clock::now() - p.start).count();
   return r;
 }
 

@@ -1,10 +1,13 @@
 // `permjit solve`: spec -> generated source -> compiled module -> search -> result.
 #pragma once
+#include <chrono>
+#include <functional>
 #include <optional>
 #include <stdexcept>
 #include <string>
 
 #include "dsl/load_spec.hpp"
+#include "generator/generate.hpp"
 #include "runtime/result.hpp"
 
 namespace permjit {
@@ -48,7 +51,27 @@ struct SearchInterrupted : std::runtime_error {
   SearchInterrupted(const std::string& what, int sig) : std::runtime_error(what), signal(sig) {}
 };
 
+struct Skeleton;
+
+// What a solve has made before its search: options checked, the spec loaded, the
+// skeleton chosen for its shape, the source generated, and the result's header fields.
+struct PreparedSolve {
+  std::chrono::steady_clock::time_point start;
+  ProblemSpec spec;
+  const Skeleton* skeleton = nullptr;
+  ProblemSource source;
+  SolveResult header;
+};
+PreparedSolve prepare_solve(const SolveOptions& opts);
+
 // Throws UserErrors (spec, instance, options), CompileError, or std::runtime_error.
 SolveResult solve(const SolveOptions& opts);
+
+// `solve --records LIST` (runtime/record_list.hpp) on a path problem: the spec is read,
+// the source generated and the skeleton opened once; then every record's start is
+// searched, in LIST's order, and `each` receives its result (r.record says which).
+// Every record is read and checked before the first search.
+RecordsSummary solve_records(const SolveOptions& opts, const std::string& records,
+                             const std::function<void(const SolveResult&)>& each);
 
 }  // namespace permjit

@@ -71,9 +71,17 @@ struct UpperTree {
   std::vector<int> root_g, root_last;
 };
 
-inline void build(UpperTree& t, unsigned long long min_roots) {
+// Whether `s` is what the module's root() reads (see PjIdaStart).
+inline bool start_fits(const PjIdaStart& s) {
+  if (s.items != problem::kStartItems) return false;
+  for (int k = 0; k < s.items; ++k)
+    if (!s.data || !s.lengths || !s.data[k] || s.lengths[k] != problem::kStartLengths[k]) return false;
+  return true;
+}
+
+inline void build(UpperTree& t, const PjIdaStart& from, unsigned long long min_roots) {
   Node start;
-  problem::root(start);
+  problem::root(start, from.data);
   t.nodes.push_back(start);
   t.parent.push_back(-1);
   t.g.push_back(0);
@@ -176,9 +184,10 @@ extern "C" const char* pj_ida_move_name(int m) {
   return m >= 0 && m < problem::kMoves ? problem::kMoveNames[m] : "?";
 }
 
-extern "C" int pj_ida_roots(unsigned long long min_roots, PjIdaRoots* out) {
+extern "C" int pj_ida_roots(const PjIdaStart* start, unsigned long long min_roots, PjIdaRoots* out) {
+  if (!cpu_ida::start_fits(*start)) return PJ_IDA_BAD_START;
   auto* t = new cpu_ida::UpperTree;
-  cpu_ida::build(*t, min_roots);
+  cpu_ida::build(*t, *start, min_roots);
   out->count = t->root_nodes.size();
   out->depth = t->roots_depth;
   out->node_bytes = static_cast<int>(sizeof(problem::Node));
@@ -254,9 +263,10 @@ extern "C" int pj_ida_path(const PjIdaRoots* r, long long root, long long upper_
 
 extern "C" int pj_ida_search(const PjIdaArgs* args, PjIdaResult* out) {
   using namespace cpu_ida;
+  if (!start_fits(args->start)) return PJ_IDA_BAD_START;
   int threads = args->threads > 0 ? args->threads : 1;
   UpperTree t;
-  build(t, args->min_roots > 0 ? args->min_roots : 64ull * static_cast<unsigned long long>(threads));
+  build(t, args->start, args->min_roots > 0 ? args->min_roots : 64ull * static_cast<unsigned long long>(threads));
   const size_t roots = t.root_nodes.size();
   out->start_h = t.nodes[0].h;
   out->root_depth = t.roots_depth;

@@ -9,7 +9,18 @@
 
 extern "C" {
 
+// The start data that the module's root() takes (the generated kStartItems arrays):
+// one row-major int array per item. A call whose items or lengths differ from the
+// module's returns PJ_IDA_BAD_START.
+struct PjIdaStart {
+  int items;
+  const int* const* data;
+  const int* lengths;
+};
+#define PJ_IDA_BAD_START 3
+
 struct PjIdaArgs {
+  PjIdaStart start;
   int threads;
   int all_solutions;             // 1: finish the last iteration, counting every optimal path
   unsigned long long min_roots;  // roots the upper tree should hold at least (0: 64 per thread)
@@ -62,7 +73,7 @@ struct PjIdaDeviceCounts {
 
 typedef int (*PjIdaAbiFn)(void);
 typedef int (*PjIdaSearchFn)(const PjIdaArgs*, PjIdaResult*);
-typedef int (*PjIdaRootsFn)(unsigned long long min_roots, PjIdaRoots*);
+typedef int (*PjIdaRootsFn)(const PjIdaStart*, unsigned long long min_roots, PjIdaRoots*);
 // The iteration at `limit` above the roots: its counts (a root's own expansion is not
 // among them), and alive[i] = 1 for each root to be expanded below. upper_goal: the
 // first goal above the roots' expansion within the limit, or -1.

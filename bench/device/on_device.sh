@@ -4,7 +4,8 @@
 #   bash bench/device/on_device.sh bench        # the GPU benchmark matrix, JSON lines in $OUT
 #   bash bench/device/on_device.sh bench-ivm sweep-ivm  # ivm beside dfs; trigger/explorer sweeps
 #   bash bench/device/on_device.sh sensitivity  # seed 000's Table 3 (bench/cdp_sensitivity.json)
-#   bash bench/device/on_device.sh test-ida bench-ida  # ida tests only; Korf's 100 with ida, ida-thread, cpu x16
+#   bash bench/device/on_device.sh test-ida bench-ida  # ida tests only; Korf's 100 with ida in one process
+#   bash bench/device/on_device.sh bench-ida-all       # Korf's 100 with ida, ida-thread, cpu x16 (a process each)
 set -uo pipefail
 source "$(dirname "$0")/env.sh"
 out="${OUT:-/tmp/permjit-out}"
@@ -27,9 +28,14 @@ for mode in "$@"; do
     test-ida)
       permjit_gpu_tests "[ida]" --durations yes 2>&1 | tee "$out/gpu-tests-ida.log" | tail -30
       ;;
-    bench-ida)  # Korf's 100, all optimal solutions: ida, ida-thread, then the CPU backend on 16 threads
-      python3 bench/run.py bench/korf100_ida.json --permjit "$(command -v permjit)" --out "$out/korf100-ida.jsonl" 2>&1 |
+    bench-ida)  # Korf's 100 in ONE process (one compile), all optimal solutions: ida; a line per record + summary
+      python3 bench/run.py bench/korf100_ida_only.json --permjit "$(command -v permjit)" --out "$out/korf100-ida.jsonl" 2>&1 |
         tee "$out/bench-ida.log"
+      python3 bench/summarize.py "$out/korf100-ida.jsonl" | tail -3 | tee -a "$out/bench-ida.log"
+      ;;
+    bench-ida-all)  # the same with ida, ida-thread, then the CPU backend on 16 threads
+      python3 bench/run.py bench/korf100_ida.json --permjit "$(command -v permjit)" --out "$out/korf100-ida-all.jsonl" 2>&1 |
+        tee "$out/bench-ida-all.log"
       ;;
     bench-ivm)  # ivm beside dfs, and where the rows live
       python3 bench/run.py bench/gpu_ivm.json --permjit "$(command -v permjit)" --out "$out/gpu-ivm.jsonl" 2>&1 |

@@ -111,3 +111,34 @@ TEST_CASE("ida and ida-thread solve Korf instances with the CPU's counts", "[gpu
     }
   }
 }
+
+TEST_CASE("ida and ida-thread solve several Korf records in one call, with one compile", "[gpu][ida][records]") {
+  std::vector<int> optimal;
+  std::ifstream in(instance("15puzzle/korf100_optimal.txt"));
+  for (int x; in >> x;) optimal.push_back(x);
+  REQUIRE(optimal.size() == 100);
+  for (const char* sk : {"ida", "ida-thread"}) {
+    INFO(sk);
+    SolveOptions o;
+    o.load.spec_path = problem("puzzle15.toml");
+    o.load.instance_path = instance("15puzzle/korf100.txt");
+    o.skeleton = sk;
+    o.all_solutions = true;
+    o.cache_dir = cache_dir();
+    std::vector<SolveResult> got;
+    RecordsSummary sum = solve_records(o, "9,12,42,79", [&](const SolveResult& r) { got.push_back(r); });
+    REQUIRE(got.size() == 4);
+    CHECK(sum.records == 4);
+    CHECK(sum.skeleton == sk);
+    for (const SolveResult& r : got) {
+      INFO("record " << r.record);
+      REQUIRE(r.found);
+      CHECK(r.objective == optimal[r.record - 1]);
+      CHECK(static_cast<int>(r.path.size()) == optimal[r.record - 1]);
+      CHECK(r.iterations.back().limit == r.objective);
+    }
+    // The records' counts are those of a solve of each alone (record 42, the last but one).
+    o.load.instance_record = 42;
+    same_iterations(solve(o), got[2]);
+  }
+}

@@ -44,8 +44,8 @@ GpuUnit gpu_unit(const std::string& skeleton, const ProblemSpec& spec, const Pro
   if (skeleton == "rec") return {assemble_unit(src, gpu_cdp_templates()), {"-DPJ_BLOCK=128", "-DPJ_CDP=0"}};
   if (skeleton == "offload") return {assemble_unit(src, gpu_offload_templates()), {"-DPJ_BLOCK=128"}};
   // One module holds both IDA* kernels (pj_ida_warp and pj_ida_thread).
-  if (skeleton == "ida" || skeleton == "ida-thread") return {assemble_unit(src, gpu_ida_templates()), {}};
   if (skeleton == "probe") return {assemble_unit(src, {"probe.cuh"}), {}};
+  if (skeleton == "ida" || skeleton == "ida-thread") return {assemble_unit(src, gpu_ida_templates()), gpu_ida_defines()};
   option_error("--skeleton " + skeleton, 12, "no GPU code for skeleton '" + skeleton + "'",
                "GPU stages show: dfs (default), ivm, cdp, rec, offload, ida, ida-thread, probe (the problem's "
                "functions alone)");
@@ -102,10 +102,11 @@ int emit_command(const EmitOptions& opts) {
     return 0;
   }
   if (st == "cpu") {
-    std::cout << assemble_unit(src, {"cpu_abi.h", "cpu_dfs.hpp"});
+    std::cout << assemble_unit(src, spec.goal == Goal::path ? cpu_ida_templates()
+                                                            : std::vector<std::string>{"cpu_abi.h", "cpu_dfs.hpp"});
     return 0;
   }
-  GpuUnit gu = gpu_unit(opts.skeleton.empty() ? "dfs" : opts.skeleton, spec, src);
+  GpuUnit gu = gpu_unit(opts.skeleton.empty() ? (spec.goal == Goal::path ? "ida" : "dfs") : opts.skeleton, spec, src);
   std::string unit = gu.text;
   if (st == "cuda") {
     std::cout << unit;

@@ -37,9 +37,13 @@ int main(int argc, char** argv) {
 
   SolveOptions solve_opts;
   bool json = false;
+  std::string records;
   long long ub = 0;
   CLI::App* solve_cmd = app.add_subcommand("solve", "solve a problem: count, or prove the optimum");
   add_spec_options(solve_cmd, solve_opts.load);
+  solve_cmd->add_option("--records", records,
+                        "path problems, a file of one instance per line: solve these records in one process with one "
+                        "compile (all, 7, 1-100, 3,7,9-12); a line per record, then a summary");
   solve_cmd->add_option("--backend", solve_opts.backend, "auto | cpu | gpu (default auto)");
   solve_cmd->add_option("--skeleton", solve_opts.skeleton, "search skeleton (see `permjit skeletons`)");
   solve_cmd->add_option("--threads", solve_opts.threads, "CPU threads (default: all)");
@@ -102,6 +106,14 @@ int main(int argc, char** argv) {
       if (*ub_opt) solve_opts.ub = ub;
       if (quiet) solve_opts.progress = SolveOptions::Progress::off;
       else if (progress) solve_opts.progress = SolveOptions::Progress::on;
+      if (!records.empty() || solve_cmd->count("--records")) {
+        // Each record's line is flushed as it comes, so a long run shows (and keeps) its progress.
+        RecordsSummary sum = solve_records(solve_opts, records, [&](const SolveResult& r) {
+          std::cout << (json ? format_json(r) + "\n" : format_record_line(r)) << std::flush;
+        });
+        std::cout << format_records_summary(sum, json);
+        return 0;
+      }
       SolveResult r = solve(solve_opts);
       std::cout << (json ? format_json(r) + "\n" : format_human(r));
       return 0;
