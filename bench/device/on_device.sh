@@ -5,6 +5,7 @@
 #   bash bench/device/on_device.sh bench-ivm sweep-ivm  # ivm beside dfs; trigger/explorer sweeps
 #   bash bench/device/on_device.sh sensitivity  # seed 000's Table 3 (bench/cdp_sensitivity.json)
 #   bash bench/device/on_device.sh test-ida bench-ida  # ida tests only; Korf's 100 with ida in one process
+#   bash bench/device/on_device.sh bench-ida-compare   # static vs dynamic, ida-thread; ida vs cpu x16 on 1-25
 #   bash bench/device/on_device.sh bench-ida-all       # Korf's 100 with ida, ida-thread, cpu x16 (a process each)
 set -uo pipefail
 source "$(dirname "$0")/env.sh"
@@ -32,6 +33,10 @@ for mode in "$@"; do
       python3 bench/run.py bench/korf100_ida_only.json --permjit "$(command -v permjit)" --out "$out/korf100-ida.jsonl" 2>&1 |
         tee "$out/bench-ida.log"
       python3 bench/summarize.py "$out/korf100-ida.jsonl" | tail -3 | tee -a "$out/bench-ida.log"
+      ;;
+    bench-ida-compare)  # static balancing, ida-thread on the 100; ida and the CPU x16 on records 1-25
+      python3 bench/run.py bench/korf100_compare.json --permjit "$(command -v permjit)" --out "$out/korf100-compare.jsonl" 2>&1 |
+        tee "$out/bench-ida-compare.log"
       ;;
     bench-ida-all)  # the same with ida, ida-thread, then the CPU backend on 16 threads
       python3 bench/run.py bench/korf100_ida.json --permjit "$(command -v permjit)" --out "$out/korf100-ida-all.jsonl" 2>&1 |

@@ -7,6 +7,7 @@
 #include <climits>
 
 #include "e2e_support.hpp"
+#include "dsl/start_data.hpp"
 #include "generator/generate.hpp"
 #include "runtime/cache.hpp"
 #include "runtime/host_compiler.hpp"
@@ -42,12 +43,13 @@ TEST_CASE("ida split: split counts plus the items' subtrees equal the oracle's c
   IdaModule ida(mod.path);
   const int moves = static_cast<int>(spec.path.moves.size());
 
-  PjIdaArgs args{1, 1, 16};
+  IdaStart from(start_values(spec));
+  PjIdaArgs args{from.get(), 1, 1, 16};
   PjIdaResult oracle = ida.search(args);
   REQUIRE(oracle.found == 1);
   REQUIRE(oracle.iterations >= 5);
 
-  IdaModule::Roots roots(ida, 16);
+  IdaModule::Roots roots(ida, from, 16);
   const PjIdaRoots& rt = roots.get();
   REQUIRE(rt.count >= 16);
   for (auto [share, threads] : {std::pair{1e9, 1}, {50.0, 1}, {3.0, 1}, {50.0, 3}, {3.0, 7}}) {
