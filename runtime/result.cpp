@@ -79,9 +79,9 @@ std::string format_human(const SolveResult& r) {
   s += fmt::format("time        {:.3f} s: spec+generate {:.3f} s, compile {:.3f} s ({}), search {:.3f} s\n", r.t_total,
                    r.t_generate, r.t_compile, r.cache_hit ? "cache hit" : "compiled", r.t_search);
   if (r.backend == "gpu" && !r.offload_mode.empty()) {
-    s += fmt::format("search      host {:.3f} s (pool, selection, pruning, overlapped with the device), kernels {:.3f} s "
-                     "({} batch(es), {} threads/block)\n",
-                     r.t_host, r.t_kernels, r.chunks, r.block_size);
+    s += fmt::format("search      kernels running {:.3f} s, none running {:.3f} s (the device waited for the {} host "
+                     "thread(s) or copies; {} batch(es), {} threads/block)\n",
+                     r.t_kernels, r.t_host, r.threads, r.chunks, r.block_size);
     s += fmt::format("offload     {} on the device, largest pool {}\n",
                      r.offload_mode == "branch" ? "branching and bounding" : "bounding", grouped(r.max_pool));
   } else if (r.backend == "gpu" && r.skeleton == "ivm") {
