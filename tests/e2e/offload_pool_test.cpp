@@ -80,10 +80,14 @@ TEST_CASE("offload pool search: the cpu skeleton's totals at the optimum, any mo
 
 TEST_CASE("offload pool search with several host threads: the cpu totals at the optimum, the optimum from scratch",
           "[e2e][offload]") {
-  for (const char* name : {"ta001", "ta003"}) {
-    std::string inst = instance(std::string("flowshop/") + name + ".txt");
-    long long opt = taillard_optimum(name);
-    SolveResult cpu = run(problem("flowshop.toml"), inst, {"lb=2"}, 2, opt);
+  struct Case {
+    const char* name;
+    std::string lb;
+  };
+  for (const Case& c : {Case{"ta003", "lb=2"}, Case{"ta009", "lb=1"}}) {
+    std::string inst = instance(std::string("flowshop/") + c.name + ".txt");
+    long long opt = taillard_optimum(c.name);
+    SolveResult cpu = run(problem("flowshop.toml"), inst, {c.lb}, 2, opt);
     for (int threads : {1, 2, 3, 7})
       for (bool branch : {false, true})
         // Tiny pools and batches: threads run dry often and steal from each other.
@@ -97,22 +101,26 @@ TEST_CASE("offload pool search with several host threads: the cpu totals at the 
           o.in_flight = slots;
           o.threads = threads;
           o.ub = opt;
-          INFO(name << " " << (branch ? "branch" : "bound") << " threads " << threads << " pool " << pool_max << "/"
-                    << pool_min << " batch " << batch << " slots " << slots);
-          PjCpuResult r = offload_on_host(problem("flowshop.toml"), inst, {"lb=2"}, o);
+          INFO(c.name << " " << c.lb << " " << (branch ? "branch" : "bound") << " threads " << threads << " pool "
+                      << pool_max << "/" << pool_min << " batch " << batch << " slots " << slots);
+          PjCpuResult r = offload_on_host(problem("flowshop.toml"), inst, {c.lb}, o);
           CHECK(r.found == 0);
           CHECK(r.expanded == cpu.expanded);
           CHECK(r.evaluated == cpu.evaluated);
         }
-    for (int threads : {2, 7}) {
-      OffloadOptions o;
-      o.batch = 256;
-      o.threads = threads;
-      INFO(name << " from scratch, threads " << threads);
-      PjCpuResult r = offload_on_host(problem("flowshop.toml"), inst, {"lb=2"}, o);
-      REQUIRE(r.found == 1);
-      CHECK(r.best == opt);
-      CHECK(makespan(read_taillard(inst), std::vector<int>(r.perm, r.perm + r.size)) == opt);
-    }
+  }
+  // From scratch: small pools, so that depth-first soon reaches leaves.
+  std::string inst = instance("flowshop/ta003.txt");
+  for (int threads : {2, 7}) {
+    OffloadOptions o;
+    o.pool_max = 2000;
+    o.pool_min = 500;
+    o.batch = 64;
+    o.threads = threads;
+    INFO("ta003 from scratch, threads " << threads);
+    PjCpuResult r = offload_on_host(problem("flowshop.toml"), inst, {"lb=2"}, o);
+    REQUIRE(r.found == 1);
+    CHECK(r.best == taillard_optimum("ta003"));
+    CHECK(makespan(read_taillard(inst), std::vector<int>(r.perm, r.perm + r.size)) == r.best);
   }
 }
