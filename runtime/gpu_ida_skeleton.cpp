@@ -225,6 +225,7 @@ void GpuIdaSolver::solve(const StartValues& start, SolveResult& r) {
     auto ti = clock_type::now();
     long long upper_goal = -1;
     PjIdaCounts upper = roots.upper(limit, alive, upper_goal);
+    r.t_upper += since(ti);
     std::vector<unsigned> live;
     double live_work = 0;
     for (size_t i = 0; i < count; ++i)
@@ -245,7 +246,9 @@ void GpuIdaSolver::solve(const StartValues& start, SolveResult& r) {
       // dynamic balancing even it out). Iterations that are small anyway are not split:
       // the host's split would take longer than the imbalance it saves.
       const double share = live_work < kSplitFrom ? HUGE_VAL : live_work / (16.0 * workers);
+      auto ts = clock_type::now();
       items = split_roots(ida, rt, moves, live, expected, share, limit, split_threads);
+      r.t_split += since(ts);
       int min_g = INT_MAX;
       for (int gi : items.g) min_g = std::min(min_g, gi);
       if (!warp_per_root && !items.g.empty() && limit - min_g > kMaxLevels)

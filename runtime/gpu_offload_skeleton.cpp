@@ -2,9 +2,13 @@
 // compiled CPU module (templates/cpu_offload.hpp); this file is its device. Each slot
 // has its own stream, pinned staging buffers and device buffers, so that while one
 // batch is copied in, another is bounded and a third copied back (seed 004 §5.1).
+// Several host threads call in at once, each with its own slots: a slot's state is
+// touched by its thread only; what they share (the first error) has a lock.
+#include <algorithm>
 #include <chrono>
 #include <climits>
 #include <cstring>
+#include <mutex>
 #include <thread>
 #include <vector>
 
@@ -55,17 +59,43 @@ class Stream {
 // The GPU as the pool search's device: one slot per batch in flight.
 class GpuOffloadDevice {
  public:
-  GpuOffloadDevice(const cuda::Module& module, bool branch, int slots, size_t node_bytes, size_t max_nodes,
-                   size_t max_children, int block)
-      : branch_(branch), node_bytes_(node_bytes), block_(block),
+  GpuOffloadDevice(const cuda::Module& module, CUcontext context, bool branch, int slots, size_t node_bytes,
+                   size_t max_nodes, size_t max_children, int block)
+      : context_(context), branch_(branch), node_bytes_(node_bytes), block_(block),
         kernel_(module.function(branch ? "pj_offload_branch" : "pj_offload_bound")) {
     for (int s = 0; s < slots; ++s) slots_.emplace_back(std::make_unique<Slot>(node_bytes * max_nodes, max_nodes + 1,
                                                                                max_children));
-    dev_ = PjOffloadDevice{this, &submit, &finish};
+    // Kernel times are taken from this event, so that those of all slots can be merged.
+    cuda::check(cuda::api().EventCreate(&origin_, CU_EVENT_DEFAULT), "cuEventCreate");
+    cuda::check(cuda::api().EventRecord(origin_, slots_[0]->stream.get()), "cuEventRecord");
+    cuda::check(cuda::api().EventSynchronize(origin_), "cuEventSynchronize");
+    dev_ = PjOffloadDevice{this, &attach, &submit, &finish};
+  }
+  ~GpuOffloadDevice() {
+    for (auto& s : slots_) {
+      if (s->start) cuda::api().EventDestroy(s->start);
+      if (s->stop) cuda::api().EventDestroy(s->stop);
+    }
+    cuda::api().EventDestroy(origin_);
   }
   const PjOffloadDevice& device() const { return dev_; }
-  double kernel_seconds = 0;
-  std::string error;  // the driver error that stopped the search, if any
+  std::string error() {
+    std::lock_guard<std::mutex> g(error_lock_);
+    return error_;
+  }
+  // Seconds during which at least one kernel ran: the union of the kernels' intervals.
+  double kernel_seconds() const {
+    std::vector<std::pair<float, float>> all;
+    for (const auto& s : slots_) all.insert(all.end(), s->kernels.begin(), s->kernels.end());
+    std::sort(all.begin(), all.end());
+    double busy = 0, end = -1;
+    for (auto [b, e] : all) {
+      if (b > end) busy += e - b;
+      else if (e > end) busy += e - end;
+      end = std::max<double>(end, e);
+    }
+    return busy / 1000.0;
+  }
 
  private:
   struct Slot {
@@ -77,13 +107,34 @@ class GpuOffloadDevice {
     cuda::Buffer nodes_d, offsets_d, bounds_d;
     unsigned long long children = 0;
     CUevent start = nullptr, stop = nullptr;
+    std::vector<std::pair<float, float>> kernels;  // ms after origin_
   };
+  CUcontext context_;
   bool branch_;
   size_t node_bytes_;
   int block_;
   CUfunction kernel_;
   std::vector<std::unique_ptr<Slot>> slots_;
+  CUevent origin_ = nullptr;
   PjOffloadDevice dev_;
+  std::mutex error_lock_;
+  std::string error_;  // the first driver error that stopped the search
+
+  int fail(const std::exception& e) {
+    std::lock_guard<std::mutex> g(error_lock_);
+    if (error_.empty()) error_ = e.what();
+    return 1;
+  }
+
+  static int attach(void* ctx) {
+    auto* self = static_cast<GpuOffloadDevice*>(ctx);
+    try {
+      cuda::check(cuda::api().CtxSetCurrent(self->context_), "cuCtxSetCurrent (offload host thread)");
+      return 0;
+    } catch (const std::exception& e) {
+      return self->fail(e);
+    }
+  }
 
   static int submit(void* ctx, int slot, const void* nodes, unsigned long long count, const unsigned* offsets,
                     unsigned long long children) {
@@ -92,8 +143,7 @@ class GpuOffloadDevice {
       self->launch(*self->slots_.at(slot), nodes, count, offsets, children);
       return 0;
     } catch (const std::exception& e) {
-      self->error = e.what();
-      return 1;
+      return self->fail(e);
     }
   }
 
@@ -101,15 +151,16 @@ class GpuOffloadDevice {
     auto* self = static_cast<GpuOffloadDevice*>(ctx);
     try {
       Slot& s = *self->slots_.at(slot);
-      cuda::check(cuda::api().StreamSynchronize(s.stream.get()), "the offload kernel");
-      float ms = 0;
-      cuda::check(cuda::api().EventElapsedTime(&ms, s.start, s.stop), "cuEventElapsedTime");
-      self->kernel_seconds += ms / 1000.0;
+      const cuda::Api& api = cuda::api();
+      cuda::check(api.StreamSynchronize(s.stream.get()), "the offload kernel");
+      float b = 0, e = 0;
+      cuda::check(api.EventElapsedTime(&b, self->origin_, s.start), "cuEventElapsedTime");
+      cuda::check(api.EventElapsedTime(&e, self->origin_, s.stop), "cuEventElapsedTime");
+      s.kernels.emplace_back(b, e);
       std::memcpy(bounds, s.bounds_h.get(), s.children * 4);
       return 0;
     } catch (const std::exception& e) {
-      self->error = e.what();
-      return 1;
+      return self->fail(e);
     }
   }
 
@@ -175,34 +226,31 @@ void run_gpu_offload_skeleton(SkeletonRun& run) {
   if (opts.pool_min > 0) o.pool_min = opts.pool_min;
   if (opts.batch > 0) o.batch = opts.batch;
   if (opts.in_flight > 0) o.in_flight = opts.in_flight;
+  o.threads = host_threads(opts);
   o.ub = opts.ub;
   if (o.ub && (*o.ub < INT_MIN || *o.ub > INT_MAX)) throw std::runtime_error("--ub does not fit the 32-bit objective");
 
   auto t1 = clock_type::now();
   size_t node_bytes = static_cast<size_t>(module.read_int("pj_node_bytes"));
-  size_t max_children = o.batch * static_cast<size_t>(spec.size);
-  GpuOffloadDevice gpu(module, o.branch_on_device, o.in_flight, node_bytes,
-                       o.branch_on_device ? o.batch : max_children, max_children, block);
-  PjOffloadStats stats{};
-  PjCpuResult out{};
-  try {
-    out = host.search(o, gpu.device(), stats);
-  } catch (const std::runtime_error&) {
-    throw std::runtime_error("the offload skeleton failed: " + gpu.error);
-  }
+  size_t batch = o.per_thread().batch;  // parents per batch of one host thread
+  size_t max_children = batch * static_cast<size_t>(spec.size);
+  GpuOffloadDevice gpu(module, context.handle(), o.branch_on_device, o.slots(), node_bytes,
+                       o.branch_on_device ? batch : max_children, max_children, block);
+  OffloadOutcome out = host.search(o, gpu.device());
+  if (out.device_rc != 0) throw std::runtime_error("the offload skeleton failed: " + gpu.error());
   r.t_search = since(t1);
-  r.t_kernels = gpu.kernel_seconds;
-  r.t_host = r.t_search - r.t_kernels;
-  r.threads = 1;
+  r.t_kernels = gpu.kernel_seconds();
+  r.t_host = r.t_search - r.t_kernels;  // no kernel running: the device waited for the host (or copies)
+  r.threads = o.threads;
   r.block_size = block;
-  r.chunks = static_cast<int>(stats.batches);
+  r.chunks = static_cast<int>(out.stats.batches);
   r.offload_mode = opts.offload;
-  r.max_pool = stats.max_pool;
-  r.expanded = out.expanded;
-  r.evaluated = out.evaluated;
-  r.found = out.found != 0;
-  r.objective = out.best;
-  if (r.found) r.permutation.assign(out.perm, out.perm + out.size);
+  r.max_pool = out.stats.max_pool;
+  r.expanded = out.result.expanded;
+  r.evaluated = out.result.evaluated;
+  r.found = out.result.found != 0;
+  r.objective = out.result.best;
+  if (r.found) r.permutation.assign(out.result.perm, out.result.perm + out.result.size);
 }
 
 }  // namespace permjit

@@ -12,7 +12,8 @@ namespace permjit {
 
 OffloadModule::OffloadModule(const ProblemSource& source, const ModuleCache& cache) {
   HostModule mod =
-      compile_host_module(assemble_unit(source, {"cpu_abi.h", "cpu_dfs.hpp", "offload_abi.h", "cpu_offload.hpp"}), cache);
+      compile_host_module(
+      assemble_unit(source, {"cpu_abi.h", "cpu_dfs.hpp", "offload_abi.h", "offload_pool.hpp", "cpu_offload.hpp"}), cache);
   cache_hit_ = mod.cache_hit;
   handle_ = dlopen(mod.path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!handle_) throw std::runtime_error("cannot load the compiled module " + mod.path + ": " + dlerror());
@@ -27,16 +28,22 @@ OffloadModule::OffloadModule(const ProblemSource& source, const ModuleCache& cac
 
 OffloadModule::~OffloadModule() { dlclose(handle_); }
 
-PjCpuResult OffloadModule::search(const OffloadOptions& o, const PjOffloadDevice& device, PjOffloadStats& stats) const {
-  PjOffloadArgs args{o.ub.has_value(), o.ub.value_or(0), o.branch_on_device ? 1 : 0,
-                     o.pool_max, o.pool_min, std::max<unsigned long long>(1, o.batch), std::max(1, o.in_flight)};
-  PjCpuResult r{};
-  if (search_(&args, &device, &r, &stats) != 0) throw std::runtime_error("the offload search failed on the device");
-  return r;
+PjOffloadArgs OffloadOptions::per_thread() const {
+  int t = std::max(1, threads);
+  return PjOffloadArgs{ub.has_value(), ub.value_or(0), branch_on_device ? 1 : 0,
+                       std::max<unsigned long long>(1, pool_max / t), pool_min / t,
+                       std::max<unsigned long long>(1, batch / t), std::max(1, in_flight), t};
+}
+
+OffloadOutcome OffloadModule::search(const OffloadOptions& o, const PjOffloadDevice& device) const {
+  PjOffloadArgs args = o.per_thread();
+  OffloadOutcome out;
+  out.device_rc = search_(&args, &device, &out.result, &out.stats);
+  return out;
 }
 
 HostOffloadDevice::HostOffloadDevice(const OffloadModule& m, int slots)
-    : fn_(m.host_bounds()), slots_(std::max(1, slots)), dev_{this, &submit, &finish} {}
+    : fn_(m.host_bounds()), slots_(std::max(1, slots)), dev_{this, &attach, &submit, &finish} {}
 
 int HostOffloadDevice::submit(void* ctx, int slot, const void* nodes, unsigned long long count,
                               const unsigned* offsets, unsigned long long children) {

@@ -15,9 +15,23 @@ namespace permjit {
 
 struct OffloadOptions {
   bool branch_on_device = false;  // --offload branch
+  // Totals over the host threads: each thread has 1/threads of the pool and batch sizes.
   unsigned long long pool_max = 1000000, pool_min = 200000, batch = 32768;
-  int in_flight = 4;
+  int in_flight = 4;  // per host thread
+  int threads = 1;    // host threads, each with its own pool and slots
   std::optional<long long> ub;
+
+  int slots() const { return threads * in_flight; }
+  // The arguments of the compiled search: one thread's share of the sizes.
+  PjOffloadArgs per_thread() const;
+};
+
+// The end of a search: complete when device_rc is 0, else ended by the device's
+// nonzero return (counts so far).
+struct OffloadOutcome {
+  PjCpuResult result{};
+  PjOffloadStats stats{};
+  int device_rc = 0;
 };
 
 class OffloadModule {
@@ -29,7 +43,7 @@ class OffloadModule {
   OffloadModule& operator=(const OffloadModule&) = delete;
 
   bool cache_hit() const { return cache_hit_; }
-  PjCpuResult search(const OffloadOptions& opts, const PjOffloadDevice& device, PjOffloadStats& stats) const;
+  OffloadOutcome search(const OffloadOptions& opts, const PjOffloadDevice& device) const;
   // The device's work done on the host: a synchronous device for tests.
   PjOffloadHostBoundsFn host_bounds() const { return host_bounds_; }
 
@@ -40,7 +54,8 @@ class OffloadModule {
   PjOffloadHostBoundsFn host_bounds_ = nullptr;
 };
 
-// A device that does the work on the host, one slot after another (tests).
+// A device that does the work on the host, in the calling thread (tests): each host
+// thread uses its own slots, so nothing is shared.
 class HostOffloadDevice {
  public:
   explicit HostOffloadDevice(const OffloadModule& m, int slots);
@@ -53,6 +68,7 @@ class HostOffloadDevice {
   PjOffloadHostBoundsFn fn_;
   std::vector<Slot> slots_;
   PjOffloadDevice dev_;
+  static int attach(void*) { return 0; }
   static int submit(void* ctx, int slot, const void* nodes, unsigned long long count, const unsigned* offsets,
                     unsigned long long children);
   static int finish(void* ctx, int slot, int* bounds);

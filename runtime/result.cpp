@@ -80,9 +80,9 @@ std::string format_human(const SolveResult& r) {
   s += fmt::format("time        {:.3f} s: spec+generate {:.3f} s, compile {:.3f} s ({}), search {:.3f} s\n", r.t_total,
                    r.t_generate, r.t_compile, r.cache_hit ? "cache hit" : "compiled", r.t_search);
   if (r.backend == "gpu" && !r.offload_mode.empty()) {
-    s += fmt::format("search      host {:.3f} s (pool, selection, pruning, overlapped with the device), kernels {:.3f} s "
-                     "({} batch(es), {} threads/block)\n",
-                     r.t_host, r.t_kernels, r.chunks, r.block_size);
+    s += fmt::format("search      kernels running {:.3f} s, none running {:.3f} s (the device waited for the {} host "
+                     "thread(s) or copies; {} batch(es), {} threads/block)\n",
+                     r.t_kernels, r.t_host, r.threads, r.chunks, r.block_size);
     s += fmt::format("offload     {} on the device, largest pool {}\n",
                      r.offload_mode == "branch" ? "branching and bounding" : "bounding", grouped(r.max_pool));
   } else if (r.backend == "gpu" && r.skeleton == "ivm") {
@@ -155,7 +155,8 @@ std::string format_json(const SolveResult& r) {
   j["nodes"] = {{"expanded", r.expanded}, {"evaluated", r.evaluated}};
   j["time_s"] = {{"total", r.t_total},     {"generate", r.t_generate}, {"compile", r.t_compile},
                  {"search", r.t_search},   {"host", r.t_host},         {"transfers", r.t_transfers},
-                 {"kernels", r.t_kernels}, {"prepare", r.t_prepare}};
+                 {"kernels", r.t_kernels}, {"prepare", r.t_prepare},
+                 {"upper", r.t_upper},     {"split", r.t_split}};
   if (r.skeleton == "ivm") {
     j["ivm"] = {{"explorers", r.explorers}, {"rows", r.ivm_rows}, {"trigger", r.trigger}, {"rounds", r.rounds}, {"steals", r.steals},
                 {"balance_s", r.t_balance}, {"resumed_from", r.resumed_from}};

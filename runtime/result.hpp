@@ -32,6 +32,7 @@ struct SolveResult {
   // GPU skeletons: the search time split (host work includes the CPU frontier).
   double t_host = 0, t_transfers = 0, t_kernels = 0;
   double t_prepare = 0;  // of t_host: what comes before the first kernel (ida: the upper tree, buffers)
+  double t_upper = 0, t_split = 0;  // of t_host, ida: the walks of the upper tree, the splits of large roots
   int block_size = 0;
   int chunks = 0;
   std::string dcpu_reason;

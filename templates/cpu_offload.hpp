@@ -1,68 +1,28 @@
 // Host side of the `offload` skeleton (seed 002 §5, seed 004 §3.3): the CPU keeps the
-// pool of open nodes, selects parents (best-first until the pool reaches pool_max, then
-// depth-first until it is down to pool_min: seed 002 §5.1), sorts each batch by tree
-// position (seed 002 §5.2), offloads it, and prunes what comes back. The device bounds
-// the children the host generated (bound mode), or branches the parents itself, one
-// child per thread (branch mode). Several batches are in flight at once (seed 004
-// §5.1). Counting follows cpu_dfs.hpp's `visit`: a node taken from the pool is expanded,
-// each child generated is evaluated, so with --ub at the optimum the totals equal the
-// cpu and dfs skeletons'.
-#include <algorithm>
+// open nodes (offload_pool.hpp), selects parents, sorts each batch by tree position
+// (seed 002 §5.2), offloads it, and prunes what comes back. The device bounds the
+// children the host generated (bound mode), or branches the parents itself, one child
+// per thread (branch mode). Several batches are in flight at once (seed 004 §5.1).
+//
+// One host thread cannot keep a GPU busy: the pool work per child costs about what the
+// device's bound costs. So several threads run this loop, each with its own pool and
+// its own slots; they share the incumbent, and a thread with nothing left takes half of
+// another's pool. Counting follows cpu_dfs.hpp's `visit`: a node taken from a pool is
+// expanded, each child generated is evaluated; a node is in exactly one pool, batch or
+// thief's hands at a time, so with --ub at the optimum the totals equal the cpu and dfs
+// skeletons' for any thread count.
+#include <chrono>
+#include <climits>
 #include <deque>
+#include <memory>
+#include <mutex>
+#include <numeric>
+#include <thread>
 
 namespace cpu_offload {
 
 using cpu_skeleton::Counters;
 using cpu_skeleton::Shared;
-using problem::Mask;
-using problem::Node;
-constexpr int kSize = problem::kSize;
-
-struct OpenNode {
-  Node node;
-  long long bound;
-  int depth;  // values placed
-  unsigned char perm[kSize];
-};
-
-// The pool, one bucket per depth; each bucket a heap, best bound on top. Best-first
-// takes the best top over the depths, depth-first the top of the deepest bucket.
-class Pool {
- public:
-  void push(const OpenNode& n) {
-    auto& b = buckets_[n.depth];
-    b.push_back(n);
-    std::push_heap(b.begin(), b.end(), worse);
-    ++size_;
-  }
-  bool pop(bool best_first, OpenNode& out) {
-    int pick = -1;
-    for (int d = kSize - 1; d >= 0; --d) {
-      if (buckets_[d].empty()) continue;
-      if (!best_first) {
-        pick = d;
-        break;
-      }
-      if (pick < 0 || worse(buckets_[pick].front(), buckets_[d].front())) pick = d;
-    }
-    if (pick < 0) return false;
-    auto& b = buckets_[pick];
-    std::pop_heap(b.begin(), b.end(), worse);
-    out = b.back();
-    b.pop_back();
-    --size_;
-    return true;
-  }
-  unsigned long long size() const { return size_; }
-
- private:
-  std::vector<OpenNode> buckets_[kSize];
-  unsigned long long size_ = 0;
-  // Heap order: a is below b when b's bound is better.
-  static bool worse(const OpenNode& a, const OpenNode& b) {
-    return problem::kGoal == pj::Goal::maximize ? a.bound < b.bound : a.bound > b.bound;
-  }
-};
 
 // One batch on its way to the device and back.
 struct Batch {
@@ -73,6 +33,31 @@ struct Batch {
   unsigned long long children = 0;
 };
 
+class Worker;
+
+// What the host threads share.
+struct Team {
+  Team(const PjOffloadArgs& a, const PjOffloadDevice& d, Shared& s) : args(a), dev(d), sh(s) {}
+  const PjOffloadArgs& args;
+  const PjOffloadDevice& dev;
+  Shared& sh;
+  std::vector<std::unique_ptr<Worker>> workers;
+  std::atomic<int> idle{0};   // threads with an empty pool and no batch in flight
+  std::atomic<int> rc{0};     // the first nonzero device return: every thread stops
+  std::atomic<long long> pooled{0};
+  std::atomic<unsigned long long> max_pool{0};
+
+  void fail(int code) {
+    int none = 0;
+    rc.compare_exchange_strong(none, code);
+  }
+  void pool_changed(long long delta) {
+    unsigned long long now = static_cast<unsigned long long>(pooled.fetch_add(delta) + delta);
+    for (unsigned long long seen = max_pool.load(); now > seen && !max_pool.compare_exchange_weak(seen, now);) {
+    }
+  }
+};
+
 // Sorts by tree position: depth, then the values placed (lexicographic), so that a
 // warp's threads work on neighbouring subproblems.
 inline bool before_in_tree(const OpenNode& a, const OpenNode& b) {
@@ -80,85 +65,104 @@ inline bool before_in_tree(const OpenNode& a, const OpenNode& b) {
   return std::lexicographical_compare(a.perm, a.perm + a.depth, b.perm, b.perm + b.depth);
 }
 
-class Search {
+class Worker {
  public:
-  Search(const PjOffloadArgs& args, const PjOffloadDevice& dev, Shared& sh, Counters& c)
-      : args_(args), dev_(dev), sh_(sh), c_(c) {}
+  Worker(Team& team, int id) : team_(team), id_(id) {}
+  Counters counters;
+  PjOffloadStats stats{};
 
-  int run(PjOffloadStats& stats) {
+  void push_root() {
     OpenNode root;
     problem::root(root.node);
     int prefix[kSize] = {};
     problem::prefix_values(prefix);
     for (int i = 0; i < kSize; ++i) root.perm[i] = static_cast<unsigned char>(prefix[i]);
     root.depth = problem::kPrefixLength;
-    root.bound = 0;
+    // The root has no bound: the goal's best value never prunes it.
+    root.bound = problem::kGoal == pj::Goal::maximize ? INT_MAX : INT_MIN;
     pool_.push(root);
-    const int slots = std::max(1, args_.in_flight);
+    pool_size_ = 1;
+    team_.pool_changed(1);
+  }
+
+  // The thread's loop: fill every free slot from the pool, then take back the oldest
+  // batch; with neither a node nor a batch, find work in another pool or stop.
+  void run() {
+    const PjOffloadDevice& dev = team_.dev;
+    if (int rc = dev.attach(dev.ctx)) return team_.fail(rc);
+    const int slots = team_.args.in_flight, first = id_ * slots;
     std::vector<Batch> batch(slots);
     std::deque<int> busy, free_slots;
     for (int s = 0; s < slots; ++s) free_slots.push_back(s);
-    bool root_taken = false;
-    while (true) {
-      // Fill every free slot from the pool; then take back the oldest batch.
-      while (!free_slots.empty() && pool_.size() > 0) {
+    while (team_.rc.load(std::memory_order_relaxed) == 0) {
+      while (!free_slots.empty() && select(batch[free_slots.front()])) {
         int s = free_slots.front();
-        if (!select(batch[s], !root_taken)) break;
-        root_taken = true;
-        if (batch[s].children == 0) continue;  // only leaves below: done on the host
-        if (dev_.submit(dev_.ctx, s, batch[s].send.data(), batch[s].send.size(),
-                        args_.branch_on_device ? batch[s].offsets.data() : nullptr, batch[s].children) != 0)
-          return 1;
+        Batch& b = batch[s];
+        if (b.children == 0) continue;  // only leaves below: done on the host
+        if (int rc = dev.submit(dev.ctx, first + s, b.send.data(), b.send.size(),
+                                team_.args.branch_on_device ? b.offsets.data() : nullptr, b.children))
+          return team_.fail(rc);
         ++stats.batches;
-        stats.device_children += batch[s].children;
+        stats.device_children += b.children;
         free_slots.pop_front();
         busy.push_back(s);
       }
-      if (busy.empty()) break;
-      int s = busy.front();
-      busy.pop_front();
-      batch[s].bounds.resize(batch[s].children);
-      if (dev_.finish(dev_.ctx, s, batch[s].bounds.data()) != 0) return 1;
-      integrate(batch[s]);
-      free_slots.push_back(s);
-      stats.max_pool = std::max(stats.max_pool, pool_.size());
+      if (!busy.empty()) {
+        int s = busy.front();
+        busy.pop_front();
+        Batch& b = batch[s];
+        b.bounds.resize(b.children);
+        if (int rc = dev.finish(dev.ctx, first + s, b.bounds.data())) return team_.fail(rc);
+        integrate(b);
+        free_slots.push_back(s);
+        continue;
+      }
+      if (!steal()) return;
     }
-    return 0;
   }
 
  private:
-  const PjOffloadArgs& args_;
-  const PjOffloadDevice& dev_;
-  Shared& sh_;
-  Counters& c_;
+  Team& team_;
+  const int id_;
+  std::mutex lock_;  // the pool: its thread selects and integrates, thieves split
   Pool pool_;
-  bool best_first_ = true;
+  std::atomic<unsigned long long> pool_size_{0};  // for thieves to look without the lock
+  std::vector<OpenNode> kept_;                    // children of the last batch, to push
+  std::vector<unsigned> order_;
 
-  long long best() const { return sh_.best.load(std::memory_order_relaxed); }
+  long long best() const { return team_.sh.best.load(std::memory_order_relaxed); }
 
   // Takes up to `batch` parents (hybrid selection), expands them: leaves below a parent
   // are evaluated here; the other children go to the device. False when the pool held
   // nothing worth expanding.
-  bool select(Batch& b, bool is_root) {
+  bool select(Batch& b) {
     b.parents.clear();
     b.send.clear();
     b.offsets.clear();
     b.children = 0;
-    OpenNode n;
-    while (b.parents.size() < args_.batch) {
-      if (pool_.size() >= args_.pool_max) best_first_ = false;
-      if (pool_.size() <= args_.pool_min) best_first_ = true;
-      if (!pool_.pop(best_first_, n)) break;
-      // The incumbent may have improved since the node was bounded (the root has none).
-      if constexpr (problem::kGoal != pj::Goal::count)
-        if (!is_root && cpu_skeleton::pruned(n.bound, best())) continue;
-      b.parents.push_back(n);
+    const PjOffloadArgs& a = team_.args;
+    unsigned long long taken = 0;
+    {
+      std::lock_guard<std::mutex> g(lock_);
+      OpenNode n;
+      while (b.parents.size() < a.batch) {
+        if (pool_.size() >= a.pool_max) pool_.set_best_first(false);
+        if (pool_.size() <= a.pool_min) pool_.set_best_first(true);
+        if (!pool_.pop(n)) break;
+        ++taken;
+        // The incumbent may have improved since the node was bounded.
+        if (cpu_skeleton::pruned(n.bound, best())) continue;
+        b.parents.push_back(n);
+      }
+      pool_size_.store(pool_.size(), std::memory_order_relaxed);
     }
+    if (taken) team_.pool_changed(-static_cast<long long>(taken));
     if (b.parents.empty()) return false;
-    std::sort(b.parents.begin(), b.parents.end(), before_in_tree);
-    if (args_.branch_on_device) b.offsets.push_back(0);
+    sort_by_tree_position(b.parents);
+    if (a.branch_on_device) b.offsets.push_back(0);
+    Counters& c = counters;
     for (const OpenNode& p : b.parents) {
-      ++c_.expanded;
+      ++c.expanded;
       Mask cand = problem::candidates(p.node);
       if (p.depth + 1 == kSize) {  // every child is a leaf
         int perm[kSize];
@@ -166,47 +170,111 @@ class Search {
         for (Mask m = cand; m; m &= m - 1) {
           Node child;
           problem::place(p.node, pj::lowest(m), child);
-          cpu_skeleton::visit(child, p.depth, pj::lowest(m), perm, sh_, c_);
+          cpu_skeleton::visit(child, p.depth, pj::lowest(m), perm, team_.sh, c);
         }
         continue;  // nothing to send
       }
       int kids = pj::popcount(cand);
       b.children += kids;
-      if (args_.branch_on_device) {
+      if (a.branch_on_device) {
         b.send.push_back(p.node);
         b.offsets.push_back(b.offsets.back() + kids);
       } else {
         for (Mask m = cand; m; m &= m - 1) {
-          Node child;
-          problem::place(p.node, pj::lowest(m), child);
-          b.send.push_back(child);
+          b.send.emplace_back();
+          problem::place(p.node, pj::lowest(m), b.send.back());
         }
       }
     }
-    if (args_.branch_on_device && b.children == 0) b.send.clear();
+    if (a.branch_on_device && b.children == 0) b.send.clear();
     return true;
   }
 
-  // The device's bounds: each child is evaluated; those not pruned join the pool.
+  // Sorting indices moves 4 bytes per step instead of a whole OpenNode.
+  void sort_by_tree_position(std::vector<OpenNode>& parents) {
+    order_.resize(parents.size());
+    std::iota(order_.begin(), order_.end(), 0u);
+    std::sort(order_.begin(), order_.end(),
+              [&](unsigned x, unsigned y) { return before_in_tree(parents[x], parents[y]); });
+    kept_.clear();
+    for (unsigned i : order_) kept_.push_back(parents[i]);
+    parents.swap(kept_);
+  }
+
+  // The device's bounds: each child is evaluated; those not pruned join the pool, a
+  // parent's children worst first (ties by value), so that depth-first takes its best
+  // child next.
+  // Bound mode keeps the child the host sent; branch mode places it again (only the
+  // bounds came back).
   void integrate(const Batch& b) {
+    kept_.clear();
+    const bool branch = team_.args.branch_on_device;
+    struct Kid {
+      int bound, v;
+      size_t k;  // its place in the batch
+    };
+    Kid kids[kSize];
     size_t k = 0;
     for (const OpenNode& p : b.parents) {
       if (p.depth + 1 == kSize) continue;
+      int n = 0;
       for (Mask m = problem::candidates(p.node); m; m &= m - 1, ++k) {
-        int v = pj::lowest(m);
-        ++c_.evaluated;
-        long long bound = b.bounds[k];
-        if constexpr (problem::kGoal != pj::Goal::count)
-          if (cpu_skeleton::pruned(bound, best())) continue;
-        OpenNode child;
-        problem::place(p.node, v, child.node);
-        child.bound = bound;
+        ++counters.evaluated;
+        Kid kid{b.bounds[k], pj::lowest(m), k};
+        if (cpu_skeleton::pruned(kid.bound, best())) continue;
+        int at = n++;
+        for (; at > 0 && better_bound(kids[at - 1].bound, kid.bound); --at) kids[at] = kids[at - 1];
+        kids[at] = kid;
+      }
+      for (int i = 0; i < n; ++i) {
+        kept_.emplace_back();
+        OpenNode& child = kept_.back();
+        if (branch) problem::place(p.node, kids[i].v, child.node);
+        else child.node = b.send[kids[i].k];
+        child.bound = kids[i].bound;
         child.depth = p.depth + 1;
-        for (int i = 0; i < kSize; ++i) child.perm[i] = p.perm[i];
-        child.perm[p.depth] = static_cast<unsigned char>(v);
-        pool_.push(child);
+        std::copy(p.perm, p.perm + kSize, child.perm);
+        child.perm[p.depth] = static_cast<unsigned char>(kids[i].v);
       }
     }
+    {
+      std::lock_guard<std::mutex> g(lock_);
+      for (const OpenNode& n : kept_) pool_.push(n);
+      pool_size_.store(pool_.size(), std::memory_order_relaxed);
+    }
+    team_.pool_changed(static_cast<long long>(kept_.size()));
+  }
+
+  // With an empty pool and no batch in flight: take half of another thread's pool.
+  // False when every thread is in the same state (nothing is left anywhere: a node is
+  // only ever held by a thread that is not idle) or the search failed. The thief stops
+  // being idle before the victim's lock is released, so the count never says "all
+  // idle" while a node is in transit.
+  bool steal() {
+    const int n = static_cast<int>(team_.workers.size());
+    team_.idle.fetch_add(1);
+    std::vector<OpenNode> loot;
+    while (team_.rc.load(std::memory_order_relaxed) == 0) {
+      for (int i = 1; i < n && loot.empty(); ++i) {
+        Worker& v = *team_.workers[(id_ + i) % n];
+        if (v.pool_size_.load(std::memory_order_relaxed) == 0) continue;
+        std::lock_guard<std::mutex> g(v.lock_);
+        if (v.pool_.size() == 0) continue;
+        v.pool_.split(loot);
+        v.pool_size_.store(v.pool_.size(), std::memory_order_relaxed);
+        team_.idle.fetch_sub(1);
+      }
+      if (!loot.empty()) {
+        std::lock_guard<std::mutex> g(lock_);
+        for (const OpenNode& x : loot) pool_.push(x);
+        pool_size_.store(pool_.size(), std::memory_order_relaxed);
+        ++stats.steals;
+        return true;
+      }
+      if (team_.idle.load() == n) return false;
+      std::this_thread::sleep_for(std::chrono::microseconds(50));
+    }
+    return false;
   }
 };
 
@@ -238,11 +306,26 @@ extern "C" int pj_offload_search(const PjOffloadArgs* args, const PjOffloadDevic
   Shared sh;
   PjCpuArgs cpu_args{1, 0, args->has_ub, args->ub};
   start_incumbent(sh, &cpu_args);
+  cpu_offload::Team team{*args, *dev, sh};
+  const int threads = args->threads > 0 ? args->threads : 1;
+  for (int t = 0; t < threads; ++t) team.workers.push_back(std::make_unique<cpu_offload::Worker>(team, t));
+  team.workers[0]->push_root();
+  std::vector<std::thread> pool;
+  for (int t = 1; t < threads; ++t) pool.emplace_back([&, t] { team.workers[t]->run(); });
+  team.workers[0]->run();
+  for (auto& th : pool) th.join();
   Counters total;
   *stats = PjOffloadStats{};
-  int rc = cpu_offload::Search(*args, *dev, sh, total).run(*stats);
+  for (const auto& w : team.workers) {
+    total.expanded += w->counters.expanded;
+    total.evaluated += w->counters.evaluated;
+    stats->batches += w->stats.batches;
+    stats->device_children += w->stats.device_children;
+    stats->steals += w->stats.steals;
+  }
+  stats->max_pool = team.max_pool.load();
   fill_result(out, total, sh);
-  return rc;
+  return team.rc.load();
 }
 
 extern "C" void pj_offload_host_bounds(int branch_on_device, const void* nodes, unsigned long long count,

@@ -1,8 +1,8 @@
 // The offload skeleton's host side (templates/cpu_offload.hpp: pool, hybrid selection,
-// batches in flight, pruning) driven by a device that does its work on the host, so the
-// pool logic is checked without a GPU: with --ub at the optimum it explores the cpu
-// skeleton's tree (same totals) in both modes and for any pool, batch and slot sizes;
-// from scratch it finds the optimum.
+// batches in flight, pruning, host threads stealing from each other) driven by a device
+// that does its work on the host, so the pool logic is checked without a GPU: with --ub
+// at the optimum it explores the cpu skeleton's tree (same totals) in both modes and for
+// any pool, batch, slot and thread count; from scratch it finds the optimum.
 #include <catch2/catch.hpp>
 
 #include "dsl/load_spec.hpp"
@@ -23,11 +23,12 @@ PjCpuResult offload_on_host(const std::string& spec_path, const std::string& ins
   lo.params = std::move(params);
   ProblemSpec spec = load_spec(lo);
   OffloadModule m(generate_problem(spec), ModuleCache(cache_dir()));
-  HostOffloadDevice dev(m, o.in_flight);
-  PjOffloadStats stats{};
-  PjCpuResult r = m.search(o, dev.device(), stats);
-  CHECK(stats.batches > 0);
-  return r;
+  HostOffloadDevice dev(m, o.slots());
+  OffloadOutcome out = m.search(o, dev.device());
+  CHECK(out.device_rc == 0);
+  CHECK(out.stats.batches > 0);
+  if (o.threads == 1) CHECK(out.stats.steals == 0);
+  return out.result;
 }
 
 }  // namespace
@@ -74,5 +75,52 @@ TEST_CASE("offload pool search: the cpu skeleton's totals at the optimum, any mo
       CHECK(makespan(read_taillard(c.inst), std::vector<int>(r.perm, r.perm + r.size)) == r.best);
     else
       CHECK(tour_cost(d, std::vector<int>(r.perm, r.perm + r.size)) == r.best);
+  }
+}
+
+TEST_CASE("offload pool search with several host threads: the cpu totals at the optimum, the optimum from scratch",
+          "[e2e][offload]") {
+  struct Case {
+    const char* name;
+    std::string lb;
+  };
+  for (const Case& c : {Case{"ta003", "lb=2"}, Case{"ta009", "lb=1"}}) {
+    std::string inst = instance(std::string("flowshop/") + c.name + ".txt");
+    long long opt = taillard_optimum(c.name);
+    SolveResult cpu = run(problem("flowshop.toml"), inst, {c.lb}, 2, opt);
+    for (int threads : {1, 2, 3, 7})
+      for (bool branch : {false, true})
+        // Tiny pools and batches: threads run dry often and steal from each other.
+        for (auto [pool_max, pool_min, batch, slots] : {std::tuple{100000ull, 20000ull, 512ull, 2},
+                                                        std::tuple{70ull, 14ull, 14ull, 1}}) {
+          OffloadOptions o;
+          o.branch_on_device = branch;
+          o.pool_max = pool_max;
+          o.pool_min = pool_min;
+          o.batch = batch;
+          o.in_flight = slots;
+          o.threads = threads;
+          o.ub = opt;
+          INFO(c.name << " " << c.lb << " " << (branch ? "branch" : "bound") << " threads " << threads << " pool "
+                      << pool_max << "/" << pool_min << " batch " << batch << " slots " << slots);
+          PjCpuResult r = offload_on_host(problem("flowshop.toml"), inst, {c.lb}, o);
+          CHECK(r.found == 0);
+          CHECK(r.expanded == cpu.expanded);
+          CHECK(r.evaluated == cpu.evaluated);
+        }
+  }
+  // From scratch: small pools, so that depth-first soon reaches leaves.
+  std::string inst = instance("flowshop/ta003.txt");
+  for (int threads : {2, 7}) {
+    OffloadOptions o;
+    o.pool_max = 2000;
+    o.pool_min = 500;
+    o.batch = 64;
+    o.threads = threads;
+    INFO("ta003 from scratch, threads " << threads);
+    PjCpuResult r = offload_on_host(problem("flowshop.toml"), inst, {"lb=2"}, o);
+    REQUIRE(r.found == 1);
+    CHECK(r.best == taillard_optimum("ta003"));
+    CHECK(makespan(read_taillard(inst), std::vector<int>(r.perm, r.perm + r.size)) == r.best);
   }
 }

@@ -9,12 +9,13 @@ using namespace permjit::test;
 
 namespace {
 SolveResult solve_offload(const Run& r, const std::string& mode, unsigned long long pool_max = 0,
-                          unsigned long long pool_min = 0, unsigned long long batch = 0) {
+                          unsigned long long pool_min = 0, unsigned long long batch = 0, int threads = 0) {
   SolveOptions o = options_for(r, "offload");
   o.offload = mode;
   o.pool_max = pool_max;
   o.pool_min = pool_min;
   o.batch = batch;
+  o.threads = threads;
   return solve(o);
 }
 }  // namespace
@@ -35,6 +36,12 @@ TEST_CASE("flowshop: dfs, ivm and offload (bound, branch) prove the optimum with
         INFO("offload " << mode);
         same_tree(cpu, solve_offload(r, mode), "offload");
         same_tree(cpu, solve_offload(r, mode, 512, 64, 100), "offload");  // small pools and batches
+        for (int threads : {1, 3, 8}) {  // host threads that steal from each other, each with its slots
+          INFO("host threads " << threads);
+          SolveResult g = solve_offload(r, mode, 4096, 512, 1024, threads);
+          CHECK(g.threads == threads);
+          same_tree(cpu, g, "offload");
+        }
       }
     }
   }
@@ -47,7 +54,7 @@ TEST_CASE("flowshop from scratch on the GPU: ta002 and ta007 reach their optima"
     long long opt = taillard_optimum(name);
     FlowshopInstance f = read_taillard(inst);
     for (SolveResult g : {solve_with(r, "dfs"), solve_with(r, "ivm"), solve_offload(r, "bound"),
-                          solve_offload(r, "branch")}) {
+                          solve_offload(r, "branch"), solve_offload(r, "branch", 0, 0, 0, 4)}) {
       INFO(name << " " << g.skeleton << " " << g.offload_mode);
       REQUIRE(g.found);
       CHECK(g.objective == opt);

@@ -46,7 +46,7 @@ int main(int argc, char** argv) {
                         "compile (all, 7, 1-100, 3,7,9-12); a line per record, then a summary");
   solve_cmd->add_option("--backend", solve_opts.backend, "auto | cpu | gpu (default auto)");
   solve_cmd->add_option("--skeleton", solve_opts.skeleton, "search skeleton (see `permjit skeletons`)");
-  solve_cmd->add_option("--threads", solve_opts.threads, "CPU threads (default: all)");
+  solve_cmd->add_option("--threads", solve_opts.threads, "CPU threads; offload: host threads, each with a pool and slots (default: all)");
   solve_cmd->add_option("--split-depth", solve_opts.split_depth, "levels below the root where threads split the tree");
   solve_cmd->add_option("--dcpu", solve_opts.dcpu, "GPU: depth of the CPU search that builds the frontier (default: from the device)");
   solve_cmd->add_option("--block-size", solve_opts.block_size, "GPU: threads per block (default 128)");
@@ -59,10 +59,10 @@ int main(int argc, char** argv) {
   solve_cmd->add_option("--pending-launches", solve_opts.pending_launches,
                         "cdp: the device runtime's pending-launch buffer (default: what one chunk launches)");
   solve_cmd->add_option("--offload", solve_opts.offload, "offload skeleton: bound (the GPU bounds children) | branch (it branches too)");
-  solve_cmd->add_option("--pool-max", solve_opts.pool_max, "offload: best-first until the pool holds this many nodes (default 1000000)");
+  solve_cmd->add_option("--pool-max", solve_opts.pool_max, "offload: best-first until the pools hold this many nodes (default 1000000)");
   solve_cmd->add_option("--pool-min", solve_opts.pool_min, "offload: then depth-first until it holds this few (default 200000)");
-  solve_cmd->add_option("--batch", solve_opts.batch, "offload: parents per batch sent to the GPU (default 32768)");
-  solve_cmd->add_option("--in-flight", solve_opts.in_flight, "offload: batches on the GPU at once (default 4)");
+  solve_cmd->add_option("--batch", solve_opts.batch, "offload: parents per batch sent to the GPU, summed over the host threads (default 32768)");
+  solve_cmd->add_option("--in-flight", solve_opts.in_flight, "offload: batches on the GPU at once per host thread (default 4)");
   CLI::Option* ub_opt = solve_cmd->add_option("--ub", ub, "initial bound: nodes whose bound is not better are pruned");
   solve_cmd->add_option("--explorers", solve_opts.explorers, "ivm: explorers (default: as many as the device holds at once)");
   solve_cmd->add_option("--trigger", solve_opts.trigger, "ivm: empty explorers that start a work-stealing phase (default: a quarter)");
