@@ -6,6 +6,7 @@
 #   bash bench/device/on_device.sh sensitivity  # seed 000's Table 3 (bench/cdp_sensitivity.json)
 #   bash bench/device/on_device.sh test-ida bench-ida  # ida tests only; Korf's 100 with ida in one process
 #   bash bench/device/on_device.sh bench-ida-compare   # static vs dynamic, ida-thread; ida vs cpu x16 on 1-25
+#   bash bench/device/on_device.sh test-flowshop bench-offload  # offload tests; ta022/029/030 bar runs
 #   bash bench/device/on_device.sh bench-ida-all       # Korf's 100 with ida, ida-thread, cpu x16 (a process each)
 set -uo pipefail
 source "$(dirname "$0")/env.sh"
@@ -37,6 +38,13 @@ for mode in "$@"; do
     bench-ida-compare)  # static balancing, ida-thread on the 100; ida and the CPU x16 on records 1-25
       python3 bench/run.py bench/korf100_compare.json --permjit "$(command -v permjit)" --out "$out/korf100-compare.jsonl" 2>&1 |
         tee "$out/bench-ida-compare.log"
+      ;;
+    bench-offload)  # the offload skeleton's host threads on ta022/029/030 at the optimum (issue 5's bar)
+      python3 bench/run.py bench/flowshop_offload_threads.json --permjit "$(command -v permjit)" \
+        --out "$out/flowshop-offload.jsonl" 2>&1 | tee "$out/bench-offload.log"
+      ;;
+    test-flowshop)
+      permjit_gpu_tests "[flowshop]" --durations yes 2>&1 | tee "$out/gpu-tests-flowshop.log" | tail -30
       ;;
     bench-ida-all)  # the same with ida, ida-thread, then the CPU backend on 16 threads
       python3 bench/run.py bench/korf100_ida.json --permjit "$(command -v permjit)" --out "$out/korf100-ida-all.jsonl" 2>&1 |
