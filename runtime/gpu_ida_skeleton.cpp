@@ -38,7 +38,7 @@ using clock_type = std::chrono::steady_clock;
 double since(clock_type::time_point t) { return std::chrono::duration<double>(clock_type::now() - t).count(); }
 
 constexpr unsigned kMaxBlocksPerSm = 32;  // resident blocks an SM holds (sm_50 to sm_90)
-constexpr double kSplitFrom = 2e6;        // expanded nodes of the previous iteration below which no root is split
+constexpr double kSplitFrom = 3e7;        // expanded nodes of the previous iteration below which no root is split
 
 // ida: a warp's stack in shared memory. By default the largest that keeps an SM's 32
 // one-warp blocks resident at once (a stack of 40 KiB, the first choice, left 5 warps
@@ -212,6 +212,7 @@ void GpuIdaSolver::solve(const StartValues& start, SolveResult& r) {
   work_buf.reserve(room * sizeof(unsigned long long));
   const bool dynamic = opts.ida_balance != "static";
   std::vector<double> expected(count, 1.0);  // per root: its work in the last iteration that reached it
+  std::vector<double> skew(count, 1.0), largest(count, 0.0), pieces(count, 0.0);  // its pieces' largest / mean
   std::vector<unsigned long long> work;
   const int capacity = stack.entries;
   const int split_threads = host_threads(opts);
@@ -247,7 +248,7 @@ void GpuIdaSolver::solve(const StartValues& start, SolveResult& r) {
       // the host's split would take longer than the imbalance it saves.
       const double share = live_work < kSplitFrom ? HUGE_VAL : live_work / (16.0 * workers);
       auto ts = clock_type::now();
-      items = split_roots(ida, rt, moves, live, expected, share, limit, split_threads);
+      items = split_roots(ida, rt, moves, live, expected, skew, share, limit, split_threads);
       r.t_split += since(ts);
       int min_g = INT_MAX;
       for (int gi : items.g) min_g = std::min(min_g, gi);
@@ -298,9 +299,23 @@ void GpuIdaSolver::solve(const StartValues& start, SolveResult& r) {
       // Load balance: the work of each worker, and what the next iteration expects per root.
       max_work = *std::max_element(per_worker.begin(), per_worker.end());
       mean_work = static_cast<double>(std::accumulate(per_worker.begin(), per_worker.end(), 0ull)) / workers;
-      for (unsigned root : live) expected[root] = static_cast<double>(items.split_expanded[root]);
-      for (size_t i = 0; i < n; ++i) expected[items.root[i]] += static_cast<double>(work[i]);
-      for (unsigned root : live) expected[root] = std::max(1.0, expected[root]);
+      // A root's pieces of very different sizes are cut finer next time: by their
+      // largest over their mean (1 for a root searched whole).
+      for (unsigned root : live) {
+        expected[root] = static_cast<double>(items.split_expanded[root]);
+        largest[root] = 0;
+        pieces[root] = 0;
+      }
+      for (size_t i = 0; i < n; ++i) {
+        const unsigned root = items.root[i];
+        expected[root] += static_cast<double>(work[i]);
+        largest[root] = std::max(largest[root], static_cast<double>(work[i]));
+        ++pieces[root];
+      }
+      for (unsigned root : live) {
+        expected[root] = std::max(1.0, expected[root]);
+        skew[root] = pieces[root] > 1 ? std::max(1.0, largest[root] * pieces[root] / expected[root]) : 1.0;
+      }
     }
     const PjIdaCounts& sp = items.split;
     PjIdaCounts below{dev.expanded + sp.expanded, dev.evaluated + sp.evaluated, dev.solutions + sp.solutions,

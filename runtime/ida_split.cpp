@@ -1,9 +1,9 @@
 #include "runtime/ida_split.hpp"
 
-#include <climits>
-#include <cmath>
 #include <algorithm>
 #include <atomic>
+#include <climits>
+#include <cmath>
 #include <cstring>
 #include <thread>
 
@@ -13,49 +13,59 @@ namespace {
 constexpr double kMaxPieces = 16384;  // per root: the split stays a small part of the host's work
 constexpr int kMaxSplitLevels = 24;
 
-struct Frontier {
+// One level of a root's breadth-first split; each node knows its parent in the level
+// above (the moves to a piece are read back from the parents at the end).
+struct Level {
   std::vector<unsigned char> nodes;
   std::vector<int> g, last;
-  std::vector<std::vector<int>> via;  // the moves from the root
+  std::vector<unsigned> parent;
   size_t size() const { return g.size(); }
+  void clear() {
+    nodes.clear();
+    g.clear();
+    last.clear();
+    parent.clear();
+  }
 };
-}  // namespace
 
-namespace {
 // The pieces of the live roots [begin, end) into `out` (split_expanded is shared: each
 // root is written by one thread).
 void split_range(const IdaModule& module, const PjIdaRoots& roots, int moves, const unsigned* begin,
-                 const unsigned* end, const std::vector<double>& expected, double share, int limit, IdaItems& out,
+                 const unsigned* end, const std::vector<double>& expected, const std::vector<double>& skew,
+                 double share, int limit, IdaItems& out,
                  std::vector<unsigned long long>& split_expanded) {
   const int nb = out.node_bytes = roots.node_bytes;
   out.split.next_limit = INT_MAX;
   const auto* root_nodes = static_cast<const unsigned char*>(roots.nodes);
-  auto add = [&](unsigned r, const unsigned char* node, int g, int last, double work, const std::vector<int>& via) {
+  auto add = [&](unsigned r, const unsigned char* node, int g, int last, double work) {
     out.nodes.insert(out.nodes.end(), node, node + nb);
     out.g.push_back(g);
     out.last.push_back(last);
     out.root.push_back(r);
     out.expected.push_back(work);
-    out.via.insert(out.via.end(), via.begin(), via.end());
-    out.via_begin.push_back(static_cast<unsigned>(out.via.size()));
   };
-  const std::vector<int> none;
   std::vector<unsigned char> kids(static_cast<size_t>(moves) * nb);
-  std::vector<int> kid_g(moves), kid_last(moves);
+  std::vector<int> kid_g(moves), kid_last(moves), via;
+  std::vector<Level> levels(kMaxSplitLevels + 1);  // reused from root to root
   for (const unsigned* it = begin; it != end; ++it) {
     const unsigned r = *it;
-    const double pieces = std::min(kMaxPieces, std::floor(expected[r] / share));
+    const double pieces = std::min(kMaxPieces, std::floor(expected[r] * skew[r] / share));
     if (pieces < 2) {
-      add(r, root_nodes + static_cast<size_t>(r) * nb, roots.g[r], roots.last[r], expected[r], none);
+      add(r, root_nodes + static_cast<size_t>(r) * nb, roots.g[r], roots.last[r], expected[r]);
+      out.via_begin.push_back(static_cast<unsigned>(out.via.size()));
       continue;
     }
-    Frontier level;
-    level.nodes.assign(root_nodes + static_cast<size_t>(r) * nb, root_nodes + static_cast<size_t>(r + 1) * nb);
-    level.g.push_back(roots.g[r]);
-    level.last.push_back(roots.last[r]);
-    level.via.emplace_back();
-    for (int depth = 0; depth < kMaxSplitLevels && level.size() > 0 && level.size() < pieces; ++depth) {
-      Frontier next;
+    Level& top = levels[0];
+    top.clear();
+    top.nodes.assign(root_nodes + static_cast<size_t>(r) * nb, root_nodes + static_cast<size_t>(r + 1) * nb);
+    top.g.push_back(roots.g[r]);
+    top.last.push_back(roots.last[r]);
+    top.parent.push_back(0);
+    int depth = 0;
+    while (depth < kMaxSplitLevels && levels[depth].size() > 0 && levels[depth].size() < pieces) {
+      const Level& level = levels[depth];
+      Level& next = levels[depth + 1];
+      next.clear();
       const unsigned long long solutions_before = out.split.solutions;
       for (size_t i = 0; i < level.size(); ++i) {
         int kept = module.expand(level.nodes.data() + i * nb, level.g[i], level.last[i], limit, kids.data(),
@@ -64,23 +74,27 @@ void split_range(const IdaModule& module, const PjIdaRoots& roots, int moves, co
         next.nodes.insert(next.nodes.end(), kids.begin(), kids.begin() + static_cast<size_t>(kept) * nb);
         next.g.insert(next.g.end(), kid_g.begin(), kid_g.begin() + kept);
         next.last.insert(next.last.end(), kid_last.begin(), kid_last.begin() + kept);
-        for (int k = 0; k < kept; ++k) {
-          next.via.push_back(level.via[i]);
-          next.via.back().push_back(kid_last[k]);
-        }
+        next.parent.insert(next.parent.end(), static_cast<size_t>(kept), static_cast<unsigned>(i));
       }
       if (out.split.solutions > solutions_before && out.goal_root < 0) out.goal_root = r;
-      level = std::move(next);
+      ++depth;
     }
-    for (size_t i = 0; i < level.size(); ++i)
-      add(r, level.nodes.data() + i * nb, level.g[i], level.last[i], expected[r] / static_cast<double>(level.size()),
-          level.via[i]);
+    const Level& last = levels[depth];
+    for (size_t i = 0; i < last.size(); ++i) {
+      add(r, last.nodes.data() + i * nb, last.g[i], last.last[i], expected[r] / static_cast<double>(last.size()));
+      via.assign(static_cast<size_t>(depth), 0);  // the moves from the root: up through the parents
+      for (int d = depth, k = static_cast<int>(i); d > 0; k = static_cast<int>(levels[d].parent[k]), --d)
+        via[d - 1] = levels[d].last[k];
+      out.via.insert(out.via.end(), via.begin(), via.end());
+      out.via_begin.push_back(static_cast<unsigned>(out.via.size()));
+    }
   }
 }
 }  // namespace
 
 IdaItems split_roots(const IdaModule& module, const PjIdaRoots& roots, int moves, const std::vector<unsigned>& live,
-                     const std::vector<double>& expected, double share, int limit, int threads) {
+                     const std::vector<double>& expected, const std::vector<double>& skew, double share, int limit,
+                     int threads) {
   IdaItems items;
   items.node_bytes = roots.node_bytes;
   items.split.next_limit = INT_MAX;
@@ -88,7 +102,8 @@ IdaItems split_roots(const IdaModule& module, const PjIdaRoots& roots, int moves
   // Chunks of the live roots, taken by the threads from a counter and joined in order,
   // so that the items stay in root order.
   // Nothing to split: one thread copies the roots (starting threads would cost more).
-  const bool any = std::any_of(live.begin(), live.end(), [&](unsigned r) { return expected[r] >= 2 * share; });
+  const bool any =
+      std::any_of(live.begin(), live.end(), [&](unsigned r) { return expected[r] * skew[r] >= 2 * share; });
   if (!any) threads = 1;
   const size_t chunks = std::min<size_t>(live.size(), static_cast<size_t>(std::max(1, threads)) * 8);
   std::vector<IdaItems> part(chunks);
@@ -97,7 +112,7 @@ IdaItems split_roots(const IdaModule& module, const PjIdaRoots& roots, int moves
     for (size_t c; (c = next.fetch_add(1)) < chunks;) {
       const unsigned* b = live.data() + live.size() * c / chunks;
       const unsigned* e = live.data() + live.size() * (c + 1) / chunks;
-      split_range(module, roots, moves, b, e, expected, share, limit, part[c], items.split_expanded);
+      split_range(module, roots, moves, b, e, expected, skew, share, limit, part[c], items.split_expanded);
     }
   };
   std::vector<std::thread> pool;

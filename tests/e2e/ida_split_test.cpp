@@ -65,7 +65,9 @@ TEST_CASE("ida split: split counts plus the items' subtrees equal the oracle's c
       std::vector<unsigned> live;
       for (size_t i = 0; i < rt.count; ++i)
         if (alive[i]) live.push_back(static_cast<unsigned>(i));
-      IdaItems items = split_roots(ida, rt, moves, live, expected, share, limit, threads);
+      std::vector<double> skew(rt.count, 1.0);
+      for (size_t i = 0; i < rt.count; i += 4) skew[i] = 3.0;  // some roots cut finer
+      IdaItems items = split_roots(ida, rt, moves, live, expected, skew, share, limit, threads);
       REQUIRE(std::is_sorted(items.root.begin(), items.root.end()));
       PjIdaCounts c = items.split;
       for (size_t k = 0; k < items.size(); ++k) {
