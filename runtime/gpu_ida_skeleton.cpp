@@ -38,7 +38,7 @@ using clock_type = std::chrono::steady_clock;
 double since(clock_type::time_point t) { return std::chrono::duration<double>(clock_type::now() - t).count(); }
 
 constexpr unsigned kMaxBlocksPerSm = 32;  // resident blocks an SM holds (sm_50 to sm_90)
-constexpr double kSplitFrom = 3e7;        // expanded nodes of the previous iteration below which no root is split
+constexpr double kSplitFrom = 2e6;        // expanded nodes of the previous iteration below which no root is split
 
 // ida: a warp's stack in shared memory. By default the largest that keeps an SM's 32
 // one-warp blocks resident at once (a stack of 40 KiB, the first choice, left 5 warps

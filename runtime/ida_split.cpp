@@ -12,6 +12,7 @@ namespace permjit {
 namespace {
 constexpr double kMaxPieces = 16384;  // per root: the split stays a small part of the host's work
 constexpr int kMaxSplitLevels = 24;
+constexpr double kPieceCost = 30;  // making a piece against copying a root, in host time (about)
 
 // One level of a root's breadth-first split; each node knows its parent in the level
 // above (the moves to a piece are read back from the parents at the end).
@@ -100,20 +101,33 @@ IdaItems split_roots(const IdaModule& module, const PjIdaRoots& roots, int moves
   items.split.next_limit = INT_MAX;
   items.split_expanded.assign(roots.count, 0);
   // Chunks of the live roots, taken by the threads from a counter and joined in order,
-  // so that the items stay in root order.
-  // Nothing to split: one thread copies the roots (starting threads would cost more).
-  const bool any =
-      std::any_of(live.begin(), live.end(), [&](unsigned r) { return expected[r] * skew[r] >= 2 * share; });
-  if (!any) threads = 1;
-  const size_t chunks = std::min<size_t>(live.size(), static_cast<size_t>(std::max(1, threads)) * 8);
+  // so that the items stay in root order. A chunk ends where it holds its share of the
+  // pieces to make (a root's split is most of the work, and the large roots cluster),
+  // so that the threads get about the same work.
+  std::vector<double> cost(live.size());
+  double total = 0;
+  for (size_t i = 0; i < live.size(); ++i) {
+    const unsigned r = live[i];
+    cost[i] = 1.0 + std::min(kMaxPieces, std::floor(expected[r] * skew[r] / share)) * kPieceCost;
+    total += cost[i];
+  }
+  if (total < 2.0 * static_cast<double>(live.size())) threads = 1;  // little to split: no threads to start
+  const size_t want = static_cast<size_t>(std::max(1, threads)) * 8;
+  std::vector<size_t> bounds{0};
+  double acc = 0;
+  for (size_t i = 0; i < live.size(); ++i) {
+    acc += cost[i];
+    if (acc >= total * static_cast<double>(bounds.size()) / static_cast<double>(want) && i + 1 < live.size())
+      bounds.push_back(i + 1);
+  }
+  bounds.push_back(live.size());
+  const size_t chunks = bounds.size() - 1;
   std::vector<IdaItems> part(chunks);
   std::atomic<size_t> next{0};
   auto work = [&] {
-    for (size_t c; (c = next.fetch_add(1)) < chunks;) {
-      const unsigned* b = live.data() + live.size() * c / chunks;
-      const unsigned* e = live.data() + live.size() * (c + 1) / chunks;
-      split_range(module, roots, moves, b, e, expected, skew, share, limit, part[c], items.split_expanded);
-    }
+    for (size_t c; (c = next.fetch_add(1)) < chunks;)
+      split_range(module, roots, moves, live.data() + bounds[c], live.data() + bounds[c + 1], expected, skew, share,
+                  limit, part[c], items.split_expanded);
   };
   std::vector<std::thread> pool;
   for (int t = 1; t < threads && static_cast<size_t>(t) < chunks; ++t) pool.emplace_back(work);
