@@ -38,6 +38,7 @@ using clock_type = std::chrono::steady_clock;
 double since(clock_type::time_point t) { return std::chrono::duration<double>(clock_type::now() - t).count(); }
 
 constexpr unsigned kMaxBlocksPerSm = 32;  // resident blocks an SM holds (sm_50 to sm_90)
+constexpr double kPiecesPerWorker = 8;  // at most, from a split: the host's splitting time grows with them
 constexpr double kSplitFrom = 2e6;        // expanded nodes of the previous iteration below which no root is split
 
 // ida: a warp's stack in shared memory. By default the largest that keeps an SM's 32
@@ -248,7 +249,8 @@ void GpuIdaSolver::solve(const StartValues& start, SolveResult& r) {
       // the host's split would take longer than the imbalance it saves.
       const double share = live_work < kSplitFrom ? HUGE_VAL : live_work / (16.0 * workers);
       auto ts = clock_type::now();
-      items = split_roots(ida, rt, moves, live, expected, skew, share, limit, split_threads);
+      items = split_roots(ida, rt, moves, live, expected, skew, share, kPiecesPerWorker * workers, limit,
+                          split_threads);
       r.t_split += since(ts);
       int min_g = INT_MAX;
       for (int gi : items.g) min_g = std::min(min_g, gi);
@@ -314,7 +316,7 @@ void GpuIdaSolver::solve(const StartValues& start, SolveResult& r) {
       }
       for (unsigned root : live) {
         expected[root] = std::max(1.0, expected[root]);
-        skew[root] = pieces[root] > 1 ? std::max(1.0, largest[root] * pieces[root] / expected[root]) : 1.0;
+        skew[root] = pieces[root] > 1 ? std::clamp(largest[root] * pieces[root] / expected[root], 1.0, 8.0) : 1.0;
       }
     }
     const PjIdaCounts& sp = items.split;

@@ -94,8 +94,8 @@ void split_range(const IdaModule& module, const PjIdaRoots& roots, int moves, co
 }  // namespace
 
 IdaItems split_roots(const IdaModule& module, const PjIdaRoots& roots, int moves, const std::vector<unsigned>& live,
-                     const std::vector<double>& expected, const std::vector<double>& skew, double share, int limit,
-                     int threads) {
+                     const std::vector<double>& expected, const std::vector<double>& skew, double share,
+                     double max_pieces, int limit, int threads) {
   IdaItems items;
   items.node_bytes = roots.node_bytes;
   items.split.next_limit = INT_MAX;
@@ -104,6 +104,13 @@ IdaItems split_roots(const IdaModule& module, const PjIdaRoots& roots, int moves
   // so that the items stay in root order. A chunk ends where it holds its share of the
   // pieces to make (a root's split is most of the work, and the large roots cluster),
   // so that the threads get about the same work.
+  // No more than max_pieces in all: the share grows until they fit.
+  double wanted = 0;
+  for (unsigned r : live) {
+    const double p = std::min(kMaxPieces, std::floor(expected[r] * skew[r] / share));
+    if (p >= 2) wanted += p;
+  }
+  if (wanted > max_pieces) share *= wanted / max_pieces;
   std::vector<double> cost(live.size());
   double total = 0;
   for (size_t i = 0; i < live.size(); ++i) {

@@ -29,9 +29,10 @@ struct IdaItems {
 // expected work times its skew (how uneven its pieces were last time: largest / mean,
 // 1 if not split) is above `share` is expanded breadth-first until it has about
 // expected * skew / share descendants, each expected to take an equal part of its
-// work. `threads` host threads share the roots.
+// work; at most about `max_pieces` pieces in all (the share is raised to fit). `threads`
+// host threads share the roots.
 IdaItems split_roots(const IdaModule& module, const PjIdaRoots& roots, int moves, const std::vector<unsigned>& live,
-                     const std::vector<double>& expected, const std::vector<double>& skew, double share, int limit,
-                     int threads);
+                     const std::vector<double>& expected, const std::vector<double>& skew, double share,
+                     double max_pieces, int limit, int threads);
 
 }  // namespace permjit

@@ -52,8 +52,14 @@ TEST_CASE("ida split: split counts plus the items' subtrees equal the oracle's c
   IdaModule::Roots roots(ida, from, 16);
   const PjIdaRoots& rt = roots.get();
   REQUIRE(rt.count >= 16);
-  for (auto [share, threads] : {std::pair{1e9, 1}, {50.0, 1}, {3.0, 1}, {50.0, 3}, {3.0, 7}}) {
-    CAPTURE(share, threads);  // no split; some roots split; most split deep; shared by threads
+  struct Case {
+    double share, max_pieces;
+    int threads;
+  };
+  // No split; some roots split; most split deep; shared by threads; capped pieces.
+  for (auto [share, max_pieces, threads] : {Case{1e9, 1e9, 1}, {50.0, 1e9, 1}, {3.0, 1e9, 1}, {50.0, 1e9, 3},
+                                            {3.0, 1e9, 7}, {3.0, 10.0, 2}}) {
+    CAPTURE(share, max_pieces, threads);
     std::vector<double> expected(rt.count);
     for (size_t i = 0; i < rt.count; ++i) expected[i] = i % 3 == 0 ? 1000.0 : 1.0 + static_cast<double>(i % 5);
     for (int it = 0; it < oracle.iterations; ++it) {
@@ -67,7 +73,7 @@ TEST_CASE("ida split: split counts plus the items' subtrees equal the oracle's c
         if (alive[i]) live.push_back(static_cast<unsigned>(i));
       std::vector<double> skew(rt.count, 1.0);
       for (size_t i = 0; i < rt.count; i += 4) skew[i] = 3.0;  // some roots cut finer
-      IdaItems items = split_roots(ida, rt, moves, live, expected, skew, share, limit, threads);
+      IdaItems items = split_roots(ida, rt, moves, live, expected, skew, share, max_pieces, limit, threads);
       REQUIRE(std::is_sorted(items.root.begin(), items.root.end()));
       PjIdaCounts c = items.split;
       for (size_t k = 0; k < items.size(); ++k) {
