@@ -7,6 +7,7 @@
 #   bash bench/device/on_device.sh test-ida bench-ida  # ida tests only; Korf's 100 with ida in one process
 #   bash bench/device/on_device.sh bench-ida-compare   # static vs dynamic, ida-thread; ida vs cpu x16 on 1-25
 #   bash bench/device/on_device.sh test-flowshop bench-offload  # offload tests; ta022/029/030 bar runs
+#   bash bench/device/on_device.sh bench-offload-table  # offload on ta021-030, cpu x16 on ta022/029/030
 #   bash bench/device/on_device.sh bench-ida-all       # Korf's 100 with ida, ida-thread, cpu x16 (a process each)
 set -uo pipefail
 source "$(dirname "$0")/env.sh"
@@ -42,6 +43,10 @@ for mode in "$@"; do
     bench-offload)  # the offload skeleton's host threads on ta022/029/030 at the optimum (issue 5's bar)
       python3 bench/run.py bench/flowshop_offload_threads.json --permjit "$(command -v permjit)" \
         --out "$out/flowshop-offload.jsonl" 2>&1 | tee "$out/bench-offload.log"
+      ;;
+    bench-offload-table)  # offload branch on ta021-ta030 at the optimum (45 s each); the CPU x16 on ta022/029/030
+      python3 bench/run.py bench/flowshop_offload_table.json --permjit "$(command -v permjit)" \
+        --out "$out/flowshop-offload-table.jsonl" 2>&1 | tee "$out/bench-offload-table.log"
       ;;
     test-flowshop)
       permjit_gpu_tests "[flowshop]" --durations yes 2>&1 | tee "$out/gpu-tests-flowshop.log" | tail -30
