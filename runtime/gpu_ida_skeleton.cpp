@@ -54,12 +54,12 @@ WarpStack plan_warp_stack(const cuda::Device& dev, int entry_bytes, unsigned req
   WarpStack w;
   w.entries = requested ? static_cast<int>(requested) : per_block / entry_bytes;
   w.bytes = w.entries * entry_bytes;
-  if (requested && (w.bytes > dev.max_shared_per_block || requested < 8)) {
+  if (requested && w.bytes > dev.max_shared_per_block) {
     Diagnostics d;
     d.error(Loc{make_source("<command line>", "--ida-stack " + std::to_string(requested)), 1, 13},
             "a stack of " + std::to_string(requested) + " entries (" + std::to_string(entry_bytes) +
                 " bytes each) does not fit: a block holds at most " + std::to_string(dev.max_shared_per_block) +
-                " bytes of shared memory, and a stack needs at least 8 entries");
+                " bytes of shared memory");
     throw UserErrors(std::move(d));
   }
   w.blocks_per_sm = std::min<unsigned>(

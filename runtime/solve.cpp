@@ -81,6 +81,13 @@ void check_skeleton_options(const SolveOptions& opts, const Skeleton& sk) {
             "add --skeleton ida");
     throw UserErrors(std::move(d));
   }
+  if (opts.ida_stack != 0 && opts.ida_stack < kMinIdaStack) {  // the device's limit is checked when it is open
+    Diagnostics d;
+    d.error(Loc{make_source("<command line>", "--ida-stack " + std::to_string(opts.ida_stack)), 1, 13},
+            "a stack of " + std::to_string(opts.ida_stack) + " entries is too small: at least " +
+                std::to_string(kMinIdaStack));
+    throw UserErrors(std::move(d));
+  }
   if (sk.name == "ivm") {
     if (opts.ivm_rows != "auto" && opts.ivm_rows != "shared" && opts.ivm_rows != "local") {
       Diagnostics d;

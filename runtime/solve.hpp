@@ -32,7 +32,7 @@ struct SolveOptions {
   bool all_solutions = false;        // path problems: finish the last IDA* iteration
   unsigned long long roots = 0;      // path problems: roots of the upper tree; 0: chosen by the skeleton
   std::string ida_balance;           // ida, ida-thread: static | dynamic (default)
-  unsigned ida_stack = 0;            // ida: entries of a warp's shared-memory stack; 0: 32 warps per SM
+  unsigned ida_stack = 0;            // ida: entries of a warp's shared-memory stack (>= kMinIdaStack); 0: 32 warps per SM
   std::string cache_dir;         // empty: default_cache_dir()
 
   // ivm skeleton (docs/skeletons.md)
@@ -44,6 +44,8 @@ struct SolveOptions {
   std::string resume;                // continue from this checkpoint
   enum class Progress { automatic, on, off } progress = Progress::automatic;
 };
+
+constexpr unsigned kMinIdaStack = 8;  // --ida-stack: a warp's stack must hold a few pops
 
 // A search stopped by SIGINT or SIGTERM after saving a checkpoint.
 struct SearchInterrupted : std::runtime_error {

@@ -155,17 +155,15 @@ inline int tree_path(const UpperTree& t, long long i, int* moves) {
   return n;
 }
 
-inline int path_through(const UpperTree& t, long long root, long long upper_goal, int limit, int* moves, int* n) {
-  if (root < 0) {
-    if (upper_goal < 0) return 1;
-    *n = tree_path(t, upper_goal, moves);
-    return 0;
-  }
-  size_t i = t.first_root + static_cast<size_t>(root);
-  int prefix = tree_path(t, static_cast<long long>(i), moves);
+// One path of cost `limit`: the upper tree's moves to root `root`, then `via` (the moves
+// from it to `node`, of cost g, reached by `last`), then a depth-first search below `node`.
+inline int path_via(const UpperTree& t, long long root, const int* via, int via_moves, const Node& node, int g,
+                    int last, int limit, int* moves, int* n) {
+  int prefix = tree_path(t, static_cast<long long>(t.first_root + static_cast<size_t>(root)), moves);
+  for (int k = 0; k < via_moves; ++k) moves[prefix++] = via[k];
   Counts c;
   int found = 0;
-  dfs(t.nodes[i], t.g[i], t.last[i], limit, c, moves + prefix, 0,
+  dfs(node, g, last, limit, c, moves + prefix, 0,
       [&](const int*, int len) {
         found = len;
         return true;
@@ -174,6 +172,16 @@ inline int path_through(const UpperTree& t, long long root, long long upper_goal
   if (!found) return 1;
   *n = prefix + found;
   return 0;
+}
+
+inline int path_through(const UpperTree& t, long long root, long long upper_goal, int limit, int* moves, int* n) {
+  if (root < 0) {
+    if (upper_goal < 0) return 1;
+    *n = tree_path(t, upper_goal, moves);
+    return 0;
+  }
+  size_t i = t.first_root + static_cast<size_t>(root);
+  return path_via(t, root, nullptr, 0, t.nodes[i], t.g[i], t.last[i], limit, moves, n);
 }
 
 }  // namespace cpu_ida
@@ -241,20 +249,8 @@ extern "C" int pj_ida_expand(const void* node, int g, int last, int limit, void*
 
 extern "C" int pj_ida_path_via(const PjIdaRoots* r, long long root, const int* via, int via_moves, const void* node,
                                int g, int last, int limit, int* moves, int* n) {
-  const auto& t = *static_cast<const cpu_ida::UpperTree*>(r->tree);
-  int prefix = cpu_ida::tree_path(t, static_cast<long long>(t.first_root + static_cast<size_t>(root)), moves);
-  for (int k = 0; k < via_moves; ++k) moves[prefix++] = via[k];
-  cpu_ida::Counts c;
-  int found = 0;
-  cpu_ida::dfs(*static_cast<const problem::Node*>(node), g, last, limit, c, moves + prefix, 0,
-               [&](const int*, int len) {
-                 found = len;
-                 return true;
-               },
-               nullptr);
-  if (!found) return 1;
-  *n = prefix + found;
-  return 0;
+  return cpu_ida::path_via(*static_cast<const cpu_ida::UpperTree*>(r->tree), root, via, via_moves,
+                           *static_cast<const problem::Node*>(node), g, last, limit, moves, n);
 }
 
 extern "C" int pj_ida_path(const PjIdaRoots* r, long long root, long long upper_goal, int limit, int* moves, int* n) {

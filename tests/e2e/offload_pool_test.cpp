@@ -31,6 +31,23 @@ PjCpuResult offload_on_host(const std::string& spec_path, const std::string& ins
   return out.result;
 }
 
+// The pool options of a run at `ub`: sizes, batch, slots per thread, threads.
+struct PoolSizes {
+  unsigned long long pool_max, pool_min, batch;
+  int slots;
+};
+OffloadOptions at_bound(bool branch, const PoolSizes& p, long long ub, int threads = 1) {
+  OffloadOptions o;
+  o.branch_on_device = branch;
+  o.pool_max = p.pool_max;
+  o.pool_min = p.pool_min;
+  o.batch = p.batch;
+  o.in_flight = p.slots;
+  o.threads = threads;
+  o.ub = ub;
+  return o;
+}
+
 }  // namespace
 
 TEST_CASE("offload pool search: the cpu skeleton's totals at the optimum, any mode and size", "[e2e][offload]") {
@@ -47,20 +64,11 @@ TEST_CASE("offload pool search: the cpu skeleton's totals at the optimum, any mo
     REQUIRE(scratch.found);
     SolveResult cpu = run(c.spec, c.inst, c.params, 2, scratch.objective);
     for (bool branch : {false, true})
-      for (auto [pool_max, pool_min, batch, slots] : {std::tuple{1000000ull, 200000ull, 4096ull, 4},
-                                                      std::tuple{500ull, 100ull, 64ull, 3},
-                                                      std::tuple{50ull, 10ull, 1ull, 1}}) {
-        OffloadOptions o;
-        o.branch_on_device = branch;
-        o.pool_max = pool_max;
-        o.pool_min = pool_min;
-        o.batch = batch;
-        o.in_flight = slots;
-        o.ub = scratch.objective;
-        if (batch == 1 && c.inst.find("ta0") != std::string::npos) continue;  // one node at a time: too slow here
-        PjCpuResult r = offload_on_host(c.spec, c.inst, c.params, o);
-        INFO(c.spec << " " << (branch ? "branch" : "bound") << " pool " << pool_max << "/" << pool_min << " batch "
-                    << batch << " slots " << slots);
+      for (const PoolSizes& p : {PoolSizes{1000000, 200000, 4096, 4}, {500, 100, 64, 3}, {50, 10, 1, 1}}) {
+        if (p.batch == 1 && c.inst.find("ta0") != std::string::npos) continue;  // one node at a time: too slow here
+        PjCpuResult r = offload_on_host(c.spec, c.inst, c.params, at_bound(branch, p, scratch.objective));
+        INFO(c.spec << " " << (branch ? "branch" : "bound") << " pool " << p.pool_max << "/" << p.pool_min
+                    << " batch " << p.batch << " slots " << p.slots);
         CHECK(r.found == 0);
         CHECK(r.expanded == cpu.expanded);
         CHECK(r.evaluated == cpu.evaluated);
@@ -91,18 +99,10 @@ TEST_CASE("offload pool search with several host threads: the cpu totals at the 
     for (int threads : {1, 2, 3, 7})
       for (bool branch : {false, true})
         // Tiny pools and batches: threads run dry often and steal from each other.
-        for (auto [pool_max, pool_min, batch, slots] : {std::tuple{100000ull, 20000ull, 512ull, 2},
-                                                        std::tuple{70ull, 14ull, 14ull, 1}}) {
-          OffloadOptions o;
-          o.branch_on_device = branch;
-          o.pool_max = pool_max;
-          o.pool_min = pool_min;
-          o.batch = batch;
-          o.in_flight = slots;
-          o.threads = threads;
-          o.ub = opt;
+        for (const PoolSizes& p : {PoolSizes{100000, 20000, 512, 2}, {70, 14, 14, 1}}) {
           INFO(c.name << " " << c.lb << " " << (branch ? "branch" : "bound") << " threads " << threads << " pool "
-                      << pool_max << "/" << pool_min << " batch " << batch << " slots " << slots);
+                      << p.pool_max << "/" << p.pool_min << " batch " << p.batch << " slots " << p.slots);
+          OffloadOptions o = at_bound(branch, p, opt, threads);
           PjCpuResult r = offload_on_host(problem("flowshop.toml"), inst, {c.lb}, o);
           CHECK(r.found == 0);
           CHECK(r.expanded == cpu.expanded);

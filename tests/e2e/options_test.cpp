@@ -95,10 +95,18 @@ TEST_CASE("the ivm, offload and ida options are checked before any work, with th
       {"dfs", [](SolveOptions& o) { o.ida_balance = "static"; }, 11,
        "--balance applies to the ida and ida-thread skeletons, not dfs"},
       {"cpu", [](SolveOptions& o) { o.ida_stack = 100; }, 1, "--ida-stack applies to the ida skeleton"},
+      // On a path problem, refused before the device is opened.
+      {"ida", [](SolveOptions& o) { o.ida_balance = "sideways"; }, 11, "unknown balancing 'sideways'"},
+      {"ida", [](SolveOptions& o) { o.ida_stack = 3; }, 13, "a stack of 3 entries is too small: at least 8"},
   };
   for (const Case& c : cases) {
     INFO(c.skeleton << ": " << c.message);
     SolveOptions o = nqueens();
+    if (c.skeleton == "ida") {
+      o.load.spec_path = problem("puzzle15.toml");
+      o.load.instance_path = temp_file("options8.txt", "1 2 5 3 4 0 6 7 8\n");
+      o.load.params = {"w=3"};
+    }
     o.skeleton = c.skeleton;
     c.set(o);
     try {
