@@ -76,6 +76,9 @@ void bind_start_data(GenContext& g) {
 void emit_goal_and_root(GenContext& g) {
   const ProblemSpec& s = g.spec;
   open_function(g, "The goal test.", "bool is_goal(const Node& s)");
+  // An admissible heuristic is at most 0 at a goal (the cost left is 0): most nodes are
+  // told apart by h alone, and the spec's test, over the whole board, runs on the rest.
+  g.out.line("if (s.h > 0) return false;");
   g.out.line("return " + value_on(g, *s.path.goal, "s.") + ";");
   close_function(g);
   open_function(g, "The start: the instance's permutation, the state's init values, its heuristic.",
@@ -185,6 +188,19 @@ void emit_path_node(GenContext& g) {
     g.out.line("pj::BytePerm<kSize> perm;  // the value at each position");
   g.out.dedent();
   g.out.line("};");
+  g.out.line("");
+  // Field by field: a node's bytes may hold padding, which no two copies need agree on.
+  g.out.line("// The same board and state (h follows from them).");
+  g.out.line("PJ_HD bool same_node(const Node& a, const Node& b) {");
+  g.out.indent();
+  std::string same = "a.perm == b.perm";
+  for (const auto& v : s.state) {
+    const std::string f = ExprEmitter::state_name(v.name);
+    same += " && a." + f + " == b." + f;
+  }
+  g.out.line("return " + same + ";");
+  g.out.dedent();
+  g.out.line("}");
   g.out.line("");
 }
 

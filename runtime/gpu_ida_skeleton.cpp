@@ -8,6 +8,7 @@
 #include <chrono>
 #include <climits>
 #include <cmath>
+#include <cstring>
 #include <memory>
 #include <numeric>
 #include <queue>
@@ -40,6 +41,8 @@ double since(clock_type::time_point t) { return std::chrono::duration<double>(cl
 constexpr unsigned kMaxBlocksPerSm = 32;  // resident blocks an SM holds (sm_50 to sm_90)
 constexpr double kPiecesPerWorker = 8;  // at most, from a split: the host's splitting time grows with them
 constexpr double kSplitFrom = 2e6;        // expanded nodes of the previous iteration below which no root is split
+constexpr unsigned kQueueSlots = 1u << 20;  // ida --balance donate: nodes in flight between warps per launch
+constexpr unsigned kDonateAfter = 1024;      // steps a warp searches its work before it gives (--donate-after)
 
 // ida: a warp's stack in shared memory. By default the largest that keeps an SM's 32
 // one-warp blocks resident at once (a stack of 40 KiB, the first choice, left 5 warps
@@ -111,6 +114,15 @@ std::vector<unsigned> by_work(const std::vector<double>& expected) {
 
 Assignment largest_first(const std::vector<double>& expected) { return Assignment{by_work(expected), {}}; }
 
+// The live roots (their indices), largest expected first.
+Assignment live_first(const std::vector<unsigned>& live, const std::vector<double>& expected) {
+  std::vector<double> e(live.size());
+  for (size_t i = 0; i < live.size(); ++i) e[i] = expected[live[i]];
+  Assignment a{by_work(e), {}};
+  for (unsigned& k : a.order) k = live[k];
+  return a;
+}
+
 // Largest expected work first, each onto the least loaded worker (LPT).
 Assignment balance(const std::vector<double>& expected, unsigned workers) {
   using Load = std::pair<double, unsigned>;
@@ -132,6 +144,77 @@ Assignment balance(const std::vector<double>& expected, unsigned workers) {
   return a;
 }
 
+// How the items (roots, or pieces of them) reach the workers: see docs/skeletons.md.
+enum class Balance {
+  static_lists,  // PStaticLB: a list per worker, largest expected first onto the least loaded; large roots split
+  counter,       // the same order, each worker takes the next item from a device counter; large roots split
+  donate,        // a counter, then warps give nodes from their stacks to warps without work; no split
+};
+
+// The default: donation for ida (Korf's 100: 4.4 s of search against 6.7 s with the
+// host split and a counter, docs/performance.md), the counter for ida-thread.
+Balance balance_of(const std::string& name, bool warp_per_root) {
+  if (name.empty()) return warp_per_root ? Balance::donate : Balance::counter;
+  return name == "static" ? Balance::static_lists : name == "donate" ? Balance::donate : Balance::counter;
+}
+
+// Where the fields of a donation (gpu_ida::Donation) lie, as the device compiler laid them out.
+struct DonationLayout {
+  int bytes = 0, entry_g = 0, entry_last = 0, parent = 0;
+};
+
+// The device's queue of donated nodes, with the stamp that marks a slot filled in this
+// launch (flags are never cleared: each launch has a new stamp).
+struct DonationQueue {
+  std::unique_ptr<cuda::Buffer> slots, ready;
+  unsigned stamp = 0;
+};
+
+// The moves from item k to the donated node in queue slot `slot` (and that node's bytes,
+// g and last), following the chain of donations back to the item: each node was given
+// from the stack of a warp searching below its parent, and module.moves_to retraces the
+// few levels between them.
+struct Retraced {
+  std::vector<int> via;
+  std::vector<unsigned char> node;
+  int g = 0, last = -1;
+  size_t item = 0;
+};
+
+bool donated(unsigned long long source) { return source != ~0ull && (source & PJ_IDA_DONATED) != 0; }
+
+Retraced retrace_donation(const IdaModule& module, const IdaItems& items, const DonationQueue& queue,
+                          const DonationLayout& layout, unsigned long long source, int limit) {
+  std::vector<std::vector<unsigned char>> chain;  // from the solved donation up to the one an item gave
+  while (donated(source)) {
+    std::vector<unsigned char> d(static_cast<size_t>(layout.bytes));
+    queue.slots->download(d.data(), d.size(), static_cast<size_t>(source & ~PJ_IDA_DONATED) * d.size());
+    unsigned parent = 0;
+    std::memcpy(&parent, d.data() + layout.parent, sizeof parent);
+    chain.push_back(std::move(d));
+    source = parent;
+  }
+  Retraced out;
+  out.item = static_cast<size_t>(source);
+  out.via = items.moves_to(out.item);
+  const int nb = items.node_bytes;
+  out.node.assign(items.nodes.begin() + static_cast<std::ptrdiff_t>(out.item * nb),
+                  items.nodes.begin() + static_cast<std::ptrdiff_t>((out.item + 1) * nb));
+  out.g = items.g[out.item];
+  out.last = items.last[out.item];
+  for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+    int g = 0, last = 0;
+    std::memcpy(&g, it->data() + layout.entry_g, sizeof g);
+    std::memcpy(&last, it->data() + layout.entry_last, sizeof last);
+    std::vector<int> seg = module.moves_to(out.node.data(), out.g, out.last, it->data(), g, limit);
+    out.via.insert(out.via.end(), seg.begin(), seg.end());
+    out.node.assign(it->begin(), it->begin() + nb);
+    out.g = g;
+    out.last = last;
+  }
+  return out;
+}
+
 // The device, its context and both modules live as long as the object; each solve()
 // builds its start's upper tree and buffers and runs the iterations.
 class GpuIdaSolver : public PathSolver {
@@ -144,7 +227,8 @@ class GpuIdaSolver : public PathSolver {
         kernel_(g_.module.function(warp_per_root ? "pj_ida_warp" : "pj_ida_thread")),
         ida_(g_.host.path),
         device_(run.result.device),
-        moves_(static_cast<int>(run.spec.path.moves.size())) {
+        moves_(static_cast<int>(run.spec.path.moves.size())),
+        balance_(balance_of(run.opts.ida_balance, warp_per_root)) {
     // Workers: blocks of one warp as many as the SMs hold at once, or every thread slot.
     const int entry_bytes = g_.module.read_int("pj_ida_entry_bytes");  // gpu_ida::Entry, as the device lays it out
     stack_ = plan_warp_stack(g_.dev, entry_bytes, opts_.ida_stack);
@@ -153,6 +237,22 @@ class GpuIdaSolver : public PathSolver {
     if (warp_per_root && stack_.bytes > 48 * 1024)
       cuda::check(cuda::api().FuncSetAttribute(kernel_, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, stack_.bytes),
                   "cuFuncSetAttribute(max dynamic shared memory of pj_ida_warp)");
+    if (warp_per_root && balance_ == Balance::donate) {
+      // Waiting warps wait for the others (gpu_ida::Queue): all must be resident at once,
+      // so no more blocks than the occupancy calculator says an SM holds.
+      int resident = 0;
+      cuda::check(cuda::api().OccupancyMaxActiveBlocksPerMultiprocessor(&resident, kernel_, 32, stack_.bytes),
+                  "cuOccupancyMaxActiveBlocksPerMultiprocessor(pj_ida_warp)");
+      if (resident < 1) throw std::runtime_error("ida: no block of pj_ida_warp fits an SM");
+      stack_.blocks_per_sm = std::min(stack_.blocks_per_sm, static_cast<unsigned>(resident));
+      workers_ = static_cast<unsigned>(g_.dev.sm_count) * stack_.blocks_per_sm;
+      layout_ = DonationLayout{g_.module.read_int("pj_ida_donation_bytes"), g_.module.read_int("pj_ida_entry_g_offset"),
+                               g_.module.read_int("pj_ida_entry_last_offset"),
+                               g_.module.read_int("pj_ida_donation_parent_offset")};
+      queue_.slots = std::make_unique<cuda::Buffer>(static_cast<size_t>(kQueueSlots) * layout_.bytes);
+      queue_.ready = std::make_unique<cuda::Buffer>(kQueueSlots * sizeof(unsigned));
+      queue_.ready->zero();
+    }
   }
 
   void solve(const StartValues& start, SolveResult& r) override;
@@ -166,8 +266,11 @@ class GpuIdaSolver : public PathSolver {
   IdaModule ida_;
   std::string device_;  // as open_device named it
   int moves_;
+  Balance balance_;
   WarpStack stack_;
   unsigned workers_ = 0;
+  DonationLayout layout_;
+  DonationQueue queue_;  // allocated when donating
 };
 
 void GpuIdaSolver::solve(const StartValues& start, SolveResult& r) {
@@ -181,9 +284,13 @@ void GpuIdaSolver::solve(const StartValues& start, SolveResult& r) {
   auto t1 = clock_type::now();
   r.device = device_;
   r.iterations.clear();
-  // Roots: 8 per worker (with 2, Korf 88's kernels took 1.29 s instead of 1.06 s: the
-  // split's pieces of a few large roots balance less well than many roots).
-  unsigned long long want = opts.roots > 0 ? opts.roots : 8ull * workers;
+  // Roots: with the host split, 8 per worker (with 2, Korf 88's kernels took 1.29 s
+  // instead of 1.06 s: the split's pieces of a few large roots balance less well than
+  // many roots). Donating, 1 per worker: the warps divide the large ones, and each root
+  // costs host time every iteration (Korf's 100: 4.4 s with 1, 5.0 s with 4).
+  const bool donating = warp_per_root && balance_ == Balance::donate;
+  const unsigned long long roots_per_worker = donating ? 1 : 8;
+  unsigned long long want = opts.roots > 0 ? opts.roots : roots_per_worker * workers;
   IdaStart from(start);
   IdaModule::Roots roots(ida, from, want);
   const PjIdaRoots& rt = roots.get();
@@ -191,7 +298,9 @@ void GpuIdaSolver::solve(const StartValues& start, SolveResult& r) {
   r.frontier_nodes = rt.count;
   r.start_h = rt.start_h;
   r.threads = 1;
-  r.dcpu_reason = opts.roots > 0 ? "--roots" : "first depth with >= " + std::to_string(want) + " paths (8 per worker)";
+  r.dcpu_reason = opts.roots > 0 ? "--roots"
+                                  : "first depth with >= " + std::to_string(want) + " paths (" +
+                                        std::to_string(roots_per_worker) + " per worker)";
   r.block_size = warp_per_root ? 32 : 128;
   if (warp_per_root)
     r.memory_plan = "a stack of " + std::to_string(stack.entries) + " entries (" + std::to_string(stack.bytes) +
@@ -211,12 +320,24 @@ void GpuIdaSolver::solve(const StartValues& start, SolveResult& r) {
   lasts.reserve(room * sizeof(int));
   order_buf.reserve(room * sizeof(unsigned));
   work_buf.reserve(room * sizeof(unsigned long long));
-  const bool dynamic = opts.ida_balance != "static";
+  const bool dynamic = balance_ != Balance::static_lists;
   std::vector<double> expected(count, 1.0);  // per root: its work in the last iteration that reached it
   std::vector<double> skew(count, 1.0), largest(count, 0.0), pieces(count, 0.0);  // its pieces' largest / mean
   std::vector<unsigned long long> work;
   const int capacity = stack.entries;
   const int split_threads = host_threads(opts);
+
+  // Donating, the items are the roots themselves, uploaded once: the warps divide large
+  // roots, and the host only orders the live ones by their last work each iteration.
+  IdaItems root_items;
+  if (donating) {
+    std::vector<unsigned> every(count);
+    std::iota(every.begin(), every.end(), 0u);
+    root_items = split_roots(ida, rt, moves, every, expected, skew, HUGE_VAL, 0, rt.start_h, 1);
+    nodes.upload(root_items.nodes.data(), root_items.nodes.size());
+    gs.upload(root_items.g.data(), count * sizeof(int));
+    lasts.upload(root_items.last.data(), count * sizeof(int));
+  }
   r.t_prepare = since(t1);
   r.t_host += r.t_prepare;
 
@@ -238,10 +359,12 @@ void GpuIdaSolver::solve(const StartValues& start, SolveResult& r) {
     PjIdaDeviceCounts dev{};
     dev.solved_root = ~0ull;
     dev.next_limit = INT_MAX;
+    dev.active = donating ? static_cast<int>(workers) : 0;  // every block holds work until its items are done
     unsigned long long max_work = 0;
     double mean_work = 0;
-    IdaItems items;
-    items.split.next_limit = INT_MAX;
+    IdaItems split_items;
+    split_items.split.next_limit = INT_MAX;
+    const IdaItems& items = donating ? root_items : split_items;
     if (!live.empty() && (opts.all_solutions || upper_goal < 0)) {
       // Roots expected to take more than a sixteenth of a worker's share are split (a
       // piece's real work varies a lot around its expected share: small pieces let the
@@ -249,8 +372,9 @@ void GpuIdaSolver::solve(const StartValues& start, SolveResult& r) {
       // the host's split would take longer than the imbalance it saves.
       const double share = live_work < kSplitFrom ? HUGE_VAL : live_work / (16.0 * workers);
       auto ts = clock_type::now();
-      items = split_roots(ida, rt, moves, live, expected, skew, share, kPiecesPerWorker * workers, limit,
-                          split_threads);
+      if (!donating)
+        split_items = split_roots(ida, rt, moves, live, expected, skew, share, kPiecesPerWorker * workers, limit,
+                                  split_threads);
       r.t_split += since(ts);
       int min_g = INT_MAX;
       for (int gi : items.g) min_g = std::min(min_g, gi);
@@ -260,23 +384,33 @@ void GpuIdaSolver::solve(const StartValues& start, SolveResult& r) {
       const size_t n = items.size();
       // Static: each worker's list, largest expected first onto the least loaded (LPT).
       // Dynamic: one list, largest expected first, taken from a counter by free workers.
-      Assignment a = dynamic ? largest_first(items.expected) : balance(items.expected, workers);
-      nodes.upload(items.nodes.data(), items.nodes.size());
-      gs.upload(items.g.data(), n * sizeof(int));
-      lasts.upload(items.last.data(), n * sizeof(int));
+      // Donating: the live roots, largest expected first.
+      Assignment a = donating  ? live_first(live, expected)
+                     : dynamic ? largest_first(items.expected)
+                               : balance(items.expected, workers);
+      if (!donating) {
+        nodes.upload(items.nodes.data(), items.nodes.size());
+        gs.upload(items.g.data(), n * sizeof(int));
+        lasts.upload(items.last.data(), n * sizeof(int));
+      }
       order_buf.upload(a.order.data(), a.order.size() * sizeof(unsigned));
       if (!dynamic) begin_buf.upload(a.begin.data(), a.begin.size() * sizeof(unsigned));
       work_buf.reserve(n * sizeof(unsigned long long));
+      cuda::check(cuda::api().MemsetD8(work_buf.ptr(), 0, n * sizeof(unsigned long long)),
+                  "cuMemsetD8(the ida work per item)");  // the kernels add to it
       counts_buf.upload(&dev, sizeof dev);
       r.t_host += since(ti);
       CUdeviceptr np = nodes.ptr(), gp = gs.ptr(), lp = lasts.ptr(), op = order_buf.ptr(),
                   bp = dynamic ? 0 : begin_buf.ptr(), wp = work_buf.ptr(), ww = worker_work_buf.ptr(),
                   cp = counts_buf.ptr();
       int all_flag = opts.all_solutions ? 1 : 0, cap = capacity;
-      unsigned n_workers = workers, n_items = static_cast<unsigned>(n);
+      unsigned n_workers = workers, n_items = static_cast<unsigned>(a.order.size());
+      CUdeviceptr qp = donating ? queue_.slots->ptr() : 0, rp = donating ? queue_.ready->ptr() : 0;
+      unsigned q_cap = donating ? kQueueSlots : 0, stamp = donating ? ++queue_.stamp : 0;
+      unsigned donate_after = opts.donate_after ? opts.donate_after : kDonateAfter;
       timer.start();
       if (warp_per_root) {
-        void* args[] = {&np, &gp, &lp, &op, &bp, &n_items, &limit, &all_flag, &cap, &wp, &ww, &cp};
+        void* args[] = {&np, &gp, &lp, &op, &bp, &n_items, &limit, &all_flag, &cap, &qp, &rp, &q_cap, &stamp, &donate_after, &wp, &ww, &cp};
         cuda::check(cuda::api().LaunchKernel(kernel, workers, 1, 1, 32, 1, 1, stack.bytes, nullptr, args, nullptr),
                     "launching the ida kernel pj_ida_warp");
       } else {
@@ -323,6 +457,7 @@ void GpuIdaSolver::solve(const StartValues& start, SolveResult& r) {
     PjIdaCounts below{dev.expanded + sp.expanded, dev.evaluated + sp.evaluated, dev.solutions + sp.solutions,
                       std::min(dev.next_limit, sp.next_limit)};
     add_iteration(r, limit, upper, below, max_work, mean_work, since(ti));
+    r.iterations.back().donated = dev.donated;
     if (upper.solutions + below.solutions > 0) {
       // One optimal path: to a goal above the roots; else below the item the kernel
       // reports (the smallest with a goal: a search of that piece, not of its whole
@@ -331,6 +466,9 @@ void GpuIdaSolver::solve(const StartValues& start, SolveResult& r) {
       std::vector<int> path_moves;
       if (upper_goal >= 0) {
         path_moves = roots.path(-1, upper_goal, limit);
+      } else if (donated(dev.solved_root)) {
+        const Retraced d = retrace_donation(ida, items, queue_, layout_, dev.solved_root, limit);
+        path_moves = roots.path_via(items.root.at(d.item), d.via, d.node.data(), d.g, d.last, limit);
       } else if (dev.solved_root != ~0ull) {
         const size_t k = static_cast<size_t>(dev.solved_root);
         path_moves = roots.path_via(items.root.at(k), items.moves_to(k), items.nodes.data() + k * items.node_bytes,

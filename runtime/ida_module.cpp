@@ -40,8 +40,9 @@ IdaModule::IdaModule(const std::string& so_path) {
   roots_free_ = symbol<PjIdaRootsFreeFn>(handle_, "pj_ida_roots_free");
   move_name_ = symbol<PjIdaMoveNameFn>(handle_, "pj_ida_move_name");
   expand_ = symbol<PjIdaExpandFn>(handle_, "pj_ida_expand");
+  moves_to_ = symbol<PjIdaMovesToFn>(handle_, "pj_ida_moves_to");
   if (!abi || !search_ || !roots_ || !upper_ || !path_ || !path_via_ || !roots_free_ || !move_name_ || !expand_ ||
-      abi() != PJ_IDA_ABI) {
+      !moves_to_ || abi() != PJ_IDA_ABI) {
     dlclose(handle_);
     throw std::runtime_error("the compiled module " + so_path + " does not match this permjit (IDA ABI)");
   }
@@ -56,6 +57,16 @@ PjIdaResult IdaModule::search(const PjIdaArgs& args) const {
   delete r;
   if (rc != 0) throw std::runtime_error(failure("the CPU IDA* search", rc));
   return out;
+}
+
+std::vector<int> IdaModule::moves_to(const void* from, int g, int last, const void* to, int to_g, int limit) const {
+  std::vector<int> moves(PJ_IDA_MAX_PATH);
+  int n = 0;
+  if (moves_to_(from, g, last, to, to_g, limit, moves.data(), &n) != 0)
+    throw std::runtime_error("internal error: no path of cost " + std::to_string(to_g - g) +
+                             " within the limit to a node handed between warps");
+  moves.resize(n);
+  return moves;
 }
 
 IdaModule::Roots::Roots(const IdaModule& m, const IdaStart& start, unsigned long long min_roots) : m_(m) {

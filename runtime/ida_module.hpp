@@ -40,6 +40,8 @@ class IdaModule {
     expand_(node, g, last, limit, children, child_g, child_last, &kept, &counts);
     return kept;
   }
+  // See PjIdaMovesToFn (throws if there is no path).
+  std::vector<int> moves_to(const void* from, int g, int last, const void* to, int to_g, int limit) const;
 
   // The upper tree with at least min_roots roots (fewer if the tree ends); freed with the object.
   class Roots {
@@ -72,6 +74,7 @@ class IdaModule {
   PjIdaRootsFreeFn roots_free_ = nullptr;
   PjIdaMoveNameFn move_name_ = nullptr;
   PjIdaExpandFn expand_ = nullptr;
+  PjIdaMovesToFn moves_to_ = nullptr;
 };
 
 }  // namespace permjit

@@ -143,7 +143,8 @@ std::string format_json(const SolveResult& r) {
     for (const auto& it : r.iterations)
       its.push_back({{"limit", it.limit}, {"expanded", it.expanded}, {"evaluated", it.evaluated},
                      {"solutions", it.solutions}, {"max_block_expanded", it.max_block_expanded},
-                     {"mean_block_expanded", it.mean_block_expanded}, {"seconds", it.seconds}});
+                     {"mean_block_expanded", it.mean_block_expanded}, {"donated", it.donated},
+                     {"seconds", it.seconds}});
     j["iterations"] = its;
   } else if (r.goal == Goal::count) {
     j["solutions"] = r.solutions;

@@ -63,6 +63,7 @@ struct SolveResult {
     uint64_t expanded = 0, evaluated = 0, solutions = 0;
     uint64_t max_block_expanded = 0;  // GPU: the busiest block's (or thread's) work
     double mean_block_expanded = 0;   //      and the mean over blocks
+    uint64_t donated = 0;             // ida --balance donate: nodes handed between warps
     double seconds = 0;
   };
   bool all_solutions = false;

@@ -66,12 +66,21 @@ void check_skeleton_options(const SolveOptions& opts, const Skeleton& sk) {
     throw UserErrors(std::move(d));
   }
   const bool ida = sk.name == "ida" || sk.name == "ida-thread";
-  if (!opts.ida_balance.empty() && (!ida || (opts.ida_balance != "static" && opts.ida_balance != "dynamic"))) {
+  const std::string& bal = opts.ida_balance;
+  const bool known_balance = bal == "static" || bal == "dynamic" || bal == "donate";
+  if (!bal.empty() && (!ida || !known_balance || (bal == "donate" && sk.name != "ida"))) {
     Diagnostics d;
-    d.error(Loc{make_source("<command line>", "--balance " + opts.ida_balance), 1, 11},
-            ida ? "unknown balancing '" + opts.ida_balance + "'"
-                : "--balance applies to the ida and ida-thread skeletons, not " + std::string(sk.name),
-            ida ? "--balance is static or dynamic" : "add --skeleton ida");
+    d.error(Loc{make_source("<command line>", "--balance " + bal), 1, 11},
+            !ida            ? "--balance applies to the ida and ida-thread skeletons, not " + std::string(sk.name)
+            : !known_balance ? "unknown balancing '" + bal + "'"
+                             : "--balance donate applies to the ida skeleton: ida-thread's threads have no stack to give from",
+            !ida ? "add --skeleton ida" : !known_balance ? "--balance is static, dynamic or donate" : "add --skeleton ida");
+    throw UserErrors(std::move(d));
+  }
+  if (opts.donate_after != 0 && (sk.name != "ida" || bal != "donate")) {
+    Diagnostics d;
+    d.error(Loc{make_source("<command line>", "--donate-after " + std::to_string(opts.donate_after)), 1, 1},
+            "--donate-after applies to the ida skeleton with --balance donate", "add --skeleton ida --balance donate");
     throw UserErrors(std::move(d));
   }
   if (opts.ida_stack != 0 && sk.name != "ida") {

@@ -184,9 +184,38 @@ inline int path_through(const UpperTree& t, long long root, long long upper_goal
   return path_via(t, root, nullptr, 0, t.nodes[i], t.g[i], t.last[i], limit, moves, n);
 }
 
+// See PjIdaMovesToFn; `depth` moves are already in `moves`.
+inline bool moves_to(const Node& from, int g, int last, const Node& to, int to_g, int limit, int* moves, int depth,
+                     int* n) {
+  if (g == to_g && problem::same_node(from, to)) {
+    *n = depth;
+    return true;
+  }
+  if (depth >= PJ_IDA_MAX_PATH) return false;
+  for (int m = 0; m < problem::kMoves; ++m) {
+    if (!problem::applicable(from, m) || skip(m, last)) continue;
+    const int cg = g + problem::move_cost(m);
+    if (cg > to_g) continue;
+    Node child;
+    problem::apply_move(from, m, child);
+    if (cg + child.h > limit || problem::is_goal(child)) continue;
+    moves[depth] = m;
+    if (moves_to(child, cg, m, to, to_g, limit, moves, depth + 1, n)) return true;
+  }
+  return false;
+}
+
 }  // namespace cpu_ida
 
 extern "C" int pj_ida_abi(void) { return PJ_IDA_ABI; }
+
+extern "C" int pj_ida_moves_to(const void* from, int g, int last, const void* to, int to_g, int limit, int* moves,
+                               int* n) {
+  return cpu_ida::moves_to(*static_cast<const problem::Node*>(from), g, last, *static_cast<const problem::Node*>(to),
+                           to_g, limit, moves, 0, n)
+             ? 0
+             : 1;
+}
 
 extern "C" const char* pj_ida_move_name(int m) {
   return m >= 0 && m < problem::kMoves ? problem::kMoveNames[m] : "?";

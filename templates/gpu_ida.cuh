@@ -32,10 +32,28 @@ struct Entry {
   int last;
 };
 
+// A node one warp hands to another (--balance donate), in the queue: the entry, the item
+// whose work it is, and its source (the item, or PJ_IDA_DONATED | the slot of the
+// donated node it was found below) so that the host can retrace the path to it.
+struct Donation {
+  Entry entry;
+  unsigned item;
+  unsigned parent;
+};
+// Field offsets (NVRTC has no offsetof): each struct's size is a multiple of 4, so the
+// 4-byte fields follow their predecessor with no padding between.
+constexpr int kEntryG = sizeof(Node), kEntryLast = sizeof(Node) + 4;
+constexpr int kDonationParent = sizeof(Entry) + 4;
+
 }  // namespace gpu_ida
 
-// The host sizes the ida stack from the entry as this compiler lays it out.
+// The host sizes the ida stack from the entry, and reads donations back, as this
+// compiler lays them out.
 extern "C" __constant__ int pj_ida_entry_bytes = sizeof(gpu_ida::Entry);
+extern "C" __constant__ int pj_ida_entry_g_offset = gpu_ida::kEntryG;
+extern "C" __constant__ int pj_ida_entry_last_offset = gpu_ida::kEntryLast;
+extern "C" __constant__ int pj_ida_donation_bytes = sizeof(gpu_ida::Donation);
+extern "C" __constant__ int pj_ida_donation_parent_offset = gpu_ida::kDonationParent;
 
 namespace gpu_ida {
 
@@ -115,6 +133,86 @@ __device__ __forceinline__ T shfl_words(const T& v, int src) {
   return out;
 }
 
+// Donation (--balance donate): once the items are all taken, a warp whose stack runs dry
+// takes a ticket (queue_head) and waits for a busy warp to fill the queue slot of that
+// number with a node from the bottom of its stack (the shallowest, with the largest
+// subtree below it). Each waiter watches only its own slot: no herd of waiters on one
+// counter. A donor gives while there are more tickets than filled slots: it reserves
+// slots (queue_tail), counts them as work held (`active`), writes them and marks each
+// ready with the launch's stamp. Termination: `active` counts every block until its
+// first items are done, then the nodes taken from the queue until their search ends, and
+// the slots filled but not yet taken; so when it is 0 nothing can be given any more, and
+// a waiter whose slot is empty leaves. Every block must be resident at once (the host
+// launches no more than fit), or a waiter could wait for a block that cannot start.
+// (docs/skeletons.md, "Donation".)
+struct Queue {
+  Donation* slots;
+  unsigned* ready;  // per slot: the stamp of the launch that filled it
+  unsigned capacity, stamp;
+};
+
+// One thread: `count` consecutive slots, counted as work held, or Items::kNone if the
+// queue is full.
+__device__ unsigned reserve_slots(PjIdaDeviceCounts* out, const Queue& q, unsigned count) {
+  unsigned t = *reinterpret_cast<volatile unsigned*>(&out->queue_tail);
+  for (;;) {
+    if (t + count > q.capacity) return Items::kNone;
+    const unsigned seen = atomicCAS(&out->queue_tail, t, t + count);
+    if (seen == t) break;
+    t = seen;
+  }
+  atomicAdd(&out->active, static_cast<int>(count));
+  return t;
+}
+
+// One thread of a warp whose work is done: the slot its ticket gets filled, or kNone
+// when the search is over.
+__device__ unsigned wait_for_donation(PjIdaDeviceCounts* out, const Queue& q, int all_solutions) {
+  const unsigned ticket = atomicAdd(&out->queue_head, 1u);
+  atomicSub(&out->active, 1);
+  volatile unsigned* mark = q.ready + ticket;
+  volatile int* active = &out->active;
+  volatile int* stop = &out->stop;
+  unsigned pause = 64;
+  for (;;) {
+    if (ticket < q.capacity && *mark == q.stamp) return ticket;
+    // A filled slot stays counted in `active` until its taker is done: 0 means that
+    // this slot is empty and that no warp is left to fill it.
+    if (*active == 0) return Items::kNone;
+    if (!all_solutions && *stop) return Items::kNone;
+    __nanosleep(pause);
+    pause = min(2 * pause, 1024u);
+  }
+}
+
+// Lane 0 of the warp copies the donation in `slot`, marked ready, to the stack's bottom
+// entry; returns its item. Reads go around L1 (__ldcg): a line
+// of the queue may be in this SM's L1 from before the slot was written.
+__device__ unsigned take_donation(const Queue& q, unsigned slot, Entry* bottom) {
+  __threadfence();  // the slot's words are read after its mark
+  const unsigned* src = reinterpret_cast<const unsigned*>(q.slots + slot);
+  unsigned* dst = reinterpret_cast<unsigned*>(bottom);
+  for (int i = 0; i < static_cast<int>(sizeof(Entry) / 4); ++i) dst[i] = __ldcg(src + i);
+  return __ldcg(&q.slots[slot].item);
+}
+
+// The warp: moves stack[from, top) down to stack[0, top - from) after the entries below
+// `from` were given away, and returns the new top. Compacting keeps the stack's room:
+// the pop width is bounded by the room above the top (a stack left where it was would
+// run into its end and narrow every pop). Chunks of 32 upwards: a chunk's writes land
+// below the next chunk's reads.
+__device__ int shift_down(Entry* stack, int from, int top, int lane) {
+  for (int base = from; base < top; base += 32) {
+    const bool moves = base + lane < top;
+    Entry e;
+    if (moves) e = stack[base + lane];
+    __syncwarp();
+    if (moves) stack[base + lane - from] = e;
+    __syncwarp();
+  }
+  return top - from;
+}
+
 // The thread's totals into the iteration's counts.
 __device__ void publish(unsigned long long expanded, unsigned long long evaluated, unsigned long long solutions,
                         int next, PjIdaDeviceCounts* out) {
@@ -130,6 +228,8 @@ extern "C" __global__ void __launch_bounds__(32)
     pj_ida_warp(const problem::Node* __restrict__ roots, const int* __restrict__ root_g,
                 const int* __restrict__ root_last, const unsigned* __restrict__ order,
                 const unsigned* __restrict__ block_begin, unsigned items, int limit, int all_solutions, int capacity,
+                gpu_ida::Donation* queue, unsigned* queue_ready, unsigned queue_capacity, unsigned stamp,
+                unsigned donate_after,
                 unsigned long long* __restrict__ work, unsigned long long* __restrict__ worker_work,
                 PjIdaDeviceCounts* out) {
   using namespace gpu_ida;
@@ -137,24 +237,65 @@ extern "C" __global__ void __launch_bounds__(32)
   Entry* stack = reinterpret_cast<Entry*>(stack_bytes);
   const int lane = threadIdx.x;
   const unsigned below_me = (1u << lane) - 1;
+  const Queue q{queue, queue_ready, queue_capacity, stamp};
+  const bool donate = queue_capacity > 0;
   // The cheapest move bounds the levels left below a node of cost g: (limit - g) / cheapest.
   int cheapest = kNoLimit;
   for (int k = 0; k < kMoves; ++k) cheapest = min(cheapest, problem::move_cost(k));
   unsigned long long evaluated = 0, solutions = 0, expanded_total = 0;
   int next = kNoLimit;
   Items mine_list(block_begin, items, blockIdx.x, &out->next_item);
-  for (unsigned k = mine_list.first_of_warp(lane); k != Items::kNone; k = mine_list.next_of_warp(lane, k)) {
-    const unsigned root = order[k];
+  unsigned k = mine_list.first_of_warp(lane);
+  for (;;) {
+    // The next work: an item, else (donating) a node another warp gives. `source` names
+    // it for the path: the item, or PJ_IDA_DONATED | its queue slot.
+    unsigned item, source;
+    if (k != Items::kNone) {
+      item = source = order[k];
+      if (lane == 0) stack[0] = Entry{roots[item], root_g[item], root_last[item]};
+    } else {
+      unsigned slot = Items::kNone;
+      if (donate && lane == 0) slot = wait_for_donation(out, q, all_solutions);
+      slot = __shfl_sync(kFull, slot, 0);
+      if (slot == Items::kNone) break;
+      source = PJ_IDA_DONATED | slot;
+      item = __shfl_sync(kFull, lane == 0 ? take_donation(q, slot, stack) : 0u, 0);
+    }
     unsigned long long popped = 0;
-    if (lane == 0) stack[0] = Entry{roots[root], root_g[root], root_last[root]};
     int top = 1;  // the same in every lane
     unsigned steps = 0;
     __syncwarp();
     while (top > 0) {
+      ++steps;
       // First-solution mode: another warp's goal ends the search (read now and then).
-      if (!all_solutions && (++steps & 63) == 0) {
+      if (!all_solutions && (steps & 63) == 0) {
         int stop = lane == 0 ? *reinterpret_cast<volatile int*>(&out->stop) : 0;
         if (__shfl_sync(kFull, stop, 0)) break;
+      }
+      // Donation: while tickets wait for slots, a warp that has searched its work for
+      // `donate_after` steps gives up to half of its stack from the bottom (checked now
+      // and then: a load from L2 costs about a step). A warp on a small subtree does not
+      // give: the nodes of its stack would be smaller still, and on Korf's instances a
+      // node given for every ~300 expanded made the last iterations 13x slower.
+      if (donate && steps >= donate_after && (steps & 15) == 0 && top >= 2) {
+        int want = 0;
+        if (lane == 0)
+          want = static_cast<int>(*reinterpret_cast<volatile unsigned*>(&out->queue_head) -
+                                  *reinterpret_cast<volatile unsigned*>(&out->queue_tail));
+        const int give = min(min(__shfl_sync(kFull, want, 0), top / 2), 32);
+        if (give > 0) {
+          unsigned base = lane == 0 ? reserve_slots(out, q, static_cast<unsigned>(give)) : 0u;
+          base = __shfl_sync(kFull, base, 0);
+          if (base != Items::kNone) {
+            if (lane < give) {
+              q.slots[base + lane] = Donation{stack[lane], item, source};
+              __threadfence();
+              atomicExch(q.ready + base + lane, q.stamp);
+            }
+            if (lane == 0) atomicAdd(&out->donated, static_cast<unsigned long long>(give));
+            top = shift_down(stack, give, top, lane);
+          }
+        }
       }
       // parallelPop, compacted: the top 32 entries are candidates; each finds the moves
       // it will apply (applicable, not undoing its last move), and the longest run of
@@ -216,7 +357,7 @@ extern "C" __global__ void __launch_bounds__(32)
           next = min(next, f);
         } else if (problem::is_goal(c.node)) {
           ++solutions;
-          atomicMin(&out->solved_root, static_cast<unsigned long long>(root));
+          atomicMin(&out->solved_root, static_cast<unsigned long long>(source));
           if (!all_solutions) atomicExch(&out->stop, 1);
         } else {
           keep = true;
@@ -229,8 +370,9 @@ extern "C" __global__ void __launch_bounds__(32)
       __syncwarp();  // the puts are visible to the next step's pops
     }
     popped = warp_sum(popped);
-    if (lane == 0) work[root] = popped;
+    if (lane == 0) atomicAdd(&work[item], popped);  // a donated node's work is its item's
     expanded_total += popped;
+    if (k != Items::kNone) k = mine_list.next_of_warp(lane, k);
     __syncwarp();
   }
   evaluated = warp_sum(evaluated);

@@ -3,7 +3,7 @@
 // include this file; bump PJ_IDA_ABI when a struct changes.
 #pragma once
 
-#define PJ_IDA_ABI 2
+#define PJ_IDA_ABI 3
 #define PJ_IDA_MAX_ITERATIONS 256
 #define PJ_IDA_MAX_PATH 1024
 
@@ -62,13 +62,22 @@ struct PjIdaRoots {
 };
 
 // What the GPU IDA* kernels (templates/gpu_ida.cuh) add up in device memory, per iteration.
+#define PJ_IDA_DONATED 0x80000000u  // a source that is a donated node's queue slot, not an item
 struct PjIdaDeviceCounts {
   unsigned long long expanded, evaluated, solutions;
-  unsigned long long solved_root;  // the smallest root with a goal below it; ~0 if none
+  // The smallest source with a goal below it, ~0 if none: an item (its index), or with
+  // donation, PJ_IDA_DONATED | the queue slot of a donated node.
+  unsigned long long solved_root;
   int next_limit;                  // atomicMin; 2^31-1 if nothing was above the limit
   int stop;                        // first-solution mode: a goal was found, warps return
   int overflow;                    // a stack would have overflowed (the results are void)
-  unsigned next_item;               // dynamic balancing: the next item a worker takes (atomicAdd)
+  unsigned next_item;              // dynamic balancing: the next item a worker takes (atomicAdd)
+  // Donation (ida, --balance donate): the next ticket a waiting warp takes and the next
+  // slot a donor fills; the work held (the host sets it to the number of blocks; see
+  // templates/gpu_ida.cuh).
+  unsigned queue_head, queue_tail;
+  int active;
+  unsigned long long donated;      // nodes given to the queue
 };
 
 typedef int (*PjIdaAbiFn)(void);
@@ -94,5 +103,10 @@ typedef void (*PjIdaRootsFreeFn)(PjIdaRoots*);
 // skeletons split a large subtree with it.
 typedef int (*PjIdaExpandFn)(const void* node, int g, int last, int limit, void* children, int* child_g,
                              int* child_last, int* kept, PjIdaCounts* counts);
+// The moves from `from` (cost g, reached by `last`) to a node equal to `to` of cost
+// to_g, through nodes within `limit` that are not goals: how a node handed from warp to
+// warp on the GPU is reached. Returns 0 and the moves, or 1 if there is no such path.
+typedef int (*PjIdaMovesToFn)(const void* from, int g, int last, const void* to, int to_g, int limit, int* moves,
+                              int* n);
 typedef const char* (*PjIdaMoveNameFn)(int);
 }

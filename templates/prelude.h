@@ -108,6 +108,7 @@ struct PackedPerm {
     const unsigned long long x = ((bits >> (Bits * a)) ^ (bits >> (Bits * b))) & kField;
     bits ^= (x << (Bits * a)) | (x << (Bits * b));
   }
+  PJ_HD bool operator==(const PackedPerm& o) const { return bits == o.bits; }
 };
 
 template <int N>
@@ -119,6 +120,11 @@ struct BytePerm {
     const unsigned char t = v[a];
     v[a] = v[b];
     v[b] = t;
+  }
+  PJ_HD bool operator==(const BytePerm& o) const {
+    for (int i = 0; i < N; ++i)
+      if (v[i] != o.v[i]) return false;
+    return true;
   }
 };
 

@@ -97,12 +97,16 @@ TEST_CASE("the ivm, offload and ida options are checked before any work, with th
       {"cpu", [](SolveOptions& o) { o.ida_stack = 100; }, 1, "--ida-stack applies to the ida skeleton"},
       // On a path problem, refused before the device is opened.
       {"ida", [](SolveOptions& o) { o.ida_balance = "sideways"; }, 11, "unknown balancing 'sideways'"},
+      {"ida-thread", [](SolveOptions& o) { o.ida_balance = "donate"; }, 11,
+       "--balance donate applies to the ida skeleton"},
       {"ida", [](SolveOptions& o) { o.ida_stack = 3; }, 13, "a stack of 3 entries is too small: at least 8"},
+      {"ida", [](SolveOptions& o) { o.donate_after = 64; }, 1,
+       "--donate-after applies to the ida skeleton with --balance donate"},
   };
   for (const Case& c : cases) {
     INFO(c.skeleton << ": " << c.message);
     SolveOptions o = nqueens();
-    if (c.skeleton == "ida") {
+    if (c.skeleton.rfind("ida", 0) == 0) {  // ida, ida-thread: a path problem
       o.load.spec_path = problem("puzzle15.toml");
       o.load.instance_path = temp_file("options8.txt", "1 2 5 3 4 0 6 7 8\n");
       o.load.params = {"w=3"};

@@ -1,7 +1,7 @@
 // The ida and ida-thread skeletons against the CPU IDA* oracle: the same optimal cost,
 // a path of that length, and in "all optimal solutions" mode the same node counts in
 // every iteration, the last one included (8-puzzle boards, Korf 15-puzzle instances),
-// with static and dynamic balancing, and with a stack that forces narrow pops.
+// with static, dynamic and donating balance, and with a stack that forces narrow pops.
 #include <catch2/catch.hpp>
 #include <algorithm>
 #include <fstream>
@@ -85,8 +85,18 @@ TEST_CASE("ida and ida-thread count 8-puzzle iterations like the CPU", "[gpu][id
       CHECK(reaches_goal(read_board(inst, 0), 3, all.path));
       same_iterations(cpu, solve_path(inst, 0, {"w=3"}, sk, true, 50));  // few roots: deep subtrees
       same_iterations(cpu, solve_path(inst, 0, {"w=3"}, sk, true, 50, "static"));
+      same_iterations(cpu, solve_path(inst, 0, {"w=3"}, sk, true, 50, "dynamic"));
       // A stack just deep enough for one-node pops: the width is cut back all the time.
-      if (std::string(sk) == "ida") same_iterations(cpu, solve_path(inst, 0, {"w=3"}, sk, true, 50, "", 96));
+      if (std::string(sk) == "ida") {
+        same_iterations(cpu, solve_path(inst, 0, {"w=3"}, sk, true, 50, "", 96));
+        // Donation: few roots, so that warps give nodes to each other; the path of a goal
+        // found below a donated node is retraced through its donors.
+        SolveResult donated = solve_path(inst, 0, {"w=3"}, sk, true, 50, "donate");
+        same_iterations(cpu, donated);
+        CHECK(reaches_goal(read_board(inst, 0), 3, donated.path));
+        same_iterations(cpu, solve_path(inst, 0, {"w=3"}, sk, true, 50, "donate", 96));
+        CHECK(solve_path(inst, 0, {"w=3"}, sk, false, 50, "donate").objective == cpu.objective);
+      }
       SolveResult first = solve_path(inst, 0, {"w=3"}, sk, false);
       CHECK(first.objective == cpu.objective);
     }
@@ -108,6 +118,23 @@ TEST_CASE("ida and ida-thread solve Korf instances with the CPU's counts", "[gpu
       same_iterations(cpu, all);
       CHECK(reaches_goal(read_board(inst, k), 4, all.path));
       same_iterations(cpu, solve_path(inst, k, {}, sk, true, 0, "static"));
+      same_iterations(cpu, solve_path(inst, k, {}, sk, true, 0, "dynamic"));  // ida's default is donate
+    }
+    // Donation, with many roots and with few (most of the work then moves between warps,
+    // and the path runs through chains of donated nodes).
+    for (unsigned long long roots : {0ull, 20ull}) {
+      INFO("donate, roots " << roots);
+      SolveResult donated = solve_path(inst, k, {}, "ida", true, roots, "donate");
+      same_iterations(cpu, donated);
+      CHECK(reaches_goal(read_board(inst, k), 4, donated.path));
+      if (roots > 0) {  // 20 roots for 132 x 32 warps: most of the work must be given
+        uint64_t given = 0;
+        for (const auto& it : donated.iterations) given += it.donated;
+        CHECK(given > 0);
+      }
+      SolveResult first = solve_path(inst, k, {}, "ida", false, roots, "donate");
+      CHECK(first.objective == cpu.objective);
+      CHECK(reaches_goal(read_board(inst, k), 4, first.path));
     }
   }
 }

@@ -79,8 +79,12 @@ int main(int argc, char** argv) {
   solve_cmd->add_option("--roots", solve_opts.roots,
                         "path problems: roots of the upper tree that threads or warps share (default: chosen)");
   solve_cmd->add_option("--balance", solve_opts.ida_balance,
-                        "ida, ida-thread: static (lists from the last iteration's work) | dynamic (default: free "
-                        "workers take the next item)");
+                        "ida, ida-thread: static (lists from the last iteration's work) | dynamic (free workers "
+                        "take the next item; ida-thread's default) | donate (ida's default: then busy warps give "
+                        "nodes to idle ones)");
+  solve_cmd->add_option("--donate-after", solve_opts.donate_after,
+                        "ida --balance donate: steps a warp searches its work before it gives nodes away "
+                        "(default 1024)");
   solve_cmd->add_option("--ida-stack", solve_opts.ida_stack,
                         "ida: entries of a warp's shared-memory stack (default: what keeps 32 warps per SM)");
   solve_cmd->add_option("--cache-dir", solve_opts.cache_dir, "where compiled modules are kept");
