@@ -5,7 +5,8 @@
 #   bash bench/device/on_device.sh bench-ivm sweep-ivm  # ivm beside dfs; trigger/explorer sweeps
 #   bash bench/device/on_device.sh sensitivity  # seed 000's Table 3 (bench/cdp_sensitivity.json)
 #   bash bench/device/on_device.sh test-ida bench-ida  # ida tests only; Korf's 100 with ida in one process
-#   bash bench/device/on_device.sh bench-ida-donate    # dynamic vs donate on Korf's 100 (one process each)
+#   bash bench/device/on_device.sh bench-ida-donate    # donate: --donate-after x --roots on Korf's 100
+#   bash bench/device/on_device.sh bench-ida-balance   # ida x3, dynamic, static on the 100; ida vs cpu x16 on 1-25
 #   bash bench/device/on_device.sh bench-ida-compare   # static vs dynamic, ida-thread; ida vs cpu x16 on 1-25
 #   bash bench/device/on_device.sh test-flowshop bench-offload  # offload tests; ta022/029/030 bar runs
 #   bash bench/device/on_device.sh bench-offload-table  # offload on ta021-030, cpu x16 on ta022/029/030
@@ -40,6 +41,10 @@ for mode in "$@"; do
     bench-ida-donate)  # Korf's 100 in one process: dynamic (host split) against donation, default and fewer roots
       python3 bench/run.py bench/korf100_ida_donate.json --permjit "$(command -v permjit)" --out "$out/korf100-donate.jsonl" 2>&1 |
         tee "$out/bench-ida-donate.log"
+      ;;
+    bench-ida-balance)  # Korf's 100: ida x3 (donate), dynamic, static; ida and the CPU x16 on records 1-25
+      python3 bench/run.py bench/korf100_ida_balance.json --permjit "$(command -v permjit)" --out "$out/korf100-balance.jsonl" 2>&1 |
+        tee "$out/bench-ida-balance.log"
       ;;
     bench-ida-compare)  # static balancing, ida-thread on the 100; ida and the CPU x16 on records 1-25
       python3 bench/run.py bench/korf100_compare.json --permjit "$(command -v permjit)" --out "$out/korf100-compare.jsonl" 2>&1 |
