@@ -58,6 +58,10 @@ for mode in "$@"; do
       python3 bench/run.py bench/flowshop_offload_table.json --permjit "$(command -v permjit)" \
         --out "$out/flowshop-offload-table.jsonl" 2>&1 | tee "$out/bench-offload-table.log"
       ;;
+    flowshop-ivm-scratch)  # ivm: ta024 at the optimum, then ta021-ta030 from scratch (10-minute limit each)
+      python3 bench/run.py bench/flowshop_ivm_scratch.json --permjit "$(command -v permjit)" \
+        --out "$out/flowshop-ivm-scratch.jsonl" 2>&1 | tee "$out/flowshop-ivm-scratch.log"
+      ;;
     test-flowshop)
       permjit_gpu_tests "[flowshop]" --durations yes 2>&1 | tee "$out/gpu-tests-flowshop.log" | tail -30
       ;;
