@@ -62,6 +62,10 @@ for mode in "$@"; do
       python3 bench/run.py bench/flowshop_ivm_scratch.json --permjit "$(command -v permjit)" \
         --out "$out/flowshop-ivm-scratch.jsonl" 2>&1 | tee "$out/flowshop-ivm-scratch.log"
       ;;
+    bench-offload-rest)  # offload branch on ta021/ta024, offload bound on ta023/25/26/27/28 (at the optimum)
+      python3 bench/run.py bench/flowshop_offload_rest.json --permjit "$(command -v permjit)" \
+        --out "$out/flowshop-offload-rest.jsonl" 2>&1 | tee "$out/flowshop-offload-rest.log"
+      ;;
     test-flowshop)
       permjit_gpu_tests "[flowshop]" --durations yes 2>&1 | tee "$out/gpu-tests-flowshop.log" | tail -30
       ;;
