@@ -66,6 +66,10 @@ for mode in "$@"; do
       python3 bench/run.py bench/flowshop_offload_rest.json --permjit "$(command -v permjit)" \
         --out "$out/flowshop-offload-rest.jsonl" 2>&1 | tee "$out/flowshop-offload-rest.log"
       ;;
+    bench-offload-rest2)  # offload bound on ta021/ta024, dfs on ta022/ta030 (at the optimum)
+      python3 bench/run.py bench/flowshop_offload_rest2.json --permjit "$(command -v permjit)" \
+        --out "$out/flowshop-offload-rest2.jsonl" 2>&1 | tee "$out/flowshop-offload-rest2.log"
+      ;;
     test-flowshop)
       permjit_gpu_tests "[flowshop]" --durations yes 2>&1 | tee "$out/gpu-tests-flowshop.log" | tail -30
       ;;
