@@ -70,6 +70,10 @@ for mode in "$@"; do
       python3 bench/run.py bench/flowshop_offload_rest2.json --permjit "$(command -v permjit)" \
         --out "$out/flowshop-offload-rest2.jsonl" 2>&1 | tee "$out/flowshop-offload-rest2.log"
       ;;
+    flowshop-cpu-scratch)  # the CPU backend on 16 threads, from scratch: ta001/005/006/008/010 (slow on 2 cores)
+      python3 bench/run.py bench/flowshop_cpu_scratch.json --permjit "$(command -v permjit)" \
+        --out "$out/flowshop-cpu-scratch.jsonl" 2>&1 | tee "$out/flowshop-cpu-scratch.log"
+      ;;
     test-flowshop)
       permjit_gpu_tests "[flowshop]" --durations yes 2>&1 | tee "$out/gpu-tests-flowshop.log" | tail -30
       ;;
