@@ -8,7 +8,6 @@
 #include <chrono>
 #include <climits>
 #include <cmath>
-#include <cstring>
 #include <memory>
 #include <numeric>
 #include <queue>
@@ -16,6 +15,7 @@
 #include "dsl/diagnostics.hpp"
 #include "runtime/cuda_driver.hpp"
 #include "runtime/gpu_host.hpp"
+#include "runtime/ida_donation.hpp"
 #include "runtime/ida_module.hpp"
 #include "runtime/ida_split.hpp"
 #include "runtime/ida_report.hpp"
@@ -158,62 +158,12 @@ Balance balance_of(const std::string& name, bool warp_per_root) {
   return name == "static" ? Balance::static_lists : name == "donate" ? Balance::donate : Balance::counter;
 }
 
-// Where the fields of a donation (gpu_ida::Donation) lie, as the device compiler laid them out.
-struct DonationLayout {
-  int bytes = 0, entry_g = 0, entry_last = 0, parent = 0;
-};
-
 // The device's queue of donated nodes, with the stamp that marks a slot filled in this
 // launch (flags are never cleared: each launch has a new stamp).
 struct DonationQueue {
   std::unique_ptr<cuda::Buffer> slots, ready;
   unsigned stamp = 0;
 };
-
-// The moves from item k to the donated node in queue slot `slot` (and that node's bytes,
-// g and last), following the chain of donations back to the item: each node was given
-// from the stack of a warp searching below its parent, and module.moves_to retraces the
-// few levels between them.
-struct Retraced {
-  std::vector<int> via;
-  std::vector<unsigned char> node;
-  int g = 0, last = -1;
-  size_t item = 0;
-};
-
-bool donated(unsigned long long source) { return source != ~0ull && (source & PJ_IDA_DONATED) != 0; }
-
-Retraced retrace_donation(const IdaModule& module, const IdaItems& items, const DonationQueue& queue,
-                          const DonationLayout& layout, unsigned long long source, int limit) {
-  std::vector<std::vector<unsigned char>> chain;  // from the solved donation up to the one an item gave
-  while (donated(source)) {
-    std::vector<unsigned char> d(static_cast<size_t>(layout.bytes));
-    queue.slots->download(d.data(), d.size(), static_cast<size_t>(source & ~PJ_IDA_DONATED) * d.size());
-    unsigned parent = 0;
-    std::memcpy(&parent, d.data() + layout.parent, sizeof parent);
-    chain.push_back(std::move(d));
-    source = parent;
-  }
-  Retraced out;
-  out.item = static_cast<size_t>(source);
-  out.via = items.moves_to(out.item);
-  const int nb = items.node_bytes;
-  out.node.assign(items.nodes.begin() + static_cast<std::ptrdiff_t>(out.item * nb),
-                  items.nodes.begin() + static_cast<std::ptrdiff_t>((out.item + 1) * nb));
-  out.g = items.g[out.item];
-  out.last = items.last[out.item];
-  for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
-    int g = 0, last = 0;
-    std::memcpy(&g, it->data() + layout.entry_g, sizeof g);
-    std::memcpy(&last, it->data() + layout.entry_last, sizeof last);
-    std::vector<int> seg = module.moves_to(out.node.data(), out.g, out.last, it->data(), g, limit);
-    out.via.insert(out.via.end(), seg.begin(), seg.end());
-    out.node.assign(it->begin(), it->begin() + nb);
-    out.g = g;
-    out.last = last;
-  }
-  return out;
-}
 
 // The device, its context and both modules live as long as the object; each solve()
 // builds its start's upper tree and buffers and runs the iterations.
@@ -467,7 +417,10 @@ void GpuIdaSolver::solve(const StartValues& start, SolveResult& r) {
       if (upper_goal >= 0) {
         path_moves = roots.path(-1, upper_goal, limit);
       } else if (donated(dev.solved_root)) {
-        const Retraced d = retrace_donation(ida, items, queue_, layout_, dev.solved_root, limit);
+        auto read_slot = [&](unsigned slot, unsigned char* out) {
+          queue_.slots->download(out, static_cast<size_t>(layout_.bytes), static_cast<size_t>(slot) * layout_.bytes);
+        };
+        const Retraced d = retrace_donation(ida, items, layout_, read_slot, dev.solved_root, limit);
         path_moves = roots.path_via(items.root.at(d.item), d.via, d.node.data(), d.g, d.last, limit);
       } else if (dev.solved_root != ~0ull) {
         const size_t k = static_cast<size_t>(dev.solved_root);

@@ -5,18 +5,13 @@
 // the module's one-node expansion, so the expansion is checked at the same time.
 #include <catch2/catch.hpp>
 #include <climits>
-#include <functional>
 
 #include "e2e_support.hpp"
-#include "dsl/start_data.hpp"
-#include "generator/generate.hpp"
-#include "runtime/cache.hpp"
-#include "runtime/host_compiler.hpp"
+#include "puzzle8_module.hpp"
 #include "runtime/ida_split.hpp"
-#include "runtime/skeletons.hpp"
-#include "runtime/unit.hpp"
 
 using namespace permjit;
+using test::Puzzle8;
 
 namespace {
 
@@ -30,24 +25,6 @@ void below(const IdaModule& m, const std::vector<unsigned char>& node, int g, in
     below(m, std::vector<unsigned char>(kids.begin() + k * nb, kids.begin() + (k + 1) * nb), kg[k], kl[k], limit,
           moves, c);
 }
-
-// The 8-puzzle board of the split tests (27 moves: several iterations), compiled.
-struct Puzzle8 {
-  ProblemSpec spec;
-  HostModule mod;
-  Puzzle8() : spec(load()), mod(compile()) {}
-  static ProblemSpec load() {
-    LoadOptions lo;
-    lo.spec_path = test::problem("puzzle15.toml");
-    lo.instance_path = test::temp_file("split8.txt", "8 6 7 2 5 4 3 0 1\n");
-    lo.params = {"w=3"};
-    return load_spec(lo);
-  }
-  HostModule compile() const {
-    ModuleCache cache(test::cache_dir());
-    return compile_host_module(assemble_unit(generate_problem(spec), cpu_ida_templates()), cache);
-  }
-};
 
 }  // namespace
 
@@ -120,72 +97,5 @@ TEST_CASE("ida split: split counts plus the items' subtrees equal the oracle's c
       if (share >= 1e9) CHECK(items.size() == live.size());
       if (items.goal_root >= 0) CHECK(alive.at(static_cast<size_t>(items.goal_root)) == 1);
     }
-  }
-}
-
-// A node a warp donates is found again from its parent by pj_ida_moves_to: the moves it
-// returns, replayed with pj_ida_expand, reach the same node at the same cost.
-TEST_CASE("ida moves_to: the moves from a node to one below it, within the limit") {
-  Puzzle8 p8;
-  IdaModule ida(p8.mod.path);
-  const int moves = static_cast<int>(p8.spec.path.moves.size());
-  IdaStart from(start_values(p8.spec));
-  PjIdaResult oracle = ida.search(PjIdaArgs{from.get(), 1, 1, 16});
-  REQUIRE(oracle.found == 1);
-  const int limit = oracle.cost;
-  IdaModule::Roots roots(ida, from, 16);
-  const PjIdaRoots& rt = roots.get();
-  const size_t nb = static_cast<size_t>(rt.node_bytes);
-  const auto* root = static_cast<const unsigned char*>(rt.nodes);
-
-  struct Step {
-    std::vector<unsigned char> node;
-    int g = -1, last = -1;
-  };
-  auto children = [&](const Step& s) {
-    std::vector<unsigned char> kids(moves * nb);
-    std::vector<int> kg(moves), kl(moves);
-    PjIdaCounts c{};
-    const int kept = ida.expand(s.node.data(), s.g, s.last, limit, kids.data(), kg.data(), kl.data(), c);
-    std::vector<Step> out;
-    for (int k = 0; k < kept; ++k) out.push_back(Step{{kids.begin() + k * nb, kids.begin() + (k + 1) * nb}, kg[k], kl[k]});
-    return out;
-  };
-  // The last node `levels` levels below s in depth-first order (the deepest-right one
-  // a warp's stack would hold at its top), or an empty node.
-  std::function<Step(const Step&, int)> below_by = [&](const Step& s, int levels) {
-    if (levels == 0) return s;
-    std::vector<Step> kids = children(s);
-    for (auto k = kids.rbegin(); k != kids.rend(); ++k)
-      if (Step d = below_by(*k, levels - 1); !d.node.empty()) return d;
-    return Step{{}, -1, -1};
-  };
-  auto descend = [&](const Step& s, int m) {
-    for (const Step& k : children(s))
-      if (k.last == m) return k;
-    return Step{{}, -1, -1};
-  };
-  for (int levels : {0, 1, 4, 9}) {
-    CAPTURE(levels);
-    Step top, s;
-    for (size_t i = 0; i < rt.count && s.node.empty(); ++i) {  // a root with that many levels below it
-      top = Step{{root + i * nb, root + (i + 1) * nb}, rt.g[i], rt.last[i]};
-      s = below_by(top, levels);
-    }
-    REQUIRE(!s.node.empty());
-    std::vector<int> path = ida.moves_to(top.node.data(), top.g, top.last, s.node.data(), s.g, limit);
-    CHECK(static_cast<int>(path.size()) == s.g - top.g);  // unit moves
-    Step r = top;
-    for (int m : path) r = descend(r, m);
-    CHECK(r.g == s.g);
-    CHECK(r.node == s.node);
-  }
-  // A node that is not below the first root: a node of another root at the same depth.
-  for (size_t i = 1; i < rt.count; ++i) {
-    Step other{{root + i * nb, root + (i + 1) * nb}, rt.g[i], rt.last[i]};
-    if (std::equal(other.node.begin(), other.node.end(), root)) continue;
-    CHECK_THROWS_WITH(ida.moves_to(root, rt.g[0], rt.last[0], other.node.data(), other.g, limit),
-                      Catch::Contains("internal error: no path"));
-    break;
   }
 }
