@@ -320,12 +320,13 @@ void GpuIdaSolver::solve(const StartValues& start, SolveResult& r) {
       // piece's real work varies a lot around its expected share: small pieces let the
       // dynamic balancing even it out). Iterations that are small anyway are not split:
       // the host's split would take longer than the imbalance it saves.
-      const double share = live_work < kSplitFrom ? HUGE_VAL : live_work / (16.0 * workers);
-      auto ts = clock_type::now();
-      if (!donating)
+      if (!donating) {
+        const double share = live_work < kSplitFrom ? HUGE_VAL : live_work / (16.0 * workers);
+        auto ts = clock_type::now();
         split_items = split_roots(ida, rt, moves, live, expected, skew, share, kPiecesPerWorker * workers, limit,
                                   split_threads);
-      r.t_split += since(ts);
+        r.t_split += since(ts);
+      }
       int min_g = INT_MAX;
       for (int gi : items.g) min_g = std::min(min_g, gi);
       if (!warp_per_root && !items.g.empty() && limit - min_g > kMaxLevels)
@@ -357,10 +358,11 @@ void GpuIdaSolver::solve(const StartValues& start, SolveResult& r) {
       unsigned n_workers = workers, n_items = static_cast<unsigned>(a.order.size());
       CUdeviceptr qp = donating ? queue_.slots->ptr() : 0, rp = donating ? queue_.ready->ptr() : 0;
       unsigned q_cap = donating ? kQueueSlots : 0, stamp = donating ? ++queue_.stamp : 0;
-      unsigned donate_after = opts.donate_after ? opts.donate_after : kDonateAfter;
+      unsigned donate_after = opts.donate_after.value_or(kDonateAfter);
       timer.start();
       if (warp_per_root) {
-        void* args[] = {&np, &gp, &lp, &op, &bp, &n_items, &limit, &all_flag, &cap, &qp, &rp, &q_cap, &stamp, &donate_after, &wp, &ww, &cp};
+        void* args[] = {&np,    &gp, &lp, &op,           &bp, &n_items, &limit, &all_flag, &cap,
+                        &qp,    &rp, &q_cap, &stamp, &donate_after, &wp,  &ww,     &cp};
         cuda::check(cuda::api().LaunchKernel(kernel, workers, 1, 1, 32, 1, 1, stack.bytes, nullptr, args, nullptr),
                     "launching the ida kernel pj_ida_warp");
       } else {

@@ -77,10 +77,11 @@ void check_skeleton_options(const SolveOptions& opts, const Skeleton& sk) {
             !ida ? "add --skeleton ida" : !known_balance ? "--balance is static, dynamic or donate" : "add --skeleton ida");
     throw UserErrors(std::move(d));
   }
-  if (opts.donate_after != 0 && (sk.name != "ida" || bal != "donate")) {
+  if (opts.donate_after && (sk.name != "ida" || (!bal.empty() && bal != "donate"))) {  // donate: ida's default
     Diagnostics d;
-    d.error(Loc{make_source("<command line>", "--donate-after " + std::to_string(opts.donate_after)), 1, 1},
-            "--donate-after applies to the ida skeleton with --balance donate", "add --skeleton ida --balance donate");
+    d.error(Loc{make_source("<command line>", "--donate-after " + std::to_string(*opts.donate_after)), 1, 1},
+            "--donate-after applies to the ida skeleton with --balance donate (its default)",
+            "add --skeleton ida, without another --balance");
     throw UserErrors(std::move(d));
   }
   if (opts.ida_stack != 0 && sk.name != "ida") {

@@ -32,7 +32,7 @@ struct SolveOptions {
   bool all_solutions = false;        // path problems: finish the last IDA* iteration
   unsigned long long roots = 0;      // path problems: roots of the upper tree; 0: chosen by the skeleton
   std::string ida_balance;           // ida, ida-thread: static | dynamic | donate (ida); default donate for ida, dynamic for ida-thread
-  unsigned donate_after = 0;         // ida --balance donate: steps a warp searches its work before it gives (0: 1024)
+  std::optional<unsigned> donate_after;  // ida --balance donate: steps a warp searches its work before it gives
   unsigned ida_stack = 0;            // ida: entries of a warp's shared-memory stack (>= kMinIdaStack); 0: 32 warps per SM
   std::string cache_dir;         // empty: default_cache_dir()
 

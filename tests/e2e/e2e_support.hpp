@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include <catch2/catch.hpp>
+
 #include "runtime/solve.hpp"
 #include "test_paths.hpp"
 
@@ -95,6 +97,18 @@ inline SolveResult run(const std::string& spec, const std::string& instance = ""
   o.split_depth = split_depth;
   o.cache_dir = cache_dir();
   return solve(o);
+}
+
+// Two IDA* runs count the same in every iteration (path problems).
+inline void same_iterations(const SolveResult& a, const SolveResult& b) {
+  REQUIRE(a.iterations.size() == b.iterations.size());
+  for (size_t k = 0; k < a.iterations.size(); ++k) {
+    INFO("iteration at limit " << a.iterations[k].limit);
+    CHECK(a.iterations[k].limit == b.iterations[k].limit);
+    CHECK(a.iterations[k].expanded == b.iterations[k].expanded);
+    CHECK(a.iterations[k].evaluated == b.iterations[k].evaluated);
+    CHECK(a.iterations[k].solutions == b.iterations[k].solutions);
+  }
 }
 
 }  // namespace permjit::test

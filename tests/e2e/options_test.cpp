@@ -100,7 +100,13 @@ TEST_CASE("the ivm, offload and ida options are checked before any work, with th
       {"ida-thread", [](SolveOptions& o) { o.ida_balance = "donate"; }, 11,
        "--balance donate applies to the ida skeleton"},
       {"ida", [](SolveOptions& o) { o.ida_stack = 3; }, 13, "a stack of 3 entries is too small: at least 8"},
-      {"ida", [](SolveOptions& o) { o.donate_after = 64; }, 1,
+      {"ida",
+       [](SolveOptions& o) {
+         o.ida_balance = "dynamic";
+         o.donate_after = 64;
+       },
+       1, "--donate-after applies to the ida skeleton with --balance donate"},
+      {"dfs", [](SolveOptions& o) { o.donate_after = 64; }, 1,
        "--donate-after applies to the ida skeleton with --balance donate"},
   };
   for (const Case& c : cases) {
@@ -123,5 +129,21 @@ TEST_CASE("the ivm, offload and ida options are checked before any work, with th
       CHECK(d.loc.col == c.col);
       CHECK_THAT(d.message, Catch::Contains(c.message));
     }
+  }
+}
+
+// Donation is ida's default balancing: --donate-after needs no --balance donate beside it
+// (it once did, and `--skeleton ida --donate-after N` was refused).
+TEST_CASE("--donate-after goes with ida's default balancing, any value", "[e2e][options]") {
+  for (unsigned steps : {0u, 64u}) {
+    SolveOptions o;
+    o.load.spec_path = problem("puzzle15.toml");
+    o.load.instance_path = temp_file("options8.txt", "1 2 5 3 4 0 6 7 8\n");
+    o.load.params = {"w=3"};
+    o.skeleton = "ida";
+    o.donate_after = steps;
+    CHECK_NOTHROW(prepare_solve(o));
+    o.ida_balance = "donate";
+    CHECK_NOTHROW(prepare_solve(o));
   }
 }

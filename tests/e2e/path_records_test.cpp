@@ -99,13 +99,7 @@ TEST_CASE("records solved in one process each get what their own --record run ge
     CHECK(r.objective == alone.objective);
     CHECK(r.path.size() == alone.path.size());
     CHECK(r.solutions == alone.solutions);
-    REQUIRE(r.iterations.size() == alone.iterations.size());
-    for (size_t k = 0; k < r.iterations.size(); ++k) {
-      CHECK(r.iterations[k].limit == alone.iterations[k].limit);
-      CHECK(r.iterations[k].expanded == alone.iterations[k].expanded);
-      CHECK(r.iterations[k].evaluated == alone.iterations[k].evaluated);
-      CHECK(r.iterations[k].solutions == alone.iterations[k].solutions);
-    }
+    same_iterations(r, alone);
   }
   CHECK(batch.back().objective == 0);  // the goal itself
   // A list in another order, with a range: the results follow the list.

@@ -39,6 +39,7 @@ int main(int argc, char** argv) {
   bool json = false;
   std::string records;
   long long ub = 0;
+  unsigned donate_after = 0;
   CLI::App* solve_cmd = app.add_subcommand("solve", "solve a problem: count, or prove the optimum");
   add_spec_options(solve_cmd, solve_opts.load);
   solve_cmd->add_option("--records", records,
@@ -82,7 +83,7 @@ int main(int argc, char** argv) {
                         "ida, ida-thread: static (lists from the last iteration's work) | dynamic (free workers "
                         "take the next item; ida-thread's default) | donate (ida's default: then busy warps give "
                         "nodes to idle ones)");
-  solve_cmd->add_option("--donate-after", solve_opts.donate_after,
+  CLI::Option* donate_after_opt = solve_cmd->add_option("--donate-after", donate_after,
                         "ida --balance donate: steps a warp searches its work before it gives nodes away "
                         "(default 1024)");
   solve_cmd->add_option("--ida-stack", solve_opts.ida_stack,
@@ -108,6 +109,7 @@ int main(int argc, char** argv) {
   try {
     if (*solve_cmd) {
       if (*ub_opt) solve_opts.ub = ub;
+      if (*donate_after_opt) solve_opts.donate_after = donate_after;
       if (quiet) solve_opts.progress = SolveOptions::Progress::off;
       else if (progress) solve_opts.progress = SolveOptions::Progress::on;
       if (!records.empty() || solve_cmd->count("--records")) {
