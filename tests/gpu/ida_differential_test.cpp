@@ -160,6 +160,6 @@ TEST_CASE("ida and ida-thread solve several Korf records in one call, with one c
     }
     // The records' counts are those of a solve of each alone (record 42, the last but one).
     o.load.instance_record = 42;
-    same_iterations(solve(o), got[2]);
+    same_search(solve(o), got[2]);
   }
 }
