@@ -67,14 +67,17 @@ void check_skeleton_options(const SolveOptions& opts, const Skeleton& sk) {
   }
   const bool ida = sk.name == "ida" || sk.name == "ida-thread";
   const std::string& bal = opts.ida_balance;
-  const bool known_balance = bal == "static" || bal == "dynamic" || bal == "donate";
-  if (!bal.empty() && (!ida || !known_balance || (bal == "donate" && sk.name != "ida"))) {
+  std::string bal_error, bal_hint = "add --skeleton ida";
+  if (!bal.empty() && !ida)
+    bal_error = "--balance applies to the ida and ida-thread skeletons, not " + std::string(sk.name);
+  else if (!bal.empty() && bal != "static" && bal != "dynamic" && bal != "donate") {
+    bal_error = "unknown balancing '" + bal + "'";
+    bal_hint = "--balance is static, dynamic or donate";
+  } else if (bal == "donate" && sk.name != "ida")
+    bal_error = "--balance donate applies to the ida skeleton: ida-thread's threads have no stack to give from";
+  if (!bal_error.empty()) {
     Diagnostics d;
-    d.error(Loc{make_source("<command line>", "--balance " + bal), 1, 11},
-            !ida            ? "--balance applies to the ida and ida-thread skeletons, not " + std::string(sk.name)
-            : !known_balance ? "unknown balancing '" + bal + "'"
-                             : "--balance donate applies to the ida skeleton: ida-thread's threads have no stack to give from",
-            !ida ? "add --skeleton ida" : !known_balance ? "--balance is static, dynamic or donate" : "add --skeleton ida");
+    d.error(Loc{make_source("<command line>", "--balance " + bal), 1, 11}, bal_error, bal_hint);
     throw UserErrors(std::move(d));
   }
   if (opts.donate_after && (sk.name != "ida" || (!bal.empty() && bal != "donate"))) {  // donate: ida's default

@@ -186,8 +186,8 @@ __device__ unsigned wait_for_donation(PjIdaDeviceCounts* out, const Queue& q, in
 }
 
 // Lane 0 of the warp copies the donation in `slot`, marked ready, to the stack's bottom
-// entry; returns its item. Reads go around L1 (__ldcg): a line
-// of the queue may be in this SM's L1 from before the slot was written.
+// entry; returns its item. Reads go around L1 (__ldcg): a line of the queue may be in
+// this SM's L1 from before the slot was written.
 __device__ unsigned take_donation(const Queue& q, unsigned slot, Entry* bottom) {
   __threadfence();  // the slot's words are read after its mark
   const unsigned* src = reinterpret_cast<const unsigned*>(q.slots + slot);
