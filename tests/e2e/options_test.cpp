@@ -134,7 +134,7 @@ TEST_CASE("the ivm, offload and ida options are checked before any work, with th
 
 // Donation is ida's default balancing: --donate-after needs no --balance donate beside it
 // (it once did, and `--skeleton ida --donate-after N` was refused).
-TEST_CASE("--donate-after goes with ida's default balancing, any value", "[e2e][options]") {
+TEST_CASE("ida's default balancing takes --donate-after, any value", "[e2e][options]") {
   for (unsigned steps : {0u, 64u}) {
     SolveOptions o;
     o.load.spec_path = problem("puzzle15.toml");
