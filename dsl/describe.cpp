@@ -63,11 +63,14 @@ std::string describe_spec(const ProblemSpec& s) {
   const Branch& b = s.branch;
   if (b.candidates) o << "  candidates : " << typed(*b.candidates) << "  (and free)\n";
   if (b.filter) o << "  filter     : " << typed(*b.filter) << '\n';
-  if (b.place_is_block) {
-    o << "  place (in order):\n" << to_string(b.place_block, 4);
-  } else if (!b.place_simultaneous.empty()) {
-    o << "  place (simultaneous):\n";
-    for (const auto& [n, e] : b.place_simultaneous) o << "    " << n << " : " << typed(*e) << '\n';
+  if (b.ends == 2) o << "  ends       : 2 (values placed at either end, chosen per node)\n";
+  for (auto [name, p] : {std::pair{"place", &b.place}, std::pair{"place_back", &b.place_back}}) {
+    if (p->is_block) {
+      o << "  " << name << " (in order):\n" << to_string(p->block, 4);
+    } else if (!p->simultaneous.empty()) {
+      o << "  " << name << " (simultaneous):\n";
+      for (const auto& [n, e] : p->simultaneous) o << "    " << n << " : " << typed(*e) << '\n';
+    }
   }
   for (auto [name, prelude, value] : {std::tuple{"bound      : ", &b.bound_prelude, b.bound.get()},
                                       std::tuple{"objective  : ", &b.objective_prelude, b.objective.get()}}) {

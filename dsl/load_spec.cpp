@@ -573,8 +573,9 @@ class Reader {
       d_.error(Loc{spec_.file, 1, 1}, "missing section [branch]");
       return;
     }
-    check_keys(*t, {"candidates", "filter", "place", "bound", "objective"}, "[branch]");
+    check_keys(*t, {"candidates", "filter", "ends", "place", "place_back", "bound", "objective"}, "[branch]");
     Branch& b = spec_.branch;
+    if (auto n = t->get("ends")) read_ends(*n);
     if (auto n = t->get("candidates")) {
       b.candidates = value_of(*n, "branch.candidates", b.candidates_prelude);
       if (b.candidates)
@@ -584,7 +585,8 @@ class Reader {
       b.filter = value_of(*n, "branch.filter", b.filter_prelude);
       if (b.filter) check_value(b.filter_prelude, *b.filter, Type::bool_, spec_, {"branch.filter", true, true, false}, d_);
     }
-    if (auto n = t->get("place")) read_place(*n);
+    if (auto n = t->get("place")) read_place(*n, "place", b.place);
+    if (auto n = t->get("place_back")) read_place(*n, "place_back", b.place_back);
     bool optimise = spec_.goal != Goal::count;
     for (auto [key, slot, prelude] : {std::tuple{"bound", &b.bound, &b.bound_prelude},
                                       std::tuple{"objective", &b.objective, &b.objective_prelude}}) {
@@ -601,21 +603,61 @@ class Reader {
       *slot = value_of(*n, std::string("branch.") + key, *prelude);
       if (*slot) check_value(*prelude, **slot, Type::int_, spec_, {key, true, false, false}, d_);
     }
+    check_ends();
   }
 
-  void read_place(const toml::node& n) {
+  // branch.ends: 1 or 2, known from the parameters (the generated code depends on it).
+  void read_ends(const toml::node& n) {
     Branch& b = spec_.branch;
-    b.place_loc = loc(n);
+    b.ends_loc = loc(n);
+    ExprPtr e = expr_of(n, "branch.ends");
+    if (!e) return;
+    CheckContext ctx{.where = "branch.ends", .node = false};
+    if (!check_typed(*e, Type::int_, spec_, ctx, d_)) return;
+    auto v = eval_static(*e, &d_);
+    if (!v) {
+      d_.error(b.ends_loc, "branch.ends must be known before the search (literals and parameters)");
+      return;
+    }
+    if (*v != 1 && *v != 2) {
+      d_.error(b.ends_loc, "branch.ends is " + std::to_string(*v) + "; it must be 1 or 2",
+               "1: values fill the positions from the left; 2: from either end, chosen at each node");
+      return;
+    }
+    b.ends = static_cast<int>(*v);
+  }
+
+  // ends = 2 needs place_back, and place_back needs ends; first and last are defined
+  // only when the values are placed in order.
+  void check_ends() {
+    const Branch& b = spec_.branch;
+    if (b.ends == 2 && !b.place_back.given)
+      d_.error(b.ends_loc, "branch.ends = 2 needs branch.place_back: how the state changes when v is placed at the back");
+    // With ends set (to 1 here, say by a parameter) place_back is checked but not used.
+    if (b.place_back.given && b.ends_loc.line == 0)
+      d_.error(b.place_back.loc, "branch.place_back needs branch.ends = 2 (values placed at both ends)",
+               "add ends = 2 to [branch]");
+    if (b.ends == 2)
+      for (const char* name : {"first", "last"})
+        if (spec_.used_builtins.count(name))
+          d_.error(b.ends_loc, std::string("'") + name + "' is not defined when values are placed at both ends (ends = 2)");
+  }
+
+  void read_place(const toml::node& n, const std::string& key, Placement& p) {
+    p.loc = loc(n);
+    p.given = true;
+    const std::string what = "branch." + key;
+    const char* where = key == "place" ? "branch.place" : "branch.place_back";  // outlives the check
+    const CheckContext update{.where = where, .value = true, .writable = true};
     if (auto s = n.as_string()) {
-      b.place_is_block = true;
+      p.is_block = true;
       std::vector<Loc> m = map_toml_string(loc(n), s->get());
-      if (parse_block(ExprSource{s->get(), &m}, b.place_block, d_))
-        check_block(b.place_block, spec_, {"branch.place", true, true, true}, d_);
+      if (parse_block(ExprSource{s->get(), &m}, p.block, d_)) check_block(p.block, spec_, update, d_);
       return;
     }
     auto tb = n.as_table();
     if (!tb) {
-      d_.error(loc(n), "branch.place must be a table { var = \"expr\", ... } or an update block in a string");
+      d_.error(loc(n), what + " must be a table { var = \"expr\", ... } or an update block in a string");
       return;
     }
     for (auto&& [k, v] : *tb) {
@@ -628,14 +670,13 @@ class Reader {
         continue;
       }
       if (!sv->dims.empty()) {
-        d_.error(loc(k), "array state '" + name + "' is updated element by element; write branch.place as a block",
-                 "place = '''\n  " + name + "[d] = v\n'''");
+        d_.error(loc(k), "array state '" + name + "' is updated element by element; write " + what + " as a block",
+                 key + " = '''\n  " + name + "[d] = v\n'''");
         continue;
       }
-      ExprPtr e = expr_of(v, "branch.place." + name);
+      ExprPtr e = expr_of(v, what + "." + name);
       if (!e) continue;
-      if (check_typed(*e, sv->type, spec_, {"branch.place", true, true, false}, d_))
-        b.place_simultaneous.push_back({name, std::move(e)});
+      if (check_typed(*e, sv->type, spec_, {.where = where, .value = true}, d_)) p.simultaneous.push_back({name, std::move(e)});
     }
   }
 };

@@ -74,14 +74,25 @@ struct InstanceFormat {
   Loc loc;
 };
 
+// How a child's state follows from its parent's and the value placed: either
+// simultaneous assignments (inline table) or a sequential block (string).
+struct Placement {
+  bool is_block = false;
+  std::vector<std::pair<std::string, ExprPtr>> simultaneous;
+  Block block;
+  Loc loc;
+  bool given = false;  // the key is in the spec
+};
+
 struct Branch {
   ExprPtr candidates;  // bits, on the parent; intersected with `free`
   ExprPtr filter;      // bool of `v`, on the parent
-  // place: either simultaneous assignments (inline table) or a sequential block.
-  bool place_is_block = false;
-  std::vector<std::pair<std::string, ExprPtr>> place_simultaneous;
-  Block place_block;
-  Loc place_loc;
+  Placement place;       // v at the front: the next position from the left
+  Placement place_back;  // v at the back (ends = 2): the next position from the right
+  // 1: values fill the positions from the left; 2: from either end, the skeleton
+  // choosing the end at each node (docs/spec-language.md, "Two ends").
+  int ends = 1;
+  Loc ends_loc;
   ExprPtr bound;      // int, on the child (minimize / maximize)
   ExprPtr objective;  // int, on a leaf (minimize / maximize)
   // Statements run before each value (a value written as a block ending in `return`).

@@ -1,6 +1,7 @@
 // The search side of a problem source: the functions a skeleton calls at each node.
 #include "generator/emit_expr.hpp"
 #include "generator/emit_parts.hpp"
+#include "generator/state_liveness.hpp"
 
 namespace permjit {
 
@@ -50,24 +51,27 @@ void emit_candidates(GenContext& g) {
   g.out.line("");
 }
 
-void emit_place(GenContext& g) {
-  const Branch& b = g.spec.branch;
-  g.out.line("// The child of p that places value v at the next position.");
-  g.out.line("PJ_HD void place(const Node& p, int v, Node& c) {");
+namespace {
+// `name(p, v, c)`: the child of p with v placed by `how`, at the position `where` says.
+void emit_placement(GenContext& g, const char* name, const Placement& how, const std::string& where) {
+  g.out.line("// The child of p that places value v at " + where + ".");
+  g.out.line(std::string("PJ_HD void ") + name + "(const Node& p, int v, Node& c) {");
   g.out.indent();
   g.out.line("c = p;");
-  if (b.place_is_block) {
+  if (how.is_block) {
     // Sequential: each statement sees the assignments before it.
     ExprEmitter x(g.spec, g.out, NodeNames{"p.", "c.", 0, g.spec.size - 1}, g.local_ids);
-    x.emit_block(b.place_block, "c.");
+    x.skip_dead(&g.live);
+    x.emit_block(how.block, "c.");
     g.out.generated_place();
   } else {
     // Simultaneous: every right-hand side reads the parent.
     ExprEmitter x(g.spec, g.out, NodeNames{"p.", "p.", 0, g.spec.size - 1}, g.local_ids);
-    for (const auto& [name, e] : b.place_simultaneous) {
+    for (const auto& [var, e] : how.simultaneous) {
+      if (const StateVar* sv = g.spec.find_state(var); sv && !is_stored(g.live, g.spec, *sv)) continue;
       g.out.user_place(e->loc);
       std::string v = x.emit(*e);
-      g.out.line("c." + ExprEmitter::state_name(name) + " = " + v + ";");
+      g.out.line("c." + ExprEmitter::state_name(var) + " = " + v + ";");
     }
     g.out.generated_place();
   }
@@ -79,6 +83,17 @@ void emit_place(GenContext& g) {
   g.out.dedent();
   g.out.line("}");
   g.out.line("");
+}
+}  // namespace
+
+void emit_place(GenContext& g) {
+  const Branch& b = g.spec.branch;
+  if (b.ends == 1) {
+    emit_placement(g, "place", b.place, "the next position");
+    return;
+  }
+  emit_placement(g, "place", b.place, "the front: the first free position from the left");
+  emit_placement(g, "place_back", b.place_back, "the back: the first free position from the right");
 }
 
 void emit_root(GenContext& g) {
@@ -92,6 +107,7 @@ void emit_root(GenContext& g) {
   if (s.used_builtins.count("last")) g.out.line("s.last = 0;");
   ExprEmitter x(s, g.out, NodeNames{"s.", "s.", 0, 0}, g.local_ids);
   for (const auto& v : s.state) {
+    if (!is_stored(g.live, s, v)) continue;
     std::string init = "0";
     if (v.init) {
       g.out.user_place(v.init->loc);

@@ -4,6 +4,7 @@
 
 #include "dsl/diagnostics.hpp"
 #include "dsl/static_eval.hpp"
+#include "generator/state_liveness.hpp"
 
 namespace permjit {
 
@@ -211,6 +212,7 @@ std::string ExprEmitter::emit_value(const Block& prelude, const Expr& value) {
 }
 
 void ExprEmitter::stmt(const Stmt& s, const std::string& target, const std::string& guard) {
+  if (live_ && !has_live_effect(s, *live_)) return;
   out_.user_place(s.loc);
   switch (s.kind) {
     case Stmt::Kind::let: {

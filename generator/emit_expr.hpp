@@ -4,6 +4,7 @@
 // itself is a select: evaluation and bound code contains no data-dependent branch.
 #pragma once
 #include <map>
+#include <set>
 #include <string>
 
 #include "dsl/spec.hpp"
@@ -32,6 +33,8 @@ class ExprEmitter {
 
   // Writes the statements `e` needs and returns a C++ expression of its value.
   std::string emit(const Expr& e);
+  // Leaves out the update statements that change nothing in `live` (state not stored).
+  void skip_dead(const std::set<const Symbol*>* live) { live_ = live; }
   // Writes an update block; assignments to state go to `target` ("c.").
   void emit_block(const Block& b, const std::string& target);
   // Writes a value block's statements and returns the C++ expression of its value.
@@ -53,6 +56,7 @@ class ExprEmitter {
   std::map<const Symbol*, int>& ids_;
   RangeEnv env_;  // value ranges of the locals in scope
   int next_tmp_ = 0;
+  const std::set<const Symbol*>* live_ = nullptr;  // null: every statement is emitted
 
   // Temporaries end in `_t<k>`, user locals in `_<k>`: the two can never collide.
   std::string tmp(const std::string& hint) { return hint + "_t" + std::to_string(next_tmp_++); }

@@ -4,7 +4,9 @@
 #include <set>
 
 #include "generator/emit_expr.hpp"
+#include "dsl/static_eval.hpp"
 #include "generator/emit_parts.hpp"
+#include "generator/state_liveness.hpp"
 
 namespace permjit {
 
@@ -37,6 +39,14 @@ void emit_constants(GenContext& g) {
   g.out.line(s.size == 32 || s.size == 64 ? "constexpr Mask kAll = ~Mask(0);"
                                           : "constexpr Mask kAll = (Mask(1) << kSize) - 1;");
   g.out.line("constexpr int kPrefixLength = " + std::to_string(s.fixed_prefix.size()) + ";");
+  if (s.goal != Goal::path) {
+    if (s.branch.ends == 2) {
+      g.out.line("constexpr int kEnds = 2;  // a value goes to the next free position at either end");
+      g.out.line("#define PJ_TWO_ENDS 1     // skeleton code that calls place_back");
+    } else {
+      g.out.line("constexpr int kEnds = 1;  // values fill the positions from the left");
+    }
+  }
   if (!s.params.empty()) g.out.line("// parameters");
   for (const auto& p : s.params) g.out.line("constexpr int " + ExprEmitter::param_name(p.name) + " = " + std::to_string(p.value) + ";");
   for (auto [items, what] : {std::pair{&s.data, "instance scalars"}, std::pair{&s.derived, "derived scalars"}}) {
@@ -54,13 +64,24 @@ void emit_constants(GenContext& g) {
 namespace {
 
 // The symbols that node code (state init, candidates, filter, place, bound, objective)
-// reads: derived tables that only feed other derived tables are not emitted.
+// reads: derived tables that only feed other derived tables are not emitted, nor those
+// read only where a condition known before the search leaves code out.
 void reads_of(const Expr& e, std::set<const Symbol*>& out) {
+  if (e.kind == Expr::Kind::cond)
+    if (auto c = eval_static(*e.args[0])) {
+      reads_of(*e.args[*c ? 1 : 2], out);
+      return;
+    }
   if (e.sym) out.insert(e.sym);
   for (const auto& a : e.args) reads_of(*a, out);
 }
 void reads_of(const Block& b, std::set<const Symbol*>& out) {
   for (const auto& s : b) {
+    if (s->kind == Stmt::Kind::if_)
+      if (auto c = eval_static(*s->value)) {
+        reads_of(*c ? s->body : s->else_body, out);
+        continue;
+      }
     for (const Expr* e : {s->target.get(), s->value.get(), s->lo.get(), s->hi.get()})
       if (e) reads_of(*e, out);
     for (const auto& d : s->dims) reads_of(*d, out);
@@ -73,10 +94,13 @@ std::set<const Symbol*> node_reads(const ProblemSpec& s) {
   const Branch& b = s.branch;
   for (const Expr* e : {b.candidates.get(), b.filter.get(), b.bound.get(), b.objective.get()})
     if (e) reads_of(*e, out);
-  for (const Block* blk : {&b.place_block, &b.candidates_prelude, &b.filter_prelude, &b.bound_prelude,
+  for (const Block* blk : {&b.place.block, &b.candidates_prelude, &b.filter_prelude, &b.bound_prelude,
                            &b.objective_prelude})
     reads_of(*blk, out);
-  for (const auto& [n, e] : b.place_simultaneous) reads_of(*e, out);
+  if (b.ends == 2) reads_of(b.place_back.block, out);
+  for (const Placement* p : {&b.place, &b.place_back})
+    if (p == &b.place || b.ends == 2)
+      for (const auto& [n, e] : p->simultaneous) reads_of(*e, out);
   for (const auto& v : s.state)
     if (v.init) reads_of(*v.init, out);
   const PathSpec& p = s.path;
@@ -179,6 +203,11 @@ void emit_node(GenContext& g) {
   g.out.line("struct Node {");
   g.out.indent();
   for (const auto& v : g.spec.state) {
+    if (!is_stored(g.live, g.spec, v)) {
+      g.out.line("// state '" + v.name + "', line " + std::to_string(v.loc.line) +
+                 ": not stored, nothing reads it with these parameters");
+      continue;
+    }
     std::string dims;
     for (auto n : v.dims) dims += "[" + std::to_string(n) + "]";
     g.out.line(ExprEmitter::cxx_type(v.type) + " " + ExprEmitter::state_name(v.name) + dims + ";  // state '" +

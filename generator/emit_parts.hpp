@@ -3,6 +3,7 @@
 // templates/ use) is documented in docs/generated-code.md.
 #pragma once
 #include <map>
+#include <set>
 
 #include "dsl/spec.hpp"
 #include "generator/code_writer.hpp"
@@ -13,6 +14,7 @@ struct GenContext {
   const ProblemSpec& spec;
   CodeWriter out;
   std::map<const Symbol*, int> local_ids;
+  std::set<const Symbol*> live;  // what node code needs (generator/state_liveness.hpp)
   GenContext(const ProblemSpec& s, std::string name) : spec(s), out(std::move(name)) {}
 };
 
@@ -22,7 +24,7 @@ void emit_data(GenContext& g);        // instance arrays
 void emit_node(GenContext& g);        // struct Node
 void emit_root(GenContext& g);        // root(): state init and the fixed prefix
 void emit_candidates(GenContext& g);  // candidates(): the set of values a node may place
-void emit_place(GenContext& g);       // place(): parent + value -> child
+void emit_place(GenContext& g);       // place() (and place_back()): parent + value -> child
 void emit_evaluation(GenContext& g);  // bound() and objective()
 void emit_footer(GenContext& g);
 

@@ -2,6 +2,7 @@
 
 #include "dsl/diagnostics.hpp"
 #include "generator/emit_parts.hpp"
+#include "generator/state_liveness.hpp"
 
 namespace permjit {
 
@@ -9,6 +10,7 @@ namespace permjit {
 ProblemSource generate_problem(const ProblemSpec& spec) {
   PJ_INTERNAL_ASSERT(spec.size > 0, "generate_problem needs a spec whose size is known");
   GenContext g(spec, spec.name + ".problem.inc");
+  g.live = live_symbols(spec);
   emit_header(g);
   emit_constants(g);
   emit_data(g);

@@ -5,7 +5,7 @@ namespace permjit {
 namespace {
 const Skeleton kSkeletons[] = {
     {"cpu", "cpu", "multi-threaded depth-first search (IDA* for path problems) on the host; the oracle",
-     run_cpu_skeleton, false, true, true, open_cpu_ida},
+     run_cpu_skeleton, false, true, true, open_cpu_ida, true},
     {"dfs", "gpu", "BP-DFS: CPU search to d_cpu, one GPU thread per frontier node (seed 000)", run_gpu_dfs_skeleton},
     {"ivm", "gpu", "IVM explorers with work stealing on the GPU, factoradic intervals (seed 001)", run_gpu_ivm_skeleton},
     {"cdp", "gpu", "CDP-BP: GPU search d_cpu to d_gpu, final search in child grids launched from the device (seed 000)",

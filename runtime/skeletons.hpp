@@ -33,6 +33,8 @@ struct Skeleton {
   bool path = false;
   // Path skeletons: opened once, then solved from start after start (solve --records).
   OpenPathSolver open_path = nullptr;
+  // Searches specs whose values go to either end (branch.ends = 2).
+  bool two_ends = false;
 };
 
 std::span<const Skeleton> skeletons();

@@ -147,6 +147,25 @@ const Skeleton& fit_shape(const Skeleton& sk, const ProblemSpec& spec, const Sol
   throw UserErrors(std::move(d));
 }
 
+// A spec with branch.ends = 2 runs on the skeletons that place values at both ends; the
+// automatic choice falls back to cpu and says so.
+const Skeleton& fit_ends(const Skeleton& sk, const ProblemSpec& spec, const SolveOptions& opts, std::string& reason) {
+  if (spec.goal == Goal::path || spec.branch.ends == 1 || sk.two_ends) return sk;
+  std::string fits;
+  for (const auto& k : skeletons())
+    if (k.two_ends) fits += (fits.empty() ? "" : ", ") + std::string(k.name);
+  if (opts.skeleton.empty() && opts.backend == "auto") {
+    reason = "auto: branch.ends = 2 runs on " + fits;
+    return *find_skeleton("cpu");
+  }
+  Diagnostics d;
+  d.error(spec.branch.ends_loc,
+          "branch.ends = 2 places values at both ends; skeleton '" + std::string(sk.name) +
+              "' places them from the left only",
+          "skeletons for two ends: " + fits + " (or set the spec's parameters for one end)");
+  throw UserErrors(std::move(d));
+}
+
 void check_path_options(const SolveOptions& opts, const ProblemSpec& spec) {
   bool path = spec.goal == Goal::path;
   using Given = std::vector<std::pair<const char*, bool>>;
@@ -181,7 +200,7 @@ PreparedSolve prepare_solve(const SolveOptions& opts) {
   auto t0 = clock::now();
   p.spec = load_spec(opts.load);
   const ProblemSpec& spec = p.spec;
-  const Skeleton& sk = fit_shape(*chosen, spec, opts);
+  const Skeleton& sk = fit_ends(fit_shape(*chosen, spec, opts), spec, opts, r.backend_reason);
   p.skeleton = &sk;
   check_path_options(opts, spec);
   if (opts.ub && spec.goal == Goal::count) {

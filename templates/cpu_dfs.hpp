@@ -4,6 +4,10 @@
 // do not depend on the split or the number of threads whenever the incumbent cannot
 // change (counting, or an upper bound at the optimum).
 //
+// Two ends (branch.ends = 2): a node's values sit at its first `lo` positions and at its
+// last `depth - lo`; a child takes the next free position at the front or at the back,
+// and the node chooses one end for all its children (see `children_of`).
+//
 // Counting rules (docs/spec-language.md, "Node counts"): a node is *evaluated* when it is generated as a
 // child (its bound computed, or, at a leaf, its objective); it is *expanded* when its
 // children are generated. The root is expanded, never evaluated.
@@ -55,13 +59,14 @@ inline void record_leaf(const Node& leaf, const int* perm, Shared& sh, Counters&
   }
 }
 
-// Evaluates `child`, which placed v at `depth`: counts it, records it if it is a leaf,
-// and says whether it is to be expanded (not a leaf, not pruned). The one place where
-// the counting rules live; frontier building and depth-first search both use it.
-// `bound_out`, if given, receives the child's bound (when it was computed).
-inline bool visit(const Node& child, int depth, int v, int* perm, Shared& sh, Counters& c,
+// Evaluates `child`, which placed v at position `pos` of a parent holding `depth`
+// values: counts it, records it if it is a leaf, and says whether it is to be expanded
+// (not a leaf, not pruned). The one place where the counting rules live; frontier
+// building and depth-first search both use it. `bound_out`, if given, receives the
+// child's bound (when it was computed).
+inline bool visit(const Node& child, int depth, int pos, int v, int* perm, Shared& sh, Counters& c,
                   long long* bound_out = nullptr) {
-  perm[depth] = v;
+  perm[pos] = v;
   ++c.evaluated;
   if (depth + 1 == problem::kSize) {
     record_leaf(child, perm, sh, c);
@@ -75,22 +80,75 @@ inline bool visit(const Node& child, int depth, int v, int* perm, Shared& sh, Co
   return true;
 }
 
-// Generates the children of `parent`, at `depth` (perm holds its placed values); those
-// to be expanded are handed to `keep`.
-template <class Keep>
-inline void expand(const Node& parent, int depth, int* perm, Shared& sh, Counters& c, Keep&& keep) {
+// A child kept for expansion: its node, its sort key, the value and the position it
+// placed, and how many of its values are at the front.
+struct Kid {
+  Node node;
+  long long key;  // the bound, negated when maximising: smaller is better (0 when counting)
+  int v, pos, lo;
+};
+
+// The children of `parent` (holding `depth` values, `lo` of them at the front) into
+// `out`, those to be expanded only, in increasing value; returns how many. With two
+// ends, the children at the front and at the back are all generated and evaluated (both
+// count), and the node keeps the end with fewer children to expand; on a tie, the end
+// whose bounds sum higher (minimising; lower, maximising: the end that says more), then
+// the front. The last position is the same from both ends: only the front is tried.
+inline int children_of(const Node& parent, int depth, int lo, int* perm, Shared& sh, Counters& c, Kid* out) {
   ++c.expanded;
-  Mask rem = problem::candidates(parent);
-  while (rem) {
-    int v = pj::lowest(rem);
-    rem &= rem - 1;
-    Node child;
-    problem::place(parent, v, child);
-    if (visit(child, depth, v, perm, sh, c)) keep(child, perm);
+  const Mask cand = problem::candidates(parent);
+  auto one_end = [&](bool back, Kid* kids, long long& key_sum) {
+    const int pos = back ? problem::kSize - 1 - (depth - lo) : lo;
+    int n = 0;
+    key_sum = 0;
+    for (Mask rem = cand; rem; rem &= rem - 1) {
+      const int v = pj::lowest(rem);
+      Kid& kid = kids[n];
+#ifdef PJ_TWO_ENDS
+      if (back) problem::place_back(parent, v, kid.node);
+      else
+#endif
+        problem::place(parent, v, kid.node);
+      long long b = 0;
+      const bool keep = visit(kid.node, depth, pos, v, perm, sh, c, &b);
+      const long long key = kGoal == pj::Goal::minimize ? b : -b;
+      key_sum += key;
+      if (!keep) continue;
+      kid.key = key;
+      kid.v = v;
+      kid.pos = pos;
+      kid.lo = back ? lo : lo + 1;
+      ++n;
+    }
+    return n;
+  };
+  long long front_sum = 0;
+  const int front = one_end(false, out, front_sum);
+  if constexpr (problem::kEnds == 2) {
+    if (depth + 1 < problem::kSize) {
+      Kid back_kids[problem::kSize];
+      long long back_sum = 0;
+      const int back = one_end(true, back_kids, back_sum);
+      if (back < front || (back == front && back_sum > front_sum)) {
+        for (int i = 0; i < back; ++i) out[i] = back_kids[i];
+        return back;
+      }
+    }
   }
+  return front;
 }
 
-// Depth-first search of the subtree below `start`, at `start_depth` (expanded here).
+// Generates the children of `parent` (see children_of); those to be expanded are handed
+// to `keep` in increasing value.
+template <class Keep>
+inline void expand(const Node& parent, int depth, int lo, int* perm, Shared& sh, Counters& c, Keep&& keep) {
+  Kid kids[problem::kSize];
+  const int n = children_of(parent, depth, lo, perm, sh, c, kids);
+  for (int i = 0; i < n; ++i) keep(kids[i]);
+}
+
+// Depth-first search of the subtree below `start`, at `start_depth` (expanded here), for
+// counting with values placed from the left: no bounds, so no children to sort.
 // The skeleton tracks depth itself: the node carries `d` only if the spec reads it.
 inline void dfs(const Node& start, int start_depth, const int* start_perm, Shared& sh, Counters& c) {
   Node stack[problem::kSize + 1];
@@ -111,7 +169,7 @@ inline void dfs(const Node& start, int start_depth, const int* start_perm, Share
     rem[top] &= rem[top] - 1;
     Node& child = stack[top + 1];
     problem::place(parent, v, child);
-    if (!visit(child, start_depth + top, v, perm, sh, c)) continue;
+    if (!visit(child, start_depth + top, start_depth + top, v, perm, sh, c)) continue;
     ++c.expanded;
     rem[top + 1] = problem::candidates(child);
     ++top;
@@ -123,40 +181,27 @@ inline void dfs(const Node& start, int start_depth, const int* start_perm, Share
 // bring, come early in a search from scratch. A kept child is checked again against the
 // incumbent when its turn comes. With the incumbent fixed (--ub at the optimum) the
 // order changes nothing: the same children are generated, bounded and pruned.
-inline void dfs_best_child_first(const Node& start, int start_depth, const int* start_perm, Shared& sh, Counters& c) {
-  struct Kid {
-    Node node;
-    long long key;  // the bound, negated when maximising: smaller is better
-    int v;
-  };
+inline void dfs_best_child_first(const Node& start, int start_depth, int start_lo, const int* start_perm, Shared& sh,
+                                 Counters& c) {
   const int levels = problem::kSize - start_depth;
   std::vector<Kid> kids(static_cast<size_t>(levels) * problem::kSize);
   std::vector<int> count(levels, 0), next(levels, 0);
   int perm[problem::kSize];
   for (int i = 0; i < problem::kSize; ++i) perm[i] = start_perm[i];
-  // Children of `parent` (at depth start_depth + k) into level k, sorted.
-  auto expand_into = [&](const Node& parent, int k) {
-    ++c.expanded;
+  // Children of `parent` (at depth start_depth + k) into level k, sorted (stable).
+  auto expand_into = [&](const Node& parent, int lo, int k) {
     Kid* level = &kids[static_cast<size_t>(k) * problem::kSize];
-    int n = 0;
-    Mask rem = problem::candidates(parent);
-    while (rem) {
-      int v = pj::lowest(rem);
-      rem &= rem - 1;
-      Kid kid;
-      problem::place(parent, v, kid.node);
-      long long b = 0;
-      if (!visit(kid.node, start_depth + k, v, perm, sh, c, &b)) continue;
-      kid.key = kGoal == pj::Goal::minimize ? b : -b;
-      kid.v = v;
-      int at = n++;
+    const int n = children_of(parent, start_depth + k, lo, perm, sh, c, level);
+    for (int i = 1; i < n; ++i) {
+      Kid kid = level[i];
+      int at = i;
       for (; at > 0 && level[at - 1].key > kid.key; --at) level[at] = level[at - 1];
       level[at] = kid;
     }
     count[k] = n;
     next[k] = 0;
   };
-  expand_into(start, 0);
+  expand_into(start, start_lo, 0);
   int k = 0;
   while (k >= 0) {
     if (next[k] == count[k]) {
@@ -165,15 +210,16 @@ inline void dfs_best_child_first(const Node& start, int start_depth, const int* 
     }
     const Kid& kid = kids[static_cast<size_t>(k) * problem::kSize + next[k]++];
     long long b = kGoal == pj::Goal::minimize ? kid.key : -kid.key;
-    if (pruned(b, sh.best.load(std::memory_order_relaxed))) continue;
-    perm[start_depth + k] = kid.v;
-    expand_into(kid.node, k + 1);
+    if (kGoal != pj::Goal::count && pruned(b, sh.best.load(std::memory_order_relaxed))) continue;
+    perm[kid.pos] = kid.v;
+    expand_into(kid.node, kid.lo, k + 1);
     ++k;
   }
 }
 
 struct FrontierNode {
   Node node;
+  int lo;  // values at the front (all of them, unless two ends)
   int perm[problem::kSize];
 };
 
@@ -182,9 +228,10 @@ inline void expand_range(std::vector<FrontierNode>& level, size_t begin, size_t 
                          Counters& c, std::vector<FrontierNode>& next) {
   for (size_t k = begin; k < end; ++k) {
     FrontierNode& f = level[k];
-    expand(f.node, depth, f.perm, sh, c, [&](const Node& child, const int* perm) {
-      FrontierNode n{child, {}};
-      for (int i = 0; i < problem::kSize; ++i) n.perm[i] = perm[i];
+    expand(f.node, depth, f.lo, f.perm, sh, c, [&](const Kid& kid) {
+      FrontierNode n{kid.node, kid.lo, {}};
+      for (int i = 0; i < problem::kSize; ++i) n.perm[i] = f.perm[i];
+      n.perm[kid.pos] = kid.v;
       next.push_back(n);
     });
   }
@@ -199,7 +246,7 @@ template <class Stop>
 std::vector<FrontierNode> build_frontier(Shared& sh, Counters& total, int& depth, int threads, Stop&& stop) {
   Node root;
   problem::root(root);
-  FrontierNode first{root, {}};
+  FrontierNode first{root, problem::kPrefixLength, {}};
   problem::prefix_values(first.perm);
   std::vector<FrontierNode> level{first};
   depth = problem::kPrefixLength;
@@ -274,8 +321,9 @@ extern "C" int pj_cpu_search(const PjCpuArgs* args, PjCpuResult* out) {
   std::vector<Counters> per_thread(threads);
   auto worker = [&](int t) {
     for (size_t i; (i = cursor.fetch_add(1)) < level.size();) {
-      if constexpr (kGoal == pj::Goal::count) dfs(level[i].node, depth, level[i].perm, sh, per_thread[t]);
-      else dfs_best_child_first(level[i].node, depth, level[i].perm, sh, per_thread[t]);
+      const FrontierNode& f = level[i];
+      if constexpr (kGoal == pj::Goal::count && problem::kEnds == 1) dfs(f.node, depth, f.perm, sh, per_thread[t]);
+      else dfs_best_child_first(f.node, depth, f.lo, f.perm, sh, per_thread[t]);
     }
   };
   std::vector<std::thread> pool;
@@ -294,6 +342,8 @@ extern "C" int pj_cpu_search(const PjCpuArgs* args, PjCpuResult* out) {
 extern "C" int pj_cpu_frontier(const PjCpuArgs* args, int depth, unsigned long long min_nodes, int with_prefix,
                                PjFrontier* out) {
   using namespace cpu_skeleton;
+  // The frontier's interface hands out prefixes: values placed from the left only.
+  if constexpr (problem::kEnds == 2) return 2;
   Shared sh;
   start_incumbent(sh, args);
   Counters total;

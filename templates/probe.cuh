@@ -30,10 +30,18 @@ extern "C" __device__ __noinline__ int pj_bound_of(const problem::Node& s) { ret
 extern "C" __device__ __noinline__ problem::Mask pj_candidates_of(const problem::Node& s) {
   return problem::candidates(s);
 }
+#ifdef PJ_TWO_ENDS
+extern "C" __device__ __noinline__ void pj_place_back_of(const problem::Node& p, int v, problem::Node& c) {
+  problem::place_back(p, v, c);
+}
+#endif
 extern "C" __global__ void pj_probe_functions(const problem::Node* in, problem::Node* out, int* bounds,
                                               problem::Mask* cands) {
   problem::Node c;
   pj_place_of(in[threadIdx.x], threadIdx.x % problem::kSize, c);
+#ifdef PJ_TWO_ENDS
+  pj_place_back_of(c, (threadIdx.x + 1) % problem::kSize, c);
+#endif
   out[threadIdx.x] = c;
   bounds[threadIdx.x] = pj_bound_of(c);
   cands[threadIdx.x] = pj_candidates_of(c);

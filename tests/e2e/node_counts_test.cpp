@@ -48,3 +48,32 @@ TEST_CASE("ATSP and QAP node counts with --ub at the optimum", "[e2e][counts]") 
     CHECK(above.objective == opt);
   }
 }
+
+// Two ends (branch.ends = 2), counting: a node's children are all of one end, so every
+// permutation is reached once; both ends are evaluated except at the last position.
+// Counts, for 5 values: expanded 1 + 5 + 20 + 60 + 120 = 206 (depths 0 to 4); evaluated
+// at the front as with one end, 5 + 20 + 60 + 120 + 120 = 325, and at the back for
+// depths 0 to 3 (the last position is the same from both ends), 5 + 20 + 60 + 120 = 205.
+TEST_CASE("two ends: every permutation once, both ends evaluated", "[e2e][counts]") {
+  std::string spec = temp_file("two_ends_count.toml", R"(
+[problem]
+name = "two_ends_count"
+goal = "count"
+size = "5"
+
+[state]
+placed = "int"
+
+[branch]
+ends = 2
+place = { placed = "placed + 1" }
+place_back = { placed = "placed + 1" }
+)");
+  for (auto [threads, split] : {std::pair{1, 0}, std::pair{2, 0}, std::pair{2, 2}}) {
+    SolveResult r = run(spec, "", {}, threads, {}, split);
+    INFO("threads " << threads << ", split " << split);
+    CHECK(r.solutions == 120);
+    CHECK(r.expanded == 206);
+    CHECK(r.evaluated == 325 + 205);
+  }
+}

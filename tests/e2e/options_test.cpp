@@ -1,8 +1,11 @@
 // Mistakes on the command line are user errors with a place, refused before any work.
 #include <catch2/catch.hpp>
 
+#include <fstream>
+
 #include "dsl/diagnostics.hpp"
 #include "runtime/cuda_driver.hpp"
+#include "runtime/skeletons.hpp"
 #include "e2e_support.hpp"
 
 using namespace permjit;
@@ -146,4 +149,42 @@ TEST_CASE("ida's default balancing takes --donate-after, any value", "[e2e][opti
     o.ida_balance = "donate";
     CHECK_NOTHROW(prepare_solve(o));
   }
+}
+
+// The 1-based line of `path` that starts with `text` (after indentation), or 0.
+static int spec_line_of(const std::string& path, const std::string& text) {
+  std::ifstream in(path);
+  int n = 0;
+  for (std::string line; std::getline(in, line);) {
+    ++n;
+    if (line.find_first_not_of(' ') != std::string::npos && line.compare(line.find_first_not_of(' '), text.size(), text) == 0)
+      return n;
+  }
+  return 0;
+}
+
+// A GPU skeleton named for a spec with branch.ends = 2 is refused at the spec's `ends`,
+// before any driver or compile; with no skeleton named, auto picks cpu.
+TEST_CASE("two ends: a GPU skeleton is refused at the spec, auto picks cpu", "[e2e][options][two_ends]") {
+  SolveOptions o;
+  o.load.spec_path = problem("flowshop.toml");
+  o.load.instance_path = instance("flowshop/ta001.txt");
+  o.load.params = {"branching=2"};
+  o.cache_dir = cache_dir();
+  for (const char* sk : {"dfs", "ivm", "offload", "cdp"}) {
+    o.skeleton = sk;
+    try {
+      prepare_solve(o);
+      FAIL("skeleton " << sk << " accepted a two-ended spec");
+    } catch (const UserErrors& e) {
+      const Diagnostic& d = e.diags.all().front();
+      INFO(sk);
+      CHECK(d.loc.file->path == problem("flowshop.toml"));
+      CHECK(d.loc.line == spec_line_of(problem("flowshop.toml"), "ends = \"branching\""));
+      CHECK_THAT(d.message, Catch::Contains("places them from the left only"));
+    }
+  }
+  o.skeleton.clear();
+  o.backend = "auto";
+  CHECK(std::string(prepare_solve(o).skeleton->name) == "cpu");
 }

@@ -70,7 +70,7 @@ void error_of(Fixture& f, const std::string& text, int col, const std::string& m
 TEST_CASE("checked qap: names resolve to their symbols", "[checker]") {
   Fixture f;
   CHECK(f.spec.size == 3);
-  const Block& place = f.spec.branch.place_block;
+  const Block& place = f.spec.branch.place.block;
   REQUIRE(place.size() == 2);
   CHECK(place[0]->target->sym->kind == Symbol::Kind::state);
   CHECK(place[1]->target->kind == Expr::Kind::index);

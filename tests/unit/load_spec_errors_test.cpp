@@ -57,7 +57,7 @@ TEST_CASE("unknown key far from every known one lists the known keys", "[load_sp
   auto d = spec_errors(minimize_spec(kGoodBranch + "zzzzzzzzzzzzzzz = 1\n"));
   REQUIRE(d.error_count() == 1);
   check_at(d.all()[0], 16, 1, "unknown key 'zzzzzzzzzzzzzzz'");
-  CHECK_THAT(d.all()[0].hint, Catch::Contains("known keys: candidates, filter, place, bound, objective"));
+  CHECK_THAT(d.all()[0].hint, Catch::Contains("known keys: candidates, filter, ends, place, place_back, bound, objective"));
 }
 
 TEST_CASE("unknown section", "[load_spec][errors]") {

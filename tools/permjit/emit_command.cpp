@@ -36,6 +36,12 @@ struct GpuUnit {
 };
 
 GpuUnit gpu_unit(const std::string& skeleton, const ProblemSpec& spec, const ProblemSource& src) {
+  if (spec.goal != Goal::path && spec.branch.ends == 2 && skeleton != "probe") {
+    Diagnostics d;
+    d.error(spec.branch.ends_loc, "branch.ends = 2 places values at both ends; no GPU skeleton does yet",
+            "--skeleton probe shows the problem's functions alone; solve runs it on the cpu skeleton");
+    throw UserErrors(std::move(d));
+  }
   if (skeleton == "dfs") return {assemble_unit(src, gpu_dfs_templates()), {"-DPJ_BLOCK=128"}};
   if (skeleton == "ivm") return {gpu_ivm_unit(spec, src), {"-DPJ_BLOCK=128"}};
   // cdp's kernels launch kernels: relocatable device code (the solve links it with
@@ -43,8 +49,8 @@ GpuUnit gpu_unit(const std::string& skeleton, const ProblemSpec& spec, const Pro
   if (skeleton == "cdp") return {assemble_unit(src, gpu_cdp_templates()), {"-DPJ_BLOCK=128", "-DPJ_CDP=1", "-rdc=true"}};
   if (skeleton == "rec") return {assemble_unit(src, gpu_cdp_templates()), {"-DPJ_BLOCK=128", "-DPJ_CDP=0"}};
   if (skeleton == "offload") return {assemble_unit(src, gpu_offload_templates()), {"-DPJ_BLOCK=128"}};
-  // One module holds both IDA* kernels (pj_ida_warp and pj_ida_thread).
   if (skeleton == "probe") return {assemble_unit(src, {"probe.cuh"}), {}};
+  // One module holds both IDA* kernels (pj_ida_warp and pj_ida_thread).
   if (skeleton == "ida" || skeleton == "ida-thread") return {assemble_unit(src, gpu_ida_templates()), gpu_ida_defines()};
   option_error("--skeleton " + skeleton, 12, "no GPU code for skeleton '" + skeleton + "'",
                "GPU stages show: dfs (default), ivm, cdp, rec, offload, ida, ida-thread, probe (the problem's "

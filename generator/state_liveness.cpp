@@ -1,0 +1,110 @@
+#include "generator/state_liveness.hpp"
+
+#include "dsl/static_eval.hpp"
+
+namespace permjit {
+
+namespace {
+
+// Every symbol `e` reads; a conditional whose condition is known reads only its arm.
+void reads_of(const Expr& e, std::set<const Symbol*>& out) {
+  if (e.kind == Expr::Kind::cond)
+    if (auto c = eval_static(*e.args[0])) {
+      reads_of(*e.args[*c ? 1 : 2], out);
+      return;
+    }
+  if (e.sym) out.insert(e.sym);
+  for (const auto& a : e.args) reads_of(*a, out);
+}
+
+// The statements of an `if` that run: one part when the condition is known.
+std::vector<const Block*> parts_run(const Stmt& s) {
+  if (auto c = eval_static(*s.value)) return {*c ? &s.body : &s.else_body};
+  return {&s.body, &s.else_body};
+}
+
+const Symbol* written(const Stmt& s) {
+  if (s.kind == Stmt::Kind::assign)
+    return s.target->kind == Expr::Kind::index ? s.target->args[0]->sym : s.target->sym;
+  if (s.kind == Stmt::Kind::var || s.kind == Stmt::Kind::let) return s.sym;
+  return nullptr;
+}
+
+// Adds what a statement reads to `out` when it has a live effect; `all` adds every read
+// (value blocks, whose locals all feed the returned value).
+void block_reads(const Block& b, const std::set<const Symbol*>& live, bool all, std::set<const Symbol*>& out) {
+  for (const auto& sp : b) {
+    const Stmt& s = *sp;
+    if (!all && !has_live_effect(s, live)) continue;
+    switch (s.kind) {
+      case Stmt::Kind::assign:
+        for (const auto& a : s.target->args) reads_of(*a, out);
+        reads_of(*s.value, out);
+        break;
+      case Stmt::Kind::let:
+      case Stmt::Kind::var:
+        reads_of(*s.value, out);
+        for (const auto& d : s.dims) reads_of(*d, out);
+        break;
+      case Stmt::Kind::for_:
+        reads_of(*s.lo, out);
+        reads_of(*s.hi, out);
+        block_reads(s.body, live, all, out);
+        break;
+      case Stmt::Kind::if_:
+        if (!eval_static(*s.value)) reads_of(*s.value, out);
+        for (const Block* part : parts_run(s)) block_reads(*part, live, all, out);
+        break;
+    }
+  }
+}
+
+}  // namespace
+
+bool has_live_effect(const Stmt& s, const std::set<const Symbol*>& live) {
+  if (const Symbol* w = written(s)) return live.count(w) > 0;
+  if (s.kind == Stmt::Kind::for_) {
+    for (const auto& b : s.body)
+      if (has_live_effect(*b, live)) return true;
+    return false;
+  }
+  for (const Block* part : parts_run(s))
+    for (const auto& b : *part)
+      if (has_live_effect(*b, live)) return true;
+  return false;
+}
+
+std::set<const Symbol*> live_symbols(const ProblemSpec& s) {
+  std::set<const Symbol*> live;
+  if (s.goal == Goal::path) {
+    for (const auto& v : s.state)
+      if (auto it = s.symbols.find(v.name); it != s.symbols.end()) live.insert(&it->second);
+    return live;
+  }
+  const Branch& b = s.branch;
+  for (const Expr* e : {b.candidates.get(), b.filter.get(), b.bound.get(), b.objective.get()})
+    if (e) reads_of(*e, live);
+  for (const Block* blk : {&b.candidates_prelude, &b.filter_prelude, &b.bound_prelude, &b.objective_prelude})
+    block_reads(*blk, live, true, live);
+  // The updates: a symbol is live when a live symbol's update reads it; to a fixpoint.
+  std::vector<const Placement*> placements{&b.place};
+  if (b.ends == 2) placements.push_back(&b.place_back);
+  for (size_t before = 0; before != live.size();) {
+    before = live.size();
+    std::set<const Symbol*> more;
+    for (const Placement* p : placements) {
+      block_reads(p->block, live, false, more);
+      for (const auto& [name, e] : p->simultaneous)
+        if (auto it = s.symbols.find(name); it != s.symbols.end() && live.count(&it->second)) reads_of(*e, more);
+    }
+    live.insert(more.begin(), more.end());
+  }
+  return live;
+}
+
+bool is_stored(const std::set<const Symbol*>& live, const ProblemSpec& s, const StateVar& v) {
+  auto it = s.symbols.find(v.name);
+  return it != s.symbols.end() && live.count(&it->second) > 0;
+}
+
+}  // namespace permjit

@@ -1,0 +1,24 @@
+// Which state variables a generated problem stores. A state variable that nothing reads
+// for the given parameters (no bound, objective, candidates or filter, and no update of
+// a state variable they read) is left out of Node, so a parameter that switches a
+// feature off also removes its state: a spec can carry state for one variant (say,
+// branch.ends = 2) without making the nodes of the others larger.
+#pragma once
+#include <set>
+
+#include "dsl/spec.hpp"
+
+namespace permjit {
+
+// The symbols (state variables and update-block locals) that node code needs, with the
+// conditions known before the search folded as the emitter folds them. Path problems
+// keep all their state.
+std::set<const Symbol*> live_symbols(const ProblemSpec& s);
+
+// Whether a state variable is stored in Node.
+bool is_stored(const std::set<const Symbol*>& live, const ProblemSpec& s, const StateVar& v);
+
+// Whether an update-block statement changes a live symbol (and so must be emitted).
+bool has_live_effect(const Stmt& s, const std::set<const Symbol*>& live);
+
+}  // namespace permjit
