@@ -304,7 +304,7 @@ void ExprEmitter::stmt(const Stmt& s, const std::string& target, const std::stri
       std::string cond = guard;
       if (!in_bounds.empty()) cond = cond.empty() ? "bool(" + in_bounds + ")" : "bool(" + cond + " & " + in_bounds + ")";
       Type lt = base->type;
-      out_.line(lhs + " = " + (cond.empty() ? value : select(lt, cond, value, lhs)) + ";");
+      out_.line(lhs + " = " + (cond.empty() ? value : "pj::blend<" + cxx_type(lt) + ">(" + cond + ", " + value + ", " + lhs + ")") + ";");
       return;
     }
     case Stmt::Kind::for_: {

@@ -22,7 +22,7 @@ CpuModule::CpuModule(const std::string& so_path) : path_(so_path) {
 CpuModule::~CpuModule() { dlclose(handle_); }
 
 PjCpuResult CpuModule::search(const CpuRunOptions& opts) const {
-  PjCpuArgs args{opts.threads, opts.split_depth, opts.ub.has_value(), opts.ub.value_or(0)};
+  PjCpuArgs args{opts.threads, opts.split_depth, opts.ub.has_value(), opts.ub.value_or(0), opts.time_limit_s};
   PjCpuResult r{};
   int rc = search_(&args, &r);
   if (rc != 0) throw std::runtime_error("the CPU search failed (code " + std::to_string(rc) + ")");
@@ -31,11 +31,12 @@ PjCpuResult CpuModule::search(const CpuRunOptions& opts) const {
 
 PjFrontier CpuModule::frontier(std::optional<long long> ub, int depth, unsigned long long min_nodes, bool with_prefix,
                                int threads) const {
-  PjCpuArgs args{threads, 0, ub.has_value(), ub.value_or(0)};
+  PjCpuArgs args{threads, 0, ub.has_value(), ub.value_or(0), 0};
   PjFrontier f{};
-  if (frontier_(&args, depth, min_nodes, with_prefix ? 1 : 0, &f) != 0) {
+  if (int rc = frontier_(&args, depth, min_nodes, with_prefix ? 1 : 0, &f); rc != 0) {
     frontier_free_(&f);
-    throw std::runtime_error("out of host memory building the frontier");
+    throw std::runtime_error(rc == 2 ? "a frontier of prefixes needs values placed from the left (branch.ends = 1)"
+                                     : "out of host memory building the frontier");
   }
   return f;
 }

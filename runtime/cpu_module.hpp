@@ -12,6 +12,7 @@ struct CpuRunOptions {
   int threads = 1;
   int split_depth = 0;  // 0: the module chooses
   std::optional<long long> ub;
+  double time_limit_s = 0;  // > 0: stop after this many seconds (the result says so)
 };
 
 class CpuModule {

@@ -28,6 +28,7 @@ void run_cpu_skeleton(SkeletonRun& run) {
   o.threads = host_threads(run.opts);
   o.split_depth = run.opts.split_depth;
   o.ub = run.opts.ub;
+  o.time_limit_s = run.opts.time_limit;
   PjCpuResult out = run_cpu_module(mod.path, o);
   auto t2 = clock::now();
 
@@ -43,6 +44,8 @@ void run_cpu_skeleton(SkeletonRun& run) {
   r.objective = out.best;
   r.frontier_depth = out.frontier_depth;
   r.frontier_nodes = out.frontier_nodes;
+  r.time_limit = run.opts.time_limit;
+  r.stopped = out.stopped != 0;
   if (r.found) r.permutation.assign(out.perm, out.perm + out.size);
 }
 

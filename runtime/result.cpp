@@ -60,13 +60,19 @@ std::string format_human(const SolveResult& r) {
   else
     s += fmt::format("backend     {} ({}), skeleton {}, {} host thread(s), split at depth {} into {} subtrees\n",
                      r.backend, r.backend_reason, r.skeleton, r.threads, r.frontier_depth, grouped(r.frontier_nodes));
+  if (r.stopped)
+    s += fmt::format("stopped     at the time limit ({} s): not complete; what follows is what the search did\n",
+                     r.time_limit);
   if (r.goal == Goal::path) {
     s += path_text(r);
   } else if (r.goal == Goal::count) {
     s += fmt::format("solutions   {}\n", grouped(r.solutions));
   } else {
     const char* word = r.goal == Goal::minimize ? "minimum" : "maximum";
-    if (r.found) {
+    if (r.stopped) {
+      if (r.found) s += fmt::format("best found  {}\nsolution    {}\n", r.objective, perm_text(r.permutation));
+      else s += "best found  none\n";
+    } else if (r.found) {
       s += fmt::format("{}     {}\n", word, r.objective);
       s += fmt::format("solution    {}\n", perm_text(r.permutation));
     } else if (r.has_ub) {
@@ -153,6 +159,9 @@ std::string format_json(const SolveResult& r) {
     j["objective"] = r.found ? nlohmann::ordered_json(r.objective) : nlohmann::ordered_json(nullptr);
     j["permutation"] = r.found ? nlohmann::ordered_json(r.permutation) : nlohmann::ordered_json(nullptr);
   }
+  // Only a complete search proves its answer (or counts every solution).
+  j["complete"] = !r.stopped;
+  j["time_limit_s"] = r.time_limit > 0 ? nlohmann::ordered_json(r.time_limit) : nlohmann::ordered_json(nullptr);
   j["nodes"] = {{"expanded", r.expanded}, {"evaluated", r.evaluated}};
   j["time_s"] = {{"total", r.t_total},     {"generate", r.t_generate}, {"compile", r.t_compile},
                  {"search", r.t_search},   {"host", r.t_host},         {"transfers", r.t_transfers},

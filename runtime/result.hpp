@@ -22,6 +22,8 @@ struct SolveResult {
 
   bool has_ub = false;
   long long ub = 0;
+  double time_limit = 0;  // --time-limit, seconds (0: none)
+  bool stopped = false;   // the time limit ended the search: the counts and the best are partial
   uint64_t solutions = 0;      // count
   bool found = false;          // minimize / maximize: a solution better than the start
   long long objective = 0;

@@ -2,6 +2,8 @@
 
 #include <chrono>
 
+#include <fmt/core.h>
+
 #include "dsl/diagnostics.hpp"
 #include "generator/generate.hpp"
 #include "runtime/cuda_driver.hpp"
@@ -57,6 +59,14 @@ const Skeleton& choose_skeleton(const SolveOptions& opts, std::string& reason) {
 
 // Options of one skeleton given to another are a mistake worth saying.
 void check_skeleton_options(const SolveOptions& opts, const Skeleton& sk) {
+  if (opts.time_limit != 0 && (opts.time_limit < 0 || sk.name != "cpu")) {
+    Diagnostics d;
+    d.error(Loc{make_source("<command line>", "--time-limit " + fmt::format("{}", opts.time_limit)), 1, 14},
+            opts.time_limit < 0 ? "--time-limit takes a number of seconds above 0"
+                                : "--time-limit applies to the cpu skeleton; this run uses '" + std::string(sk.name) + "'",
+            "the cpu skeleton stops there and reports the best found and the nodes searched, marked partial");
+    throw UserErrors(std::move(d));
+  }
   if (!opts.offload.empty() && (sk.name != "offload" || (opts.offload != "bound" && opts.offload != "branch"))) {
     Diagnostics d;
     d.error(Loc{make_source("<command line>", "--offload " + opts.offload), 1, 11},
@@ -171,7 +181,8 @@ void check_path_options(const SolveOptions& opts, const ProblemSpec& spec) {
   using Given = std::vector<std::pair<const char*, bool>>;
   const Given path_only = {{"--all-solutions", opts.all_solutions}, {"--roots", opts.roots != 0}};
   const Given placement_only = {{"--ub", opts.ub.has_value()}, {"--split-depth", opts.split_depth != 0},
-                                {"--dcpu", opts.dcpu != 0}};
+                                {"--dcpu", opts.dcpu != 0},
+                                {"--time-limit", opts.time_limit != 0}};
   for (const auto& [name, given] : path ? placement_only : path_only) {
     if (!given) continue;
     Diagnostics d;

@@ -29,6 +29,7 @@ struct SolveOptions {
   unsigned long long pool_max = 0, pool_min = 0, batch = 0;  // offload: 0 chooses
   int in_flight = 0;             // offload: batches on the device at once; 0 chooses
   std::optional<long long> ub;
+  double time_limit = 0;             // cpu skeleton, > 0: stop the search after this many seconds
   bool all_solutions = false;        // path problems: finish the last IDA* iteration
   unsigned long long roots = 0;      // path problems: roots of the upper tree; 0: chosen by the skeleton
   std::string ida_balance;           // ida, ida-thread: static | dynamic | donate (ida); default donate for ida, dynamic for ida-thread

@@ -2,7 +2,7 @@
 // Both sides include this file; bump kPjCpuAbi when a struct changes.
 #pragma once
 
-#define PJ_CPU_ABI 2
+#define PJ_CPU_ABI 3
 
 extern "C" {
 
@@ -11,6 +11,7 @@ struct PjCpuArgs {
   int split_depth;    // frontier depth below the root; <= 0 chooses one
   int has_ub;         // 1: `ub` is the initial incumbent (prune bound >= ub when minimizing)
   long long ub;
+  double time_limit_s;  // > 0: stop the search after this many seconds (pj_cpu_search)
 };
 
 struct PjCpuResult {
@@ -23,6 +24,7 @@ struct PjCpuResult {
   int perm[64];                  // the solution: value at each position
   int frontier_depth;            // where the work was split between threads
   unsigned long long frontier_nodes;
+  int stopped;                   // 1: the time limit ended the search before it was complete
 };
 
 // The frontier of a search split at a depth, for a GPU skeleton: the nodes (as the

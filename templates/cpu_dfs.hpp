@@ -12,7 +12,9 @@
 // child (its bound computed, or, at a leaf, its objective); it is *expanded* when its
 // children are generated. The root is expanded, never evaluated.
 #include <atomic>
+#include <chrono>
 #include <climits>
+#include <condition_variable>
 #include <cstdlib>
 #include <mutex>
 #include <thread>
@@ -30,6 +32,8 @@ struct Counters {
 
 struct Shared {
   std::atomic<long long> best;
+  std::atomic<bool> stop{false};  // the time limit passed: every search returns
+  std::atomic<bool> cut{false};   // a search returned with work left: the result is partial
   std::mutex lock;
   int found = 0;
   int perm[problem::kSize] = {};
@@ -159,7 +163,7 @@ inline void dfs(const Node& start, int start_depth, const int* start_perm, Share
   rem[0] = problem::candidates(start);
   ++c.expanded;
   int top = 0;
-  while (top >= 0) {
+  while (top >= 0 && !sh.stop.load(std::memory_order_relaxed)) {
     if (rem[top] == 0) {
       --top;
       continue;
@@ -174,6 +178,7 @@ inline void dfs(const Node& start, int start_depth, const int* start_perm, Share
     rem[top + 1] = problem::candidates(child);
     ++top;
   }
+  if (top >= 0) sh.cut.store(true);
 }
 
 // Optimisation: the children of a node are generated and bounded together, then
@@ -203,7 +208,7 @@ inline void dfs_best_child_first(const Node& start, int start_depth, int start_l
   };
   expand_into(start, start_lo, 0);
   int k = 0;
-  while (k >= 0) {
+  while (k >= 0 && !sh.stop.load(std::memory_order_relaxed)) {
     if (next[k] == count[k]) {
       --k;
       continue;
@@ -215,6 +220,7 @@ inline void dfs_best_child_first(const Node& start, int start_depth, int start_l
     expand_into(kid.node, kid.lo, k + 1);
     ++k;
   }
+  if (k >= 0) sh.cut.store(true);
 }
 
 struct FrontierNode {
@@ -307,6 +313,18 @@ extern "C" int pj_cpu_search(const PjCpuArgs* args, PjCpuResult* out) {
   Counters total;
   int threads = args->threads > 0 ? args->threads : 1;
 
+  // The time limit: a watcher sets `stop`, which every search loop reads (relaxed: a
+  // stale read only costs a few more nodes), unless the search ends first.
+  std::mutex done_lock;
+  std::condition_variable done_cv;
+  bool done = false;
+  std::thread watcher;
+  if (args->time_limit_s > 0)
+    watcher = std::thread([&] {
+      std::unique_lock<std::mutex> g(done_lock);
+      auto limit = std::chrono::duration<double>(args->time_limit_s);
+      if (!done_cv.wait_for(g, limit, [&] { return done; })) sh.stop.store(true);
+    });
   // Enough subtrees for the threads to share, or the depth asked for (below the root).
   int depth = 0;
   size_t want = static_cast<size_t>(threads) * 64;
@@ -320,7 +338,7 @@ extern "C" int pj_cpu_search(const PjCpuArgs* args, PjCpuResult* out) {
   std::atomic<size_t> cursor{0};
   std::vector<Counters> per_thread(threads);
   auto worker = [&](int t) {
-    for (size_t i; (i = cursor.fetch_add(1)) < level.size();) {
+    for (size_t i; !sh.stop.load(std::memory_order_relaxed) && (i = cursor.fetch_add(1)) < level.size();) {
       const FrontierNode& f = level[i];
       if constexpr (kGoal == pj::Goal::count && problem::kEnds == 1) dfs(f.node, depth, f.perm, sh, per_thread[t]);
       else dfs_best_child_first(f.node, depth, f.lo, f.perm, sh, per_thread[t]);
@@ -330,12 +348,22 @@ extern "C" int pj_cpu_search(const PjCpuArgs* args, PjCpuResult* out) {
   for (int t = 1; t < threads; ++t) pool.emplace_back(worker, t);
   worker(0);
   for (auto& th : pool) th.join();
+  if (watcher.joinable()) {
+    {
+      std::lock_guard<std::mutex> g(done_lock);
+      done = true;
+    }
+    done_cv.notify_all();
+    watcher.join();
+  }
   for (const auto& c : per_thread) {
     total.expanded += c.expanded;
     total.evaluated += c.evaluated;
     total.solutions += c.solutions;
   }
   fill_result(out, total, sh);
+  // Partial when a search stopped inside its subtree or subtrees were never taken.
+  out->stopped = sh.cut.load() || cursor.load() < level.size() ? 1 : 0;
   return 0;
 }
 

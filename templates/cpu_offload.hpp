@@ -170,7 +170,7 @@ class Worker {
         for (Mask m = cand; m; m &= m - 1) {
           Node child;
           problem::place(p.node, pj::lowest(m), child);
-          cpu_skeleton::visit(child, p.depth, pj::lowest(m), perm, team_.sh, c);
+          cpu_skeleton::visit(child, p.depth, p.depth, pj::lowest(m), perm, team_.sh, c);  // one end: position = depth
         }
         continue;  // nothing to send
       }

@@ -11,6 +11,7 @@
 #   bash bench/device/on_device.sh test-flowshop bench-offload  # offload tests; ta022/029/030 bar runs
 #   bash bench/device/on_device.sh bench-offload-table  # offload on ta021-030, cpu x16 on ta022/029/030
 #   bash bench/device/on_device.sh bench-ida-all       # Korf's 100 with ida, ida-thread, cpu x16 (a process each)
+#   bash bench/device/on_device.sh flowshop-cpu16-two-ends flowshop-cpu16-forward  # the CPU backend on 16 cores
 set -uo pipefail
 source "$(dirname "$0")/env.sh"
 out="${OUT:-/tmp/permjit-out}"
@@ -73,6 +74,14 @@ for mode in "$@"; do
     flowshop-cpu-scratch)  # the CPU backend on 16 threads, from scratch: ta001/005/006/008/010 (slow on 2 cores)
       python3 bench/run.py bench/flowshop_cpu_scratch.json --permjit "$(command -v permjit)" \
         --out "$out/flowshop-cpu-scratch.jsonl" 2>&1 | tee "$out/flowshop-cpu-scratch.log"
+      ;;
+    flowshop-cpu16-two-ends)  # cpu x16, jobs at both ends: ta001-ta010 from scratch; ta021-ta030 at the optimum (30 s limit)
+      python3 bench/run.py bench/flowshop_cpu16_two_ends.json --permjit "$(command -v permjit)" \
+        --out "$out/flowshop-cpu16-two-ends.jsonl" 2>&1 | tee "$out/flowshop-cpu16-two-ends.log"
+      ;;
+    flowshop-cpu16-forward)  # cpu x16, forward: ta021-ta030 at the optimum (20 s limit); ivm on ta029 beside it
+      python3 bench/run.py bench/flowshop_cpu16_forward.json --permjit "$(command -v permjit)" \
+        --out "$out/flowshop-cpu16-forward.jsonl" 2>&1 | tee "$out/flowshop-cpu16-forward.log"
       ;;
     test-flowshop)
       permjit_gpu_tests "[flowshop]" --durations yes 2>&1 | tee "$out/gpu-tests-flowshop.log" | tail -30

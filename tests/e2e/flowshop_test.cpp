@@ -103,3 +103,28 @@ TEST_CASE("Taillard ta001-ta010 from scratch and every proof", "[.][e2e][flowsho
     solves_to_optimum(name, {"lb=2"});
   for (const char* name : {"ta005", "ta006", "ta008", "ta010"}) proof_counts_agree(name, {"lb=2"});
 }
+
+// --time-limit on a search that needs minutes (ta001 forward from scratch): it stops,
+// says so, and reports what it did: a feasible schedule and the nodes it searched. A
+// search that ends first is complete.
+TEST_CASE("--time-limit stops the cpu search and marks the result partial", "[e2e][flowshop][time_limit]") {
+  SolveOptions o;
+  o.load.spec_path = problem("flowshop.toml");
+  o.load.instance_path = taillard("ta001");
+  o.backend = "cpu";
+  o.threads = 2;
+  o.time_limit = 1;
+  o.cache_dir = cache_dir();
+  SolveResult r = solve(o);
+  CHECK(r.stopped);
+  CHECK(r.evaluated > 0);
+  REQUIRE(r.found);
+  CHECK(r.objective >= taillard_optimum("ta001"));
+  CHECK(makespan(read_taillard(taillard("ta001")), r.permutation) == r.objective);
+  CHECK_THAT(format_json(r), Catch::Contains("\"complete\":false"));
+  o.load.params = {"branching=2"};
+  o.time_limit = 600;
+  SolveResult done = solve(o);
+  CHECK_FALSE(done.stopped);
+  CHECK(done.objective == taillard_optimum("ta001"));
+}

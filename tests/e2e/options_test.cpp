@@ -188,3 +188,21 @@ TEST_CASE("two ends: a GPU skeleton is refused at the spec, auto picks cpu", "[e
   o.backend = "auto";
   CHECK(std::string(prepare_solve(o).skeleton->name) == "cpu");
 }
+
+TEST_CASE("--time-limit: the cpu skeleton's, above 0, for placement problems", "[e2e][options][time_limit]") {
+  SolveOptions o = nqueens();
+  o.time_limit = 5;
+  o.skeleton = "dfs";
+  CHECK_THAT(first_error(o), Catch::Contains("--time-limit applies to the cpu skeleton; this run uses 'dfs'"));
+  o.skeleton = "cpu";
+  o.time_limit = -1;
+  CHECK_THAT(first_error(o), Catch::Contains("--time-limit takes a number of seconds above 0"));
+  SolveOptions path;
+  path.load.spec_path = problem("puzzle15.toml");
+  path.load.instance_path = instance("15puzzle/korf100.txt");
+  path.load.instance_record = 1;
+  path.skeleton = "cpu";
+  path.time_limit = 5;
+  path.cache_dir = cache_dir();
+  CHECK_THAT(first_error(path), Catch::Contains("--time-limit applies to placement problems"));
+}

@@ -37,9 +37,10 @@ TEST_CASE("a bound written as statements: var, for, if/else, return", "[value_bl
   REQUIRE(s.branch.bound_prelude.size() == 3);
   CHECK(s.branch.bound->type == Type::int_);
   std::string text = generate_problem(s).text;
-  // The if is two guarded parts, each assignment a select; no C++ `if` is generated.
+  // The if is two guarded parts, each assignment a select (a blend: prelude.h); no C++
+  // `if` is generated.
   CHECK(text.find("const bool cond_t") != std::string::npos);
-  CHECK(text.find("pj::select<int>(cond_t") != std::string::npos);
+  CHECK(text.find("pj::blend<int>(cond_t") != std::string::npos);
   CHECK(text.find(" if (") == std::string::npos);
 }
 
