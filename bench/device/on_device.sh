@@ -83,6 +83,10 @@ for mode in "$@"; do
       python3 bench/run.py bench/flowshop_cpu16_forward.json --permjit "$(command -v permjit)" \
         --out "$out/flowshop-cpu16-forward.jsonl" 2>&1 | tee "$out/flowshop-cpu16-forward.log"
       ;;
+    flowshop-cpu16-proofs)  # cpu x16, forward: ta029, ta030, ta022 proved at the optimum (200 s limit each)
+      python3 bench/run.py bench/flowshop_cpu16_forward_proofs.json --permjit "$(command -v permjit)" \
+        --out "$out/flowshop-cpu16-proofs.jsonl" 2>&1 | tee "$out/flowshop-cpu16-proofs.log"
+      ;;
     test-flowshop)
       permjit_gpu_tests "[flowshop]" --durations yes 2>&1 | tee "$out/gpu-tests-flowshop.log" | tail -30
       ;;
