@@ -48,6 +48,9 @@ void run_gpu_dfs_skeleton(SkeletonRun& run) {
   size_t per_node = words * 4 + prefix_bytes;
   unsigned long long chunk = std::max<unsigned long long>(1, std::min<unsigned long long>(f.count(), free_b / 2 / per_node));
   if (opts.max_chunk > 0) chunk = std::min(chunk, opts.max_chunk);
+  // --time-limit is checked between launches: at least 32 of them, so a stop comes
+  // within about 1/32 of the search's time past the limit.
+  if (opts.time_limit > 0) chunk = std::min(chunk, std::max<unsigned long long>(1, (f.count() + 31) / 32));
 
   PjGpuResults init{};
   init.best = f.start_incumbent(opts, spec.goal);
@@ -60,6 +63,10 @@ void run_gpu_dfs_skeleton(SkeletonRun& run) {
 
   cuda::EventTimer timer;
   for (unsigned long long first = 0; first < f.count(); first += chunk) {
+    if (opts.time_limit > 0 && since(t1) >= opts.time_limit) {
+      r.stopped = true;  // the subtrees of the chunks not launched are not searched
+      break;
+    }
     unsigned long long n = std::min(chunk, f.count() - first);
     f.upload(first, n, nodes, prefix, r);
 
@@ -84,6 +91,7 @@ void run_gpu_dfs_skeleton(SkeletonRun& run) {
   r.t_transfers += since(tt);
 
   r.block_size = block;
+  r.time_limit = opts.time_limit;
   f.merge(out, r);
   r.t_search = since(t1);
 }

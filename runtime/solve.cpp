@@ -59,12 +59,13 @@ const Skeleton& choose_skeleton(const SolveOptions& opts, std::string& reason) {
 
 // Options of one skeleton given to another are a mistake worth saying.
 void check_skeleton_options(const SolveOptions& opts, const Skeleton& sk) {
-  if (opts.time_limit != 0 && (opts.time_limit < 0 || sk.name != "cpu")) {
+  if (opts.time_limit != 0 && (opts.time_limit < 0 || (sk.name != "cpu" && sk.name != "dfs"))) {
     Diagnostics d;
     d.error(Loc{make_source("<command line>", "--time-limit " + fmt::format("{}", opts.time_limit)), 1, 14},
             opts.time_limit < 0 ? "--time-limit takes a number of seconds above 0"
-                                : "--time-limit applies to the cpu skeleton; this run uses '" + std::string(sk.name) + "'",
-            "the cpu skeleton stops there and reports the best found and the nodes searched, marked partial");
+                                : "--time-limit applies to the cpu and dfs skeletons; this run uses '" +
+                                      std::string(sk.name) + "'",
+            "they stop there and report the best found and the nodes searched, marked partial");
     throw UserErrors(std::move(d));
   }
   if (!opts.offload.empty() && (sk.name != "offload" || (opts.offload != "bound" && opts.offload != "branch"))) {

@@ -87,6 +87,13 @@ for mode in "$@"; do
       python3 bench/run.py bench/flowshop_cpu16_forward_proofs.json --permjit "$(command -v permjit)" \
         --out "$out/flowshop-cpu16-proofs.jsonl" 2>&1 | tee "$out/flowshop-cpu16-proofs.log"
       ;;
+    flowshop-dfs-limited)  # dfs at the optimum with a 10 s limit: ta027, ta023, ta025 (partial counts and rates)
+      python3 bench/run.py bench/flowshop_dfs_limited.json --permjit "$(command -v permjit)" \
+        --out "$out/flowshop-dfs-limited.jsonl" 2>&1 | tee "$out/flowshop-dfs-limited.log"
+      ;;
+    test-time-limit)
+      permjit_gpu_tests "[time_limit]" --durations yes 2>&1 | tee "$out/gpu-tests-time-limit.log" | tail -8
+      ;;
     test-flowshop)
       permjit_gpu_tests "[flowshop]" --durations yes 2>&1 | tee "$out/gpu-tests-flowshop.log" | tail -30
       ;;

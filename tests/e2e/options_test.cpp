@@ -189,11 +189,11 @@ TEST_CASE("two ends: a GPU skeleton is refused at the spec, auto picks cpu", "[e
   CHECK(std::string(prepare_solve(o).skeleton->name) == "cpu");
 }
 
-TEST_CASE("--time-limit: the cpu skeleton's, above 0, for placement problems", "[e2e][options][time_limit]") {
+TEST_CASE("--time-limit: the cpu and dfs skeletons', above 0, for placement problems", "[e2e][options][time_limit]") {
   SolveOptions o = nqueens();
   o.time_limit = 5;
-  o.skeleton = "dfs";
-  CHECK_THAT(first_error(o), Catch::Contains("--time-limit applies to the cpu skeleton; this run uses 'dfs'"));
+  o.skeleton = "ivm";
+  CHECK_THAT(first_error(o), Catch::Contains("--time-limit applies to the cpu and dfs skeletons; this run uses 'ivm'"));
   o.skeleton = "cpu";
   o.time_limit = -1;
   CHECK_THAT(first_error(o), Catch::Contains("--time-limit takes a number of seconds above 0"));

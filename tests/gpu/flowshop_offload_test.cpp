@@ -79,3 +79,21 @@ TEST_CASE("offload proves ATSP and QAP optima with the CPU's totals", "[gpu][ats
     }
   }
 }
+
+// dfs checks --time-limit between its launches: a limit already past when the frontier
+// is built stops before the first launch (partial: the frontier's counts only); a
+// limit the search stays under changes nothing (the cpu's totals at the optimum).
+TEST_CASE("dfs --time-limit: stopped before a launch, or complete with the CPU's totals", "[gpu][flowshop][time_limit]") {
+  Run r{problem("flowshop.toml"), instance("flowshop/ta003.txt"), {"lb=2"}, taillard_optimum("ta003")};
+  SolveOptions o = options_for(r, "dfs");
+  o.time_limit = 1e-9;
+  SolveResult cut = solve(o);
+  CHECK(cut.stopped);
+  CHECK(cut.chunks == 0);
+  CHECK_THAT(format_json(cut), Catch::Contains("\"complete\":false"));
+  o.time_limit = 600;
+  SolveResult whole = solve(o);
+  CHECK_FALSE(whole.stopped);
+  CHECK(whole.chunks > 1);  // the frontier in several launches, for the checks
+  same_tree(solve_with(r, "cpu"), whole);
+}

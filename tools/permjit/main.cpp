@@ -66,8 +66,8 @@ int main(int argc, char** argv) {
   solve_cmd->add_option("--in-flight", solve_opts.in_flight, "offload: batches on the GPU at once per host thread (default 4)");
   CLI::Option* ub_opt = solve_cmd->add_option("--ub", ub, "initial bound: nodes whose bound is not better are pruned");
   solve_cmd->add_option("--time-limit", solve_opts.time_limit,
-                        "cpu skeleton: stop after this many seconds and report the best found and the nodes searched, "
-                        "marked partial");
+                        "cpu, dfs: stop after this many seconds and report the best found and the nodes searched, "
+                        "marked partial (dfs: checked between kernel launches)");
   solve_cmd->add_option("--explorers", solve_opts.explorers, "ivm: explorers (default: as many as the device holds at once)");
   solve_cmd->add_option("--trigger", solve_opts.trigger, "ivm: empty explorers that start a work-stealing phase (default: a quarter)");
   solve_cmd->add_option("--ivm-rows", solve_opts.ivm_rows, "ivm: where explorers keep their rows: auto | shared | local");
