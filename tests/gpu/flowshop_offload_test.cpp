@@ -86,6 +86,7 @@ TEST_CASE("offload proves ATSP and QAP optima with the CPU's totals", "[gpu][ats
 TEST_CASE("dfs --time-limit: stopped before a launch, or complete with the CPU's totals", "[gpu][flowshop][time_limit]") {
   Run r{problem("flowshop.toml"), instance("flowshop/ta003.txt"), {"lb=2"}, taillard_optimum("ta003")};
   SolveOptions o = options_for(r, "dfs");
+  o.dcpu = 3;  // a frontier of subtrees for the GPU (at its default depth the CPU finishes this small tree)
   o.time_limit = 1e-9;
   SolveResult cut = solve(o);
   CHECK(cut.stopped);
