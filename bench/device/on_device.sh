@@ -91,6 +91,10 @@ for mode in "$@"; do
       python3 bench/run.py bench/flowshop_dfs_limited.json --permjit "$(command -v permjit)" \
         --out "$out/flowshop-dfs-limited.jsonl" 2>&1 | tee "$out/flowshop-dfs-limited.log"
       ;;
+    flowshop-dfs-bar)  # dfs at the optimum on ta029, ta030, ta022 (the three reference instances)
+      python3 bench/run.py bench/flowshop_dfs_bar.json --permjit "$(command -v permjit)" \
+        --out "$out/flowshop-dfs-bar.jsonl" 2>&1 | tee "$out/flowshop-dfs-bar.log"
+      ;;
     test-time-limit)
       permjit_gpu_tests "[time_limit]" --durations yes 2>&1 | tee "$out/gpu-tests-time-limit.log" | tail -8
       ;;
