@@ -107,7 +107,7 @@ TEST_CASE("Taillard ta001-ta010 from scratch and every proof", "[.][e2e][flowsho
 // --time-limit on a search that needs minutes (ta001 forward from scratch): it stops,
 // says so, and reports what it did: a feasible schedule and the nodes it searched. A
 // search that ends first is complete.
-TEST_CASE("--time-limit stops the cpu search and marks the result partial", "[e2e][flowshop][time_limit]") {
+TEST_CASE("a time limit stops the cpu search and marks the result partial", "[e2e][flowshop][time_limit]") {
   SolveOptions o;
   o.load.spec_path = problem("flowshop.toml");
   o.load.instance_path = taillard("ta001");

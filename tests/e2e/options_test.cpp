@@ -189,7 +189,7 @@ TEST_CASE("two ends: a GPU skeleton is refused at the spec, auto picks cpu", "[e
   CHECK(std::string(prepare_solve(o).skeleton->name) == "cpu");
 }
 
-TEST_CASE("--time-limit: the cpu and dfs skeletons', above 0, for placement problems", "[e2e][options][time_limit]") {
+TEST_CASE("the time limit option: the cpu and dfs skeletons', above 0, for placement problems", "[e2e][options][time_limit]") {
   SolveOptions o = nqueens();
   o.time_limit = 5;
   o.skeleton = "ivm";
