@@ -4,7 +4,6 @@
 #include <set>
 
 #include "generator/emit_expr.hpp"
-#include "dsl/static_eval.hpp"
 #include "generator/emit_parts.hpp"
 #include "generator/state_liveness.hpp"
 
@@ -66,50 +65,26 @@ namespace {
 // The symbols that node code (state init, candidates, filter, place, bound, objective)
 // reads: derived tables that only feed other derived tables are not emitted, nor those
 // read only where a condition known before the search leaves code out.
-void reads_of(const Expr& e, std::set<const Symbol*>& out) {
-  if (e.kind == Expr::Kind::cond)
-    if (auto c = eval_static(*e.args[0])) {
-      reads_of(*e.args[*c ? 1 : 2], out);
-      return;
-    }
-  if (e.sym) out.insert(e.sym);
-  for (const auto& a : e.args) reads_of(*a, out);
-}
-void reads_of(const Block& b, std::set<const Symbol*>& out) {
-  for (const auto& s : b) {
-    if (s->kind == Stmt::Kind::if_)
-      if (auto c = eval_static(*s->value)) {
-        reads_of(*c ? s->body : s->else_body, out);
-        continue;
-      }
-    for (const Expr* e : {s->target.get(), s->value.get(), s->lo.get(), s->hi.get()})
-      if (e) reads_of(*e, out);
-    for (const auto& d : s->dims) reads_of(*d, out);
-    reads_of(s->body, out);
-    reads_of(s->else_body, out);
-  }
-}
 std::set<const Symbol*> node_reads(const ProblemSpec& s) {
   std::set<const Symbol*> out;
   const Branch& b = s.branch;
   for (const Expr* e : {b.candidates.get(), b.filter.get(), b.bound.get(), b.objective.get()})
-    if (e) reads_of(*e, out);
-  for (const Block* blk : {&b.place.block, &b.candidates_prelude, &b.filter_prelude, &b.bound_prelude,
-                           &b.objective_prelude})
-    reads_of(*blk, out);
-  if (b.ends == 2) reads_of(b.place_back.block, out);
-  for (const Placement* p : {&b.place, &b.place_back})
-    if (p == &b.place || b.ends == 2)
-      for (const auto& [n, e] : p->simultaneous) reads_of(*e, out);
+    if (e) static_reads(*e, out);
+  for (const Block* blk : {&b.candidates_prelude, &b.filter_prelude, &b.bound_prelude, &b.objective_prelude})
+    static_reads(*blk, out);
+  for (const Placement* p : placements_in_use(b)) {
+    static_reads(p->block, out);
+    for (const auto& [n, e] : p->simultaneous) static_reads(*e, out);
+  }
   for (const auto& v : s.state)
-    if (v.init) reads_of(*v.init, out);
+    if (v.init) static_reads(*v.init, out);
   const PathSpec& p = s.path;
   for (const Expr* e : {p.goal.get(), p.heuristic.get()})
-    if (e) reads_of(*e, out);
+    if (e) static_reads(*e, out);
   for (const auto& m : p.moves) {
     for (const Expr* e : {m.when.get(), m.swap_a.get(), m.swap_b.get()})
-      if (e) reads_of(*e, out);
-    for (const auto& [n, e] : m.set) reads_of(*e, out);
+      if (e) static_reads(*e, out);
+    for (const auto& [n, e] : m.set) static_reads(*e, out);
   }
   if (const DataItem* start = s.find_data(p.start_item))
     if (auto it = s.symbols.find(start->name); it != s.symbols.end()) out.insert(&it->second);

@@ -6,17 +6,6 @@ namespace permjit {
 
 namespace {
 
-// Every symbol `e` reads; a conditional whose condition is known reads only its arm.
-void reads_of(const Expr& e, std::set<const Symbol*>& out) {
-  if (e.kind == Expr::Kind::cond)
-    if (auto c = eval_static(*e.args[0])) {
-      reads_of(*e.args[*c ? 1 : 2], out);
-      return;
-    }
-  if (e.sym) out.insert(e.sym);
-  for (const auto& a : e.args) reads_of(*a, out);
-}
-
 // The statements of an `if` that run: one part when the condition is known.
 std::vector<const Block*> parts_run(const Stmt& s) {
   if (auto c = eval_static(*s.value)) return {*c ? &s.body : &s.else_body};
@@ -38,21 +27,21 @@ void block_reads(const Block& b, const std::set<const Symbol*>& live, bool all, 
     if (!all && !has_live_effect(s, live)) continue;
     switch (s.kind) {
       case Stmt::Kind::assign:
-        for (const auto& a : s.target->args) reads_of(*a, out);
-        reads_of(*s.value, out);
+        for (const auto& a : s.target->args) static_reads(*a, out);
+        static_reads(*s.value, out);
         break;
       case Stmt::Kind::let:
       case Stmt::Kind::var:
-        reads_of(*s.value, out);
-        for (const auto& d : s.dims) reads_of(*d, out);
+        static_reads(*s.value, out);
+        for (const auto& d : s.dims) static_reads(*d, out);
         break;
       case Stmt::Kind::for_:
-        reads_of(*s.lo, out);
-        reads_of(*s.hi, out);
+        static_reads(*s.lo, out);
+        static_reads(*s.hi, out);
         block_reads(s.body, live, all, out);
         break;
       case Stmt::Kind::if_:
-        if (!eval_static(*s.value)) reads_of(*s.value, out);
+        if (!eval_static(*s.value)) static_reads(*s.value, out);
         for (const Block* part : parts_run(s)) block_reads(*part, live, all, out);
         break;
     }
@@ -60,6 +49,23 @@ void block_reads(const Block& b, const std::set<const Symbol*>& live, bool all, 
 }
 
 }  // namespace
+
+void static_reads(const Expr& e, std::set<const Symbol*>& out) {
+  if (e.kind == Expr::Kind::cond)
+    if (auto c = eval_static(*e.args[0])) {
+      static_reads(*e.args[*c ? 1 : 2], out);
+      return;
+    }
+  if (e.sym) out.insert(e.sym);
+  for (const auto& a : e.args) static_reads(*a, out);
+}
+
+void static_reads(const Block& b, std::set<const Symbol*>& out) { block_reads(b, {}, true, out); }
+
+std::vector<const Placement*> placements_in_use(const Branch& b) {
+  if (b.ends == 2) return {&b.place, &b.place_back};
+  return {&b.place};
+}
 
 bool has_live_effect(const Stmt& s, const std::set<const Symbol*>& live) {
   if (const Symbol* w = written(s)) return live.count(w) > 0;
@@ -83,19 +89,18 @@ std::set<const Symbol*> live_symbols(const ProblemSpec& s) {
   }
   const Branch& b = s.branch;
   for (const Expr* e : {b.candidates.get(), b.filter.get(), b.bound.get(), b.objective.get()})
-    if (e) reads_of(*e, live);
+    if (e) static_reads(*e, live);
   for (const Block* blk : {&b.candidates_prelude, &b.filter_prelude, &b.bound_prelude, &b.objective_prelude})
     block_reads(*blk, live, true, live);
   // The updates: a symbol is live when a live symbol's update reads it; to a fixpoint.
-  std::vector<const Placement*> placements{&b.place};
-  if (b.ends == 2) placements.push_back(&b.place_back);
+  const std::vector<const Placement*> placements = placements_in_use(b);
   for (size_t before = 0; before != live.size();) {
     before = live.size();
     std::set<const Symbol*> more;
     for (const Placement* p : placements) {
       block_reads(p->block, live, false, more);
       for (const auto& [name, e] : p->simultaneous)
-        if (auto it = s.symbols.find(name); it != s.symbols.end() && live.count(&it->second)) reads_of(*e, more);
+        if (auto it = s.symbols.find(name); it != s.symbols.end() && live.count(&it->second)) static_reads(*e, more);
     }
     live.insert(more.begin(), more.end());
   }

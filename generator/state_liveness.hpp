@@ -5,10 +5,19 @@
 // branch.ends = 2) without making the nodes of the others larger.
 #pragma once
 #include <set>
+#include <vector>
 
 #include "dsl/spec.hpp"
 
 namespace permjit {
+
+// Every symbol an expression or a block reads, with the conditions known before the
+// search folded as the emitter folds them (a `?:` or an `if` reads only the part it keeps).
+void static_reads(const Expr& e, std::set<const Symbol*>& out);
+void static_reads(const Block& b, std::set<const Symbol*>& out);
+
+// The placements the skeletons call: `place`, and `place_back` with two ends.
+std::vector<const Placement*> placements_in_use(const Branch& b);
 
 // The symbols (state variables and update-block locals) that node code needs, with the
 // conditions known before the search folded as the emitter folds them. Path problems
