@@ -9,6 +9,7 @@
 
 #include "dsl/diagnostics.hpp"
 #include "generator/code_writer.hpp"
+#include "generator/emit_parts.hpp"
 
 namespace permjit {
 
@@ -23,15 +24,15 @@ std::string narrowest_unsigned(int n) {
 
 int ivm_levels(const ProblemSpec& spec) { return spec.size - static_cast<int>(spec.fixed_prefix.size()); }
 
-ProblemSource generate_ivm_layout(const ProblemSpec& spec) {
-  PJ_INTERNAL_ASSERT(spec.size > 0, "the IVM layout needs a spec whose size is known");
+void emit_ivm_layout(GenContext& g) {
+  const ProblemSpec& spec = g.spec;
+  CodeWriter& out = g.out;
   const int levels = ivm_levels(spec);
   PJ_INTERNAL_ASSERT(levels >= 1, "the IVM layout needs at least one level below the fixed prefix");
   const std::string L = std::to_string(levels);
-  CodeWriter out(spec.name + ".ivm.inc");
   out.line("// permjit IVM layout: " + spec.name + ", " + L + " levels below the fixed prefix (seed 001 3.1).");
   out.line("// Generated; do not edit. Read by templates/gpu_ivm.cuh.");
-  out.line("namespace ivm {");
+  out.line("namespace pj_ivm::layout {");
   out.line("");
   out.line("constexpr int kLevels = " + L + ";  // problem::kSize - problem::kPrefixLength");
   out.line("// Values (< " + std::to_string(spec.size) + "), factoradic digits (< " + L + ") and the depth I (< " + L +
@@ -57,8 +58,7 @@ ProblemSource generate_ivm_layout(const ProblemSpec& spec) {
   out.line("};");
   out.line("constexpr int kExplorerBytes = 1 + kLevels * (2 * int(sizeof(Digit)) + int(sizeof(problem::Mask)));");
   out.line("");
-  out.line("}  // namespace ivm");
-  return ProblemSource{out.generated_name(), out.text()};
+  out.line("}  // namespace pj_ivm::layout");
 }
 
 }  // namespace permjit

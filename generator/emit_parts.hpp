@@ -22,14 +22,18 @@ void emit_header(GenContext& g);      // banner, namespace
 void emit_constants(GenContext& g);   // size, goal, mask type, params, data scalars
 void emit_data(GenContext& g);        // instance arrays
 void emit_node(GenContext& g);        // struct Node
-void emit_root(GenContext& g);        // root(): state init and the fixed prefix
 void emit_candidates(GenContext& g);  // candidates(): the set of values a node may place
 void emit_place(GenContext& g);       // place() (and place_back()): parent + value -> child
+void emit_root(GenContext& g);        // root(): state init and the fixed prefix, placed with place()
 void emit_evaluation(GenContext& g);  // bound() and objective()
 void emit_footer(GenContext& g);
 
 // Path problems (generator/emit_path.cpp) instead of emit_node..emit_evaluation.
 void emit_path_node(GenContext& g);    // struct Node: state, heuristic value, the permutation
 void emit_path_search(GenContext& g);  // heuristic, is_goal, root, the moves
+
+// The ivm skeleton's layout (generator/emit_ivm.cpp): a part of its own, after the
+// problem in the skeleton's unit (generate_ivm_layout).
+void emit_ivm_layout(GenContext& g);
 
 }  // namespace permjit

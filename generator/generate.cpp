@@ -6,7 +6,9 @@
 
 namespace permjit {
 
-// The generator reads top to bottom: each step writes one part of the source.
+// The generator reads top to bottom: each step writes one part of the source. The
+// order is C++'s: a part may call only what stands above it, and root() places the
+// fixed prefix with place(), so emit_root comes after emit_place.
 ProblemSource generate_problem(const ProblemSpec& spec) {
   PJ_INTERNAL_ASSERT(spec.size > 0, "generate_problem needs a spec whose size is known");
   GenContext g(spec, spec.name + ".problem.inc");
@@ -25,6 +27,15 @@ ProblemSource generate_problem(const ProblemSpec& spec) {
     emit_evaluation(g);
   }
   emit_footer(g);
+  return ProblemSource{g.out.generated_name(), g.out.text()};
+}
+
+// The second entry point: the IVM layout, which the ivm skeleton's unit places after
+// the problem source (it names problem::Node and problem::Mask).
+ProblemSource generate_ivm_layout(const ProblemSpec& spec) {
+  PJ_INTERNAL_ASSERT(spec.size > 0, "the IVM layout needs a spec whose size is known");
+  GenContext g(spec, spec.name + ".ivm.inc");
+  emit_ivm_layout(g);
   return ProblemSource{g.out.generated_name(), g.out.text()};
 }
 

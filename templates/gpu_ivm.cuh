@@ -20,12 +20,12 @@
 #endif
 
 // The host checks that it sizes the state as this compiler does.
-extern "C" __constant__ int pj_ivm_explorer_bytes = ivm::kExplorerBytes;
+extern "C" __constant__ int pj_ivm_explorer_bytes = pj_ivm::layout::kExplorerBytes;
 extern "C" __constant__ int pj_ivm_mask_bytes = sizeof(problem::Mask);
 // One row as the compiler lays it out: the host places the rows from this.
-extern "C" __constant__ int pj_ivm_level_bytes = sizeof(ivm::Level);
+extern "C" __constant__ int pj_ivm_level_bytes = sizeof(pj_ivm::layout::Level);
 
-namespace gpu_ivm {
+namespace pj_ivm::device {
 
 using namespace gpu_search;
 using pj_ivm::L;
@@ -81,13 +81,13 @@ __device__ __forceinline__ unsigned long long thread_index() {
   return static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
 }
 
-}  // namespace gpu_ivm
+}  // namespace pj_ivm::device
 
 // Explorer i starts on [first_i, last_i] (its last digits are already in place), or
 // has nothing when empty[i].
-extern "C" __global__ void pj_ivm_init(ivm::Explorers e, const unsigned char* __restrict__ first,
+extern "C" __global__ void pj_ivm_init(pj_ivm::layout::Explorers e, const unsigned char* __restrict__ first,
                                        const unsigned char* __restrict__ empty, PjGpuResults* r) {
-  using namespace gpu_ivm;
+  using namespace pj_ivm::device;
   const unsigned long long i = thread_index();
   if (i >= e.T) return;
   Ref x{e, i};
@@ -104,9 +104,9 @@ extern "C" __global__ void pj_ivm_init(ivm::Explorers e, const unsigned char* __
 // empty (or the host asks this round to stop); then each writes what it has left to
 // lengths[i] and the block totals go to the control block and the results. `stack`
 // holds this thread's rows, entry k at stack[k * stride].
-__device__ __forceinline__ void explore_round(ivm::Explorers e, PjIvmControl* ctl, PjGpuResults* r, double* lengths,
-                                              unsigned round, ivm::Level* stack, int stride) {
-  using namespace gpu_ivm;
+__device__ __forceinline__ void explore_round(pj_ivm::layout::Explorers e, PjIvmControl* ctl, PjGpuResults* r, double* lengths,
+                                              unsigned round, pj_ivm::layout::Level* stack, int stride) {
+  using namespace pj_ivm::device;
   __shared__ unsigned long long totals[3];
   __shared__ double left_total;
   __shared__ unsigned active_total;
@@ -141,23 +141,23 @@ __device__ __forceinline__ void explore_round(ivm::Explorers e, PjIvmControl* ct
 // a warp's accesses to one level are consecutive. The host picks one from the layout's
 // size; both are compiled so that the choice needs no second compile.
 extern "C" __global__ void __launch_bounds__(PJ_BLOCK)
-pj_ivm_explore_local(ivm::Explorers e, PjIvmControl* ctl, PjGpuResults* r, double* lengths, unsigned round) {
-  ivm::Level rows[pj_ivm::L];
+pj_ivm_explore_local(pj_ivm::layout::Explorers e, PjIvmControl* ctl, PjGpuResults* r, double* lengths, unsigned round) {
+  pj_ivm::layout::Level rows[pj_ivm::L];
   explore_round(e, ctl, r, lengths, round, rows, 1);
 }
 
 extern "C" __global__ void __launch_bounds__(PJ_BLOCK)
-pj_ivm_explore_shared(ivm::Explorers e, PjIvmControl* ctl, PjGpuResults* r, double* lengths, unsigned round) {
+pj_ivm_explore_shared(pj_ivm::layout::Explorers e, PjIvmControl* ctl, PjGpuResults* r, double* lengths, unsigned round) {
   extern __shared__ __align__(16) unsigned char pj_ivm_rows[];
-  ivm::Level* rows = reinterpret_cast<ivm::Level*>(pj_ivm_rows);
+  pj_ivm::layout::Level* rows = reinterpret_cast<pj_ivm::layout::Level*>(pj_ivm_rows);
   explore_round(e, ctl, r, lengths, round, rows + threadIdx.x, static_cast<int>(blockDim.x));
 }
 
 // trySelect, one kernel: each empty explorer walks its hypercube neighbours in order and
 // claims the first with more than the mean left that nobody has claimed.
-extern "C" __global__ void pj_ivm_select(ivm::Explorers e, const double* __restrict__ lengths, long long* victim,
+extern "C" __global__ void pj_ivm_select(pj_ivm::layout::Explorers e, const double* __restrict__ lengths, long long* victim,
                                          int* claimed, const PjIvmControl* ctl, unsigned p, int dims) {
-  using namespace gpu_ivm;
+  using namespace pj_ivm::device;
   const unsigned long long i = thread_index();
   if (i >= e.T) return;
   victim[i] = -1;
@@ -169,9 +169,9 @@ extern "C" __global__ void pj_ivm_select(ivm::Explorers e, const double* __restr
 
 // stealWork: each thief takes the right half of its victim's interval. A victim has
 // one thief, and thieves are empty, so every explorer's state has one writer.
-extern "C" __global__ void pj_ivm_steal(ivm::Explorers e, const long long* __restrict__ victim, int* claimed,
+extern "C" __global__ void pj_ivm_steal(pj_ivm::layout::Explorers e, const long long* __restrict__ victim, int* claimed,
                                         PjIvmControl* ctl, PjGpuResults* r) {
-  using namespace gpu_ivm;
+  using namespace pj_ivm::device;
   const unsigned long long i = thread_index();
   if (i >= e.T) return;
   const long long v = victim[i];

@@ -22,8 +22,8 @@ namespace pj_ivm {
 
 using problem::Mask;
 using problem::Node;
-constexpr int L = ivm::kLevels;
-static_assert(sizeof(ivm::Digit) == sizeof(Digit), "digits are bytes (sizes up to 64)");
+constexpr int L = layout::kLevels;
+static_assert(sizeof(layout::Digit) == sizeof(Digit), "digits are bytes (sizes up to 64)");
 
 // The rank of value v among the values of `free` (its factoradic digit).
 PJ_HD int rank_of(Mask free, int v) { return pj::popcount(free & (pj::bit<Mask>(v) - 1)); }
@@ -38,12 +38,12 @@ PJ_HD int value_of_rank(Mask free, int r) { return pj::lowest(free & ~lowest_n(f
 
 // One explorer's entries in the structure-of-arrays state.
 struct Ref {
-  const ivm::Explorers& e;
+  const layout::Explorers& e;
   unsigned long long i;
-  PJ_HD ivm::Digit& I() const { return e.I[i]; }
-  PJ_HD ivm::Digit& V(int l) const { return e.V[l * e.T + i]; }
+  PJ_HD layout::Digit& I() const { return e.I[i]; }
+  PJ_HD layout::Digit& V(int l) const { return e.V[l * e.T + i]; }
   PJ_HD Mask& M(int l) const { return e.M[l * e.T + i]; }
-  PJ_HD ivm::Digit& last(int l) const { return e.last[l * e.T + i]; }
+  PJ_HD layout::Digit& last(int l) const { return e.last[l * e.T + i]; }
 };
 
 PJ_HD bool is_empty(Ref x) { return x.I() == 0 && x.M(0) == 0; }
@@ -52,7 +52,7 @@ PJ_HD bool is_empty(Ref x) { return x.I() == 0 && x.M(0) == 0; }
 PJ_HD void normalize(Ref x) {
   int top = x.I();
   while (top > 0 && x.M(top) == 0) --top;
-  x.I() = static_cast<ivm::Digit>(top);
+  x.I() = static_cast<layout::Digit>(top);
 }
 
 PJ_HD Mask root_free() {
@@ -139,11 +139,11 @@ PJ_HD void enter(Ref x, const Digit* first, Pruned&& pruned) {
     Node child;
     problem::place(node, c, child);
     if (pruned(child)) break;
-    x.V(l) = static_cast<ivm::Digit>(c);
+    x.V(l) = static_cast<layout::Digit>(c);
     on_last_path = on_last_path && d == e;
     node = child;
   }
-  x.I() = static_cast<ivm::Digit>(l);
+  x.I() = static_cast<layout::Digit>(l);
   normalize(x);
 }
 
@@ -163,7 +163,7 @@ struct Counters {
 // the rows while it runs, entry k at stack[k * stride]. Hooks: `best` (the incumbent as
 // last read), `poll()`, `leaf(child, vals)` for a complete permutation (vals[0..L-1]).
 template <class Hooks>
-PJ_HD bool explore(Ref x, ivm::Level* stack, int stride, Hooks& hooks, Counters& c) {
+PJ_HD bool explore(Ref x, layout::Level* stack, int stride, Hooks& hooks, Counters& c) {
   if (is_empty(x)) return true;
   // Rebuild the rows' nodes along the path (placing, not counting: they were counted).
   int vals[L];
@@ -226,9 +226,9 @@ PJ_HD bool explore(Ref x, ivm::Level* stack, int stride, Hooks& hooks, Counters&
     rem = child_rem;
   }
   // Save the IVM: the path's values and every row, then drop the empty deepest rows.
-  x.I() = static_cast<ivm::Digit>(top);
+  x.I() = static_cast<layout::Digit>(top);
   for (int k = 0; k < top; ++k) {
-    x.V(k) = static_cast<ivm::Digit>(vals[k]);
+    x.V(k) = static_cast<layout::Digit>(vals[k]);
     x.M(k) = stack[k * stride].rem;
   }
   x.M(top) = rem;

@@ -15,14 +15,14 @@ constexpr pj::Goal kGoal = problem::kGoal;
 
 struct World {
   unsigned long long T;
-  std::vector<ivm::Digit> I, V, last;
+  std::vector<pj_ivm::layout::Digit> I, V, last;
   std::vector<problem::Mask> M;
   pj_ivm::Counters c;
   int best;
   unsigned long long rounds = 0, steals = 0;
   explicit World(unsigned long long t)
       : T(t), I(t), V(L * t), last(L * t), M(L * t), best(0) {}
-  ivm::Explorers view() { return ivm::Explorers{I.data(), V.data(), M.data(), last.data(), T}; }
+  pj_ivm::layout::Explorers view() { return pj_ivm::layout::Explorers{I.data(), V.data(), M.data(), last.data(), T}; }
 };
 
 inline bool is_pruned(const Node& n, int best) {
@@ -52,7 +52,7 @@ inline void start(World& w, int initial_best) {
   w.best = initial_best;
   w.c = pj_ivm::Counters{};
   w.c.expanded = 1;  // the root
-  ivm::Explorers e = w.view();
+  pj_ivm::layout::Explorers e = w.view();
   pj_ivm::Digit first[L], last[L];
   for (unsigned long long i = 0; i < w.T; ++i) {
     pj_ivm::Ref x{e, i};
@@ -69,8 +69,8 @@ inline void start(World& w, int initial_best) {
 
 // One round: explore, measure, select victims, steal. False once nothing is left.
 inline bool round(World& w, long long budget) {
-  ivm::Explorers e = w.view();
-  ivm::Level stack[L];
+  pj_ivm::layout::Explorers e = w.view();
+  pj_ivm::layout::Level stack[L];
   std::vector<double> lengths(w.T);
   double total = 0;
   ++w.rounds;
