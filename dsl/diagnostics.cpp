@@ -49,4 +49,10 @@ void internal_error(const char* file, int line, const std::string& what) {
   throw InternalError(out.str());
 }
 
+void command_line_error(const std::string& shown, int col, const std::string& message, const std::string& hint) {
+  Diagnostics d;
+  d.error(Loc{make_source("<command line>", shown), 1, col}, message, hint);
+  throw UserErrors(std::move(d));
+}
+
 }  // namespace permjit

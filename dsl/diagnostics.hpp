@@ -43,6 +43,11 @@ struct UserErrors : std::runtime_error {
   explicit UserErrors(Diagnostics d) : std::runtime_error(d.render()), diags(std::move(d)) {}
 };
 
+// A mistake on the command line: `shown` is the part of it the error points into
+// (a source named "<command line>"), `col` the column in it.
+[[noreturn]] void command_line_error(const std::string& shown, int col, const std::string& message,
+                                     const std::string& hint = {});
+
 struct InternalError : std::logic_error {
   using std::logic_error::logic_error;
 };

@@ -9,11 +9,8 @@
 #include "runtime/path_solver.hpp"
 #include "runtime/skeletons.hpp"
 #include "runtime/solve.hpp"
-#include "runtime/unit.hpp"
 
 namespace permjit {
-
-std::vector<std::string> cpu_ida_templates() { return {"ida_abi.h", "cpu_ida.hpp"}; }
 
 namespace {
 using clock_type = std::chrono::steady_clock;
@@ -51,8 +48,7 @@ class CpuIdaSolver : public PathSolver {
 
 std::unique_ptr<PathSolver> open_cpu_ida(SkeletonRun& run) {
   auto t0 = clock_type::now();
-  ModuleCache cache(run.opts.cache_dir.empty() ? default_cache_dir() : run.opts.cache_dir);
-  HostModule mod = compile_host_module(assemble_unit(run.source, cpu_ida_templates()), cache);
+  HostModule mod = compile_host_module(run.units.host->text, run.cache());
   auto solver = std::make_unique<CpuIdaSolver>(mod.path, run.opts);
   run.result.device = "host CPU";
   run.result.cache_hit = mod.cache_hit;

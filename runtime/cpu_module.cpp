@@ -4,6 +4,8 @@
 
 #include <stdexcept>
 
+#include "dsl/diagnostics.hpp"
+
 namespace permjit {
 
 CpuModule::CpuModule(const std::string& so_path) : path_(so_path) {
@@ -35,8 +37,10 @@ PjFrontier CpuModule::frontier(std::optional<long long> ub, int depth, unsigned 
   PjFrontier f{};
   if (int rc = frontier_(&args, depth, min_nodes, with_prefix ? 1 : 0, &f); rc != 0) {
     frontier_free_(&f);
-    throw std::runtime_error(rc == 2 ? "a frontier of prefixes needs values placed from the left (branch.ends = 1)"
-                                     : "out of host memory building the frontier");
+    // Skeletons that start from a frontier of prefixes place values from the left only:
+    // prepare_solve refused a two-ended spec for them.
+    PJ_INTERNAL_ASSERT(rc != 2, "a frontier of prefixes needs values placed from the left (branch.ends = 1)");
+    throw std::runtime_error("out of host memory building the frontier");
   }
   return f;
 }

@@ -1,5 +1,6 @@
 // Host side of the `cpu` skeleton: compile prelude + problem + templates/cpu_dfs.hpp
-// into a shared object (cached), load it, search.
+// (templates/cpu_ida.hpp for a path problem) into a shared object (cached), load it,
+// search.
 #include <chrono>
 
 #include "runtime/cache.hpp"
@@ -8,9 +9,13 @@
 #include "runtime/host_compiler.hpp"
 #include "runtime/skeletons.hpp"
 #include "runtime/solve.hpp"
-#include "runtime/unit.hpp"
 
 namespace permjit {
+
+SkeletonUnits cpu_units(const UnitInputs& in) {
+  const bool path = in.spec.goal == Goal::path;
+  return {host_unit(in, path ? cpu_ida_templates() : cpu_search_templates()), std::nullopt};
+}
 
 void run_cpu_skeleton(SkeletonRun& run) {
   if (run.spec.goal == Goal::path) {
@@ -20,8 +25,7 @@ void run_cpu_skeleton(SkeletonRun& run) {
   using clock = std::chrono::steady_clock;
   SolveResult& r = run.result;
   auto t0 = clock::now();
-  ModuleCache cache(run.opts.cache_dir.empty() ? default_cache_dir() : run.opts.cache_dir);
-  HostModule mod = compile_host_module(assemble_unit(run.source, {"cpu_abi.h", "cpu_dfs.hpp"}), cache);
+  HostModule mod = compile_host_module(run.units.host->text, run.cache());
   auto t1 = clock::now();
 
   CpuRunOptions o;

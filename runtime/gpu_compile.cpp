@@ -3,6 +3,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "dsl/diagnostics.hpp"
 #include "runtime/device_link.hpp"
 #include "runtime/host_compiler.hpp"
 #include "runtime/nvrtc_compile.hpp"
@@ -10,13 +11,12 @@
 
 namespace permjit {
 
-GpuModuleImage compile_gpu_module(const std::string& unit, const std::string& name, const std::string& arch,
-                                  const std::vector<std::string>& defines, const ModuleCache& cache,
-                                  bool device_runtime) {
-  std::vector<std::string> key_parts = {"gpu-module", kPermjitVersion, nvrtc_version(), arch, unit};
-  for (const auto& d : defines) key_parts.push_back(d);
+GpuModuleImage compile_gpu_module(const CompileUnit& unit, const std::string& arch, const ModuleCache& cache) {
+  PJ_INTERNAL_ASSERT(unit.target == UnitTarget::device, "compile_gpu_module needs a device unit");
+  std::vector<std::string> key_parts = {"gpu-module", kPermjitVersion, nvrtc_version(), arch, unit.text};
+  for (const auto& o : unit.options) key_parts.push_back(o);
   std::string devrt;
-  if (device_runtime) {
+  if (unit.device_runtime) {
     devrt = find_device_runtime();
     key_parts.insert(key_parts.end(), {"rdc+cudadevrt", nvjitlink_version(), file_digest(devrt)});
   }
@@ -27,17 +27,15 @@ GpuModuleImage compile_gpu_module(const std::string& unit, const std::string& na
     ss << in.rdbuf();
     return GpuModuleImage{ss.str(), true, ""};
   }
-  std::vector<std::string> options = defines;
-  if (device_runtime) options.push_back("-rdc=true");
-  NvrtcOutput out = nvrtc_compile(unit, name, arch, true, options);
+  NvrtcOutput out = nvrtc_compile(unit.text, unit.name, arch, true, unit.options);
   auto fail = [&](const std::string& what, const std::string& log) {
     std::string saved = cache.dir() + "/failed-" + key + ".cu";
-    write_file_atomic(saved, unit);
+    write_file_atomic(saved, unit.text);
     throw CompileError(what, log, saved);
   };
   if (!out.ok) fail("NVRTC failed on the generated code for " + arch, out.log);
   std::string cubin = out.cubin;
-  if (device_runtime) {
+  if (unit.device_runtime) {
     DeviceLinkOutput linked = link_with_device_runtime(out.cubin, arch, devrt);
     if (!linked.ok) fail("nvJitLink failed to link the module with " + devrt + " for " + arch, linked.log);
     cubin = std::move(linked.cubin);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "runtime/cache.hpp"
+#include "runtime/compile_unit.hpp"
 
 namespace permjit {
 
@@ -17,10 +18,8 @@ struct GpuModuleImage {
   std::string log;  // NVRTC's messages, including ptxas's resource report when asked
 };
 
-// With `device_runtime`, the unit is compiled as relocatable device code (-rdc=true)
-// and linked with libcudadevrt.a (runtime/device_link.hpp): dynamic parallelism.
-GpuModuleImage compile_gpu_module(const std::string& unit, const std::string& name, const std::string& arch,
-                                  const std::vector<std::string>& defines, const ModuleCache& cache,
-                                  bool device_runtime = false);
+// A unit with `device_runtime` is relocatable device code (its options hold
+// -rdc=true), linked with libcudadevrt.a (runtime/device_link.hpp): dynamic parallelism.
+GpuModuleImage compile_gpu_module(const CompileUnit& unit, const std::string& arch, const ModuleCache& cache);
 
 }  // namespace permjit

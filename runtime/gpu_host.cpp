@@ -4,27 +4,18 @@
 #include <climits>
 #include <thread>
 
+#include "dsl/diagnostics.hpp"
 #include "runtime/cache.hpp"
 #include "runtime/gpu_compile.hpp"
 #include "runtime/solve.hpp"
-#include "runtime/unit.hpp"
 
 namespace permjit {
 
-namespace {
-ModuleCache cache_of(const SkeletonRun& run) {
-  return ModuleCache(run.opts.cache_dir.empty() ? default_cache_dir() : run.opts.cache_dir);
-}
-}  // namespace
-
-GpuStart::GpuStart(SkeletonRun& run, const std::string& skeleton, const std::vector<std::string>& templates,
-                   const std::string& unit_name, const std::vector<std::string>& defines, bool device_runtime,
-                   const std::vector<std::string>& host_templates)
-    : dev(open_device(skeleton, run.result)),
+GpuStart::GpuStart(SkeletonRun& run)
+    : dev(open_device(run.result.skeleton, run.result)),
       context(dev),
-      host(compile_host_module(assemble_unit(run.source, host_templates), cache_of(run))),
-      image(compile_gpu_module(assemble_unit(run.source, templates), unit_name, dev.arch(), defines, cache_of(run),
-                               device_runtime)),
+      host(compile_host_module(run.units.host.value().text, run.cache())),
+      image(compile_gpu_module(run.units.device.value(), dev.arch(), run.cache())),
       module(image.cubin) {
   run.result.cache_hit = host.cache_hit && image.cache_hit;
   run.result.t_compile = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -74,14 +65,15 @@ void GpuFrontier::upload(unsigned long long first, unsigned long long n, cuda::B
 
 void GpuFrontier::check_layout(const cuda::Module& m) const {
   int device_node_bytes = m.read_int("pj_node_bytes");
-  if (device_node_bytes != f_.node_bytes)
-    throw std::runtime_error("node layout differs between the host (" + std::to_string(f_.node_bytes) +
-                             " bytes) and the device (" + std::to_string(device_node_bytes) + " bytes)");
+  PJ_INTERNAL_ASSERT(device_node_bytes == f_.node_bytes,
+                     "node layout differs between the host (" + std::to_string(f_.node_bytes) +
+                         " bytes) and the device (" + std::to_string(device_node_bytes) + " bytes)");
 }
 
 int GpuFrontier::start_incumbent(const SolveOptions& opts, Goal goal) const {
   long long start = f_.counts.found ? f_.counts.best : opts.ub ? *opts.ub : (goal == Goal::maximize ? INT_MIN : INT_MAX);
-  if (start < INT_MIN || start > INT_MAX) throw std::runtime_error("--ub does not fit the 32-bit objective");
+  // prepare_solve refused a --ub outside 32 bits; the frontier's best is a 32-bit objective.
+  PJ_INTERNAL_ASSERT(start >= INT_MIN && start <= INT_MAX, "the starting incumbent does not fit 32 bits");
   return static_cast<int>(start);
 }
 

@@ -21,12 +21,10 @@ namespace permjit {
 cuda::Device open_device(const std::string& skeleton, SolveResult& r);
 
 // What a GPU skeleton starts with: the device and its context, the CPU module that
-// builds the frontier, and its GPU module (the unit of `templates`) compiled through the
-// cache and loaded. Sets r.device, r.cache_hit and r.t_compile.
+// builds the frontier and the GPU module (run.units' host and device units) compiled
+// through the cache and loaded. Sets r.device, r.cache_hit and r.t_compile.
 struct GpuStart {
-  GpuStart(SkeletonRun& run, const std::string& skeleton, const std::vector<std::string>& templates,
-           const std::string& unit_name, const std::vector<std::string>& defines, bool device_runtime = false,
-           const std::vector<std::string>& host_templates = {"cpu_abi.h", "cpu_dfs.hpp"});
+  explicit GpuStart(SkeletonRun& run);
   std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
   cuda::Device dev;
   cuda::Context context;
@@ -58,10 +56,10 @@ class GpuFrontier {
   // (size bytes each). The layout counts as r.t_host, the copies as r.t_transfers.
   void upload(unsigned long long first, unsigned long long n, cuda::Buffer& nodes, cuda::Buffer& prefix,
               SolveResult& r) const;
-  // Throws unless the module's kernels lay a node out as the host does (pj_node_bytes).
+  // Asserts that the module's kernels lay a node out as the host does (pj_node_bytes).
   void check_layout(const cuda::Module& m) const;
   // The incumbent the device starts from: the frontier's best leaf, else --ub, else
-  // the goal's worst value. Throws if --ub does not fit 32 bits.
+  // the goal's worst value (prepare_solve refused a --ub outside 32 bits).
   int start_incumbent(const SolveOptions& opts, Goal goal) const;
   // r's nodes and best solution: the frontier's and the device's together.
   void merge(const PjGpuResults& device, SolveResult& r) const;

@@ -4,6 +4,8 @@
 
 #include <stdexcept>
 
+#include "dsl/diagnostics.hpp"
+
 namespace permjit {
 
 namespace {
@@ -12,11 +14,12 @@ F symbol(void* h, const char* name) {
   return reinterpret_cast<F>(dlsym(h, name));
 }
 
-// The module's codes that are our mistakes, not the user's, in words.
-std::string failure(const char* what, int rc) {
-  if (rc == PJ_IDA_BAD_START)
-    return std::string("internal error: ") + what + ": the start data does not match the compiled module's root()";
-  return std::string(what) + " failed (code " + std::to_string(rc) + ")";
+// A failure code of the module: a start that does not match the compiled root() is our
+// mistake (the start data were checked against the spec), the others the machine's.
+[[noreturn]] void fail(const char* what, int rc) {
+  PJ_INTERNAL_ASSERT(rc != PJ_IDA_BAD_START,
+                     std::string(what) + ": the start data does not match the compiled module's root()");
+  throw std::runtime_error(std::string(what) + " failed (code " + std::to_string(rc) + ")");
 }
 }  // namespace
 
@@ -55,23 +58,23 @@ PjIdaResult IdaModule::search(const PjIdaArgs& args) const {
   int rc = search_(&args, r);
   PjIdaResult out = *r;
   delete r;
-  if (rc != 0) throw std::runtime_error(failure("the CPU IDA* search", rc));
+  if (rc != 0) fail("the CPU IDA* search", rc);
   return out;
 }
 
 std::vector<int> IdaModule::moves_to(const void* from, int g, int last, const void* to, int to_g, int limit) const {
   std::vector<int> moves(PJ_IDA_MAX_PATH);
   int n = 0;
-  if (moves_to_(from, g, last, to, to_g, limit, moves.data(), &n) != 0)
-    throw std::runtime_error("internal error: no path of cost " + std::to_string(to_g - g) +
-                             " within the limit to a node handed between warps");
+  const bool found = moves_to_(from, g, last, to, to_g, limit, moves.data(), &n) == 0;
+  PJ_INTERNAL_ASSERT(found, "no path of cost " + std::to_string(to_g - g) +
+                                " within the limit to a node handed between warps");
   moves.resize(n);
   return moves;
 }
 
 IdaModule::Roots::Roots(const IdaModule& m, const IdaStart& start, unsigned long long min_roots) : m_(m) {
   if (int rc = m_.roots_(&start.get(), min_roots, &r_); rc != 0)
-    throw std::runtime_error(failure("building the IDA* upper tree", rc));
+    fail("building the IDA* upper tree", rc);
 }
 
 IdaModule::Roots::~Roots() { m_.roots_free_(&r_); }
@@ -86,9 +89,9 @@ PjIdaCounts IdaModule::Roots::upper(int limit, std::vector<unsigned char>& alive
 std::vector<int> IdaModule::Roots::path(long long root, long long upper_goal, int limit) const {
   std::vector<int> moves(PJ_IDA_MAX_PATH);
   int n = 0;
-  if (m_.path_(&r_, root, upper_goal, limit, moves.data(), &n) != 0)
-    throw std::runtime_error("internal error: no path of cost " + std::to_string(limit) + " below root " +
-                             std::to_string(root) + ", where the search found one");
+  const bool found = m_.path_(&r_, root, upper_goal, limit, moves.data(), &n) == 0;
+  PJ_INTERNAL_ASSERT(found, "no path of cost " + std::to_string(limit) + " below root " + std::to_string(root) +
+                                ", where the search found one");
   moves.resize(n);
   return moves;
 }
@@ -97,9 +100,10 @@ std::vector<int> IdaModule::Roots::path_via(long long root, const std::vector<in
                                             int last, int limit) const {
   std::vector<int> moves(PJ_IDA_MAX_PATH);
   int n = 0;
-  if (m_.path_via_(&r_, root, via.data(), static_cast<int>(via.size()), node, g, last, limit, moves.data(), &n) != 0)
-    throw std::runtime_error("internal error: no path of cost " + std::to_string(limit) + " below a piece of root " +
-                             std::to_string(root) + ", where the search found one");
+  const bool found =
+      m_.path_via_(&r_, root, via.data(), static_cast<int>(via.size()), node, g, last, limit, moves.data(), &n) == 0;
+  PJ_INTERNAL_ASSERT(found, "no path of cost " + std::to_string(limit) + " below a piece of root " +
+                                std::to_string(root) + ", where the search found one");
   moves.resize(n);
   return moves;
 }

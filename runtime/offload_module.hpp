@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "generator/generate.hpp"
+#include "runtime/compile_unit.hpp"
 #include "runtime/cache.hpp"
 #include "templates/cpu_abi.h"
 #include "templates/offload_abi.h"
@@ -36,8 +36,8 @@ struct OffloadOutcome {
 
 class OffloadModule {
  public:
-  // Compiles (or takes from the cache) and loads the module of `source`.
-  OffloadModule(const ProblemSource& source, const ModuleCache& cache);
+  // Compiles (or takes from the cache) and loads `host_unit` (offload_units' host unit).
+  OffloadModule(const CompileUnit& host_unit, const ModuleCache& cache);
   ~OffloadModule();
   OffloadModule(const OffloadModule&) = delete;
   OffloadModule& operator=(const OffloadModule&) = delete;

@@ -55,7 +55,7 @@ std::string format_human(const SolveResult& r) {
     for (const auto& [k, v] : r.params) s += fmt::format(" {}={}", k, v);
     s += "\n";
   }
-  if (r.skeleton == "ivm")  // the device splits the leaves itself: no host threads, no frontier
+  if (r.ivm)  // the device splits the leaves itself: no host threads, no frontier
     s += fmt::format("backend     {} ({}), skeleton {}\n", r.backend, r.backend_reason, r.skeleton);
   else
     s += fmt::format("backend     {} ({}), skeleton {}, {} host thread(s), split at depth {} into {} subtrees\n",
@@ -91,13 +91,14 @@ std::string format_human(const SolveResult& r) {
                      r.t_kernels, r.t_host, r.threads, r.chunks, r.block_size);
     s += fmt::format("offload     {} on the device, largest pool {}\n",
                      r.offload_mode == "branch" ? "branching and bounding" : "bounding", grouped(r.max_pool));
-  } else if (r.backend == "gpu" && r.skeleton == "ivm") {
+  } else if (r.ivm) {
+    const SolveResult::Ivm& v = *r.ivm;
     s += fmt::format("search      host {:.3f} s (split, setup), transfers {:.3f} s, exploration kernels {:.3f} s, "
                      "work stealing {:.3f} s ({} threads/block)\n",
-                     r.t_host, r.t_transfers, r.t_kernels, r.t_balance, r.block_size);
+                     r.t_host, r.t_transfers, r.t_kernels, v.t_balance, r.block_size);
     s += fmt::format("ivm         {} explorers, rows in {} memory, trigger {}, {} rounds, {} steals{}\n",
-                     grouped(r.explorers), r.ivm_rows, grouped(r.trigger), grouped(r.rounds), grouped(r.steals),
-                     r.resumed_from.empty() ? "" : ", resumed from " + r.resumed_from);
+                     grouped(v.explorers), v.rows, grouped(v.trigger), grouped(v.rounds), grouped(v.steals),
+                     v.resumed_from.empty() ? "" : ", resumed from " + v.resumed_from);
   } else if (r.backend == "gpu") {
     s += fmt::format("search      host {:.3f} s (CPU search to d_cpu, layout), transfers {:.3f} s, kernels {:.3f} s "
                      "({} chunk(s), {} threads/block)\n",
@@ -167,9 +168,11 @@ std::string format_json(const SolveResult& r) {
                  {"search", r.t_search},   {"host", r.t_host},         {"transfers", r.t_transfers},
                  {"kernels", r.t_kernels}, {"prepare", r.t_prepare},
                  {"upper", r.t_upper},     {"split", r.t_split}};
-  if (r.skeleton == "ivm") {
-    j["ivm"] = {{"explorers", r.explorers}, {"rows", r.ivm_rows}, {"trigger", r.trigger}, {"rounds", r.rounds}, {"steals", r.steals},
-                {"balance_s", r.t_balance}, {"resumed_from", r.resumed_from}};
+  if (r.ivm) {
+    const SolveResult::Ivm& v = *r.ivm;
+    j["ivm"] = {{"explorers", v.explorers}, {"rows", v.rows},           {"trigger", v.trigger},
+                {"rounds", v.rounds},       {"steals", v.steals},       {"balance_s", v.t_balance},
+                {"resumed_from", v.resumed_from}};
   }
   j["block_size"] = r.block_size;
   j["chunks"] = r.chunks;

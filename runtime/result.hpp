@@ -1,6 +1,7 @@
 // What a solve reports, printed for people or as one JSON object.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -53,11 +54,15 @@ struct SolveResult {
   bool cache_hit = false;
 
   // ivm skeleton: explorers, trigger, exploration rounds, steals, time in the
-  // work-stealing phases (kernels), and the checkpoint resumed from.
-  unsigned long long explorers = 0, trigger = 0, rounds = 0, steals = 0;
-  double t_balance = 0;
-  std::string ivm_rows;  // "shared (32 KiB per block)" or "local"
-  std::string resumed_from;
+  // work-stealing phases (kernels), and the checkpoint resumed from. Set by a search
+  // that splits the leaves on the device: it has no host threads and no frontier.
+  struct Ivm {
+    unsigned long long explorers = 0, trigger = 0, rounds = 0, steals = 0;
+    double t_balance = 0;
+    std::string rows;  // "shared (32 KiB per block)" or "local"
+    std::string resumed_from;
+  };
+  std::optional<Ivm> ivm;
 
   // Path problems (IDA*): the optimal cost and one optimal path, per-iteration counts.
   struct Iteration {

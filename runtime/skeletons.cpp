@@ -1,24 +1,112 @@
 #include "runtime/skeletons.hpp"
 
+#include <vector>
+
+#include "dsl/diagnostics.hpp"
+#include "runtime/solve.hpp"
+
 namespace permjit {
 
 namespace {
+using O = SkeletonOption;
+
+constexpr Takes kCpuTakes[] = {{O::time_limit}, {O::split_depth}, {O::all_solutions}, {O::roots}};
+constexpr Takes kDfsTakes[] = {{O::time_limit}, {O::dcpu}, {O::block_size}, {O::max_chunk}};
+constexpr Takes kIvmTakes[] = {{O::block_size}, {O::explorers}, {O::trigger}, {O::ivm_rows},
+                               {O::checkpoint}, {O::checkpoint_every}, {O::resume}};
+constexpr Takes kCdpTakes[] = {{O::dcpu},      {O::block_size},       {O::max_chunk},  {O::dgpu},
+                               {O::child_block_size}, {O::child_grids}, {O::pending_launches}};
+// rec launches one final grid from the host: nothing per block, nothing from the device.
+constexpr Takes kRecTakes[] = {{O::dcpu}, {O::block_size}, {O::max_chunk}, {O::dgpu}, {O::child_block_size}};
+constexpr Takes kOffloadTakes[] = {{O::block_size}, {O::offload},  {O::pool_max},
+                                   {O::pool_min},   {O::batch},    {O::in_flight}};
+constexpr Takes kIdaTakes[] = {{O::all_solutions}, {O::roots}, {O::balance, "static dynamic donate"},
+                               {O::donate_after},  {O::ida_stack}};
+// A thread has no stack in shared memory to give nodes from: no donation.
+constexpr Takes kIdaThreadTakes[] = {{O::all_solutions}, {O::roots}, {O::balance, "static dynamic"}};
+
 const Skeleton kSkeletons[] = {
-    {"cpu", "cpu", "multi-threaded depth-first search (IDA* for path problems) on the host; the oracle",
-     run_cpu_skeleton, false, true, true, open_cpu_ida, true},
-    {"dfs", "gpu", "BP-DFS: CPU search to d_cpu, one GPU thread per frontier node (seed 000)", run_gpu_dfs_skeleton},
-    {"ivm", "gpu", "IVM explorers with work stealing on the GPU, factoradic intervals (seed 001)", run_gpu_ivm_skeleton},
-    {"cdp", "gpu", "CDP-BP: GPU search d_cpu to d_gpu, final search in child grids launched from the device (seed 000)",
-     run_gpu_cdp_skeleton, true},
-    {"rec", "gpu", "REC-CDP: the cdp searches, both launched from the host (seed 000)", run_gpu_rec_skeleton, true},
-    {"offload", "gpu", "CPU pool (hybrid best/depth-first), GPU bounds or branches+bounds one child per thread (seeds 002, 004)",
-     run_gpu_offload_skeleton},
-    {"ida", "gpu", "BPIDA*: IDA* with a warp per subtree and a shared-memory stack (seed 003)", run_gpu_ida_skeleton,
-     false, false, true, open_gpu_ida},
-    {"ida-thread", "gpu", "PStaticLB: IDA* with a thread per subtree, balanced between iterations (seed 003)",
-     run_gpu_ida_thread_skeleton, false, false, true, open_gpu_ida_thread},
+    {.name = "cpu",
+     .backend = Backend::cpu,
+     .summary = "multi-threaded depth-first search (IDA* for path problems) on the host; the oracle",
+     .run = run_cpu_skeleton,
+     .units = cpu_units,
+     .open_path = open_cpu_ida,
+     .path = true,
+     .two_ends = true,
+     .default_placement = true,
+     .default_path = true,
+     .takes = kCpuTakes},
+    {.name = "dfs",
+     .summary = "BP-DFS: CPU search to d_cpu, one GPU thread per frontier node (seed 000)",
+     .run = run_dfs_skeleton,
+     .units = dfs_units,
+     .emit_default = true,
+     .int32_incumbent = true,
+     .takes = kDfsTakes},
+    {.name = "ivm",
+     .summary = "IVM explorers with work stealing on the GPU, factoradic intervals (seed 001)",
+     .run = run_ivm_skeleton,
+     .units = ivm_units,
+     .default_placement = true,  // the fastest GPU skeleton measured (docs/performance.md)
+     .int32_incumbent = true,
+     .takes = kIvmTakes},
+    {.name = "cdp",
+     .summary = "CDP-BP: GPU search d_cpu to d_gpu, final search in child grids launched from the device (seed 000)",
+     .run = run_cdp_skeleton,
+     .units = cdp_units,
+     .int32_incumbent = true,
+     .takes = kCdpTakes},
+    {.name = "rec",
+     .summary = "REC-CDP: the cdp searches, both launched from the host (seed 000)",
+     .run = run_rec_skeleton,
+     .units = rec_units,
+     .int32_incumbent = true,
+     .takes = kRecTakes},
+    {.name = "offload",
+     .summary = "CPU pool (hybrid best/depth-first), GPU bounds or branches+bounds one child per thread (seeds 002, 004)",
+     .run = run_offload_skeleton,
+     .units = offload_units,
+     .int32_incumbent = true,
+     .takes = kOffloadTakes},
+    {.name = "ida",
+     .summary = "BPIDA*: IDA* with a warp per subtree and a shared-memory stack (seed 003)",
+     .run = run_ida_skeleton,
+     .units = ida_units,
+     .open_path = open_gpu_ida,
+     .placement = false,
+     .path = true,
+     .default_path = true,
+     .emit_default = true,
+     .takes = kIdaTakes},
+    {.name = "ida-thread",
+     .summary = "PStaticLB: IDA* with a thread per subtree, balanced between iterations (seed 003)",
+     .run = run_ida_thread_skeleton,
+     .units = ida_units,
+     .open_path = open_gpu_ida_thread,
+     .placement = false,
+     .path = true,
+     .takes = kIdaThreadTakes},
+    {.name = "probe",
+     .summary = "emit only: a kernel that calls every function of the problem once, to read its device code",
+     .units = probe_units,
+     .two_ends = true},  // it dives from the root: no end to choose
 };
 }  // namespace
+
+SkeletonUnits probe_units(const UnitInputs& in) { return {std::nullopt, device_unit(in, {"probe.cuh"}, {})}; }
+
+ModuleCache SkeletonRun::cache() const {
+  return ModuleCache(opts.cache_dir.empty() ? default_cache_dir() : opts.cache_dir);
+}
+
+const char* backend_name(Backend b) { return b == Backend::cpu ? "cpu" : "gpu"; }
+
+const Takes* Skeleton::find_option(SkeletonOption o) const {
+  for (const Takes& t : takes)
+    if (t.option == o) return &t;
+  return nullptr;
+}
 
 std::span<const Skeleton> skeletons() { return kSkeletons; }
 
@@ -26,6 +114,29 @@ const Skeleton* find_skeleton(std::string_view name) {
   for (const auto& s : kSkeletons)
     if (s.name == name) return &s;
   return nullptr;
+}
+
+const Skeleton& default_skeleton(Backend b, bool path) {
+  for (const auto& s : kSkeletons)
+    if (s.backend == b && (path ? s.default_path : s.default_placement)) return s;
+  PJ_INTERNAL_ASSERT(false, std::string("no default skeleton for the ") + backend_name(b) + " backend");
+  return kSkeletons[0];
+}
+
+const Skeleton& emit_default_skeleton(bool path) {
+  for (const auto& s : kSkeletons)
+    if (s.emit_default && (path ? s.path : s.placement)) return s;
+  PJ_INTERNAL_ASSERT(false, "no skeleton whose device code emit shows by default");
+  return kSkeletons[0];
+}
+
+std::string skeleton_names(bool (*keep)(const Skeleton&)) {
+  std::vector<std::string_view> names;
+  for (const auto& s : kSkeletons)
+    if (keep(s)) names.push_back(s.name);
+  std::string list;
+  for (size_t i = 0; i < names.size(); ++i) list += (i ? ", " : "") + std::string(names[i]);
+  return list;
 }
 
 }  // namespace permjit

@@ -1,72 +1,90 @@
-// The registry of search skeletons: one row per skeleton, so that callers look a name
-// up instead of repeating an if/else chain.
+// The registry of search skeletons: one row per skeleton, naming what it searches, the
+// options it takes and the translation units it compiles. Every choice by name goes
+// through it (find_skeleton, default_skeleton); nothing else compares skeleton names.
 #pragma once
 #include <span>
 #include <string>
-#include <vector>
 #include <string_view>
 
 #include "dsl/spec.hpp"
 #include "generator/generate.hpp"
+#include "runtime/cache.hpp"
+#include "runtime/compile_unit.hpp"
 #include "runtime/path_solver.hpp"
 #include "runtime/result.hpp"
+#include "runtime/skeleton_options.hpp"
 
 namespace permjit {
 
 struct SolveOptions;
 
+enum class Backend { cpu, gpu };
+const char* backend_name(Backend b);
+
 struct SkeletonRun {
   const ProblemSpec& spec;
   const ProblemSource& source;
+  const SkeletonUnits& units;  // built by the row's `units`: what the run compiles
   const SolveOptions& opts;
   SolveResult& result;  // fill nodes, objective, times of compile and search
+  ModuleCache cache() const;  // --cache-dir, else the default
 };
 
 struct Skeleton {
   std::string_view name;
-  std::string_view backend;  // "cpu" or "gpu"
+  Backend backend = Backend::gpu;
   std::string_view summary;
-  void (*run)(SkeletonRun&);
-  bool intermediate_search = false;  // takes --dgpu, --child-block-size, --child-grids, --pending-launches
+  // Searches one solve; null for a row that only `emit` shows (probe).
+  void (*run)(SkeletonRun&) = nullptr;
+  // The units it compiles, from the spec, its source and the options; `solve` and
+  // `emit` both call it. May raise located user errors (option values it reads).
+  SkeletonUnits (*units)(const UnitInputs&) = nullptr;
+  // Path skeletons: opened once, then solved from start after start (solve --records).
+  OpenPathSolver open_path = nullptr;
   // The problem shapes it searches: placement (count, minimize, maximize) and/or path.
   bool placement = true;
   bool path = false;
-  // Path skeletons: opened once, then solved from start after start (solve --records).
-  OpenPathSolver open_path = nullptr;
-  // Searches specs whose values go to either end (branch.ends = 2).
-  bool two_ends = false;
+  bool two_ends = false;  // places values at either end (branch.ends = 2)
+  // What --backend picks for its backend when no --skeleton is given.
+  bool default_placement = false, default_path = false;
+  // Whose device code `emit` shows without --skeleton (the smallest kernel that searches).
+  bool emit_default = false;
+  // The incumbent the search keeps: the GPU skeletons keep it in 32 bits, so a --ub
+  // outside them is refused before any work.
+  bool int32_incumbent = false;
+  // The options of runtime/skeleton_options.hpp that it takes.
+  std::span<const Takes> takes;
+
+  bool searches(const ProblemSpec& spec) const { return spec.goal == Goal::path ? path : placement; }
+  const Takes* find_option(SkeletonOption o) const;
 };
 
 std::span<const Skeleton> skeletons();
 const Skeleton* find_skeleton(std::string_view name);
+// The row --backend picks for a spec of this shape, with no --skeleton given.
+const Skeleton& default_skeleton(Backend b, bool path);
+// The row whose device code `emit` shows for a spec of this shape, with no --skeleton.
+const Skeleton& emit_default_skeleton(bool path);
+// "a, b and c": the names of the rows that `keep` accepts (for messages).
+std::string skeleton_names(bool (*keep)(const Skeleton&));
 
-// The CPU skeleton (templates/cpu_dfs.hpp).
+// Each skeleton's search (runtime/<skeleton>_skeleton.cpp) and its units.
 void run_cpu_skeleton(SkeletonRun& run);
-// The cpu skeleton on a path problem: IDA* (templates/cpu_ida.hpp).
-void run_cpu_ida_skeleton(SkeletonRun& run);
-std::vector<std::string> cpu_ida_templates();
-// BPIDA* (a warp per subtree) and PStaticLB (a thread per subtree) on the GPU
-// (templates/gpu_ida.cuh), and the templates of their translation unit.
-void run_gpu_ida_skeleton(SkeletonRun& run);
-void run_gpu_ida_thread_skeleton(SkeletonRun& run);
-std::vector<std::string> gpu_ida_templates();
-std::vector<std::string> gpu_ida_defines();  // the NVRTC -D options of their unit
-// BP-DFS on the GPU (templates/gpu_dfs.cuh).
-void run_gpu_dfs_skeleton(SkeletonRun& run);
-// The templates/ files of the dfs kernel's translation unit, after the problem.
-std::vector<std::string> gpu_dfs_templates();
-// IVM work stealing on the GPU (templates/gpu_ivm.cuh).
-void run_gpu_ivm_skeleton(SkeletonRun& run);
-// The ivm skeleton's translation unit: problem, IVM layout, templates.
-std::string gpu_ivm_unit(const ProblemSpec& spec, const ProblemSource& source);
-// CDP-BP on the GPU: the final search launched from the device (templates/gpu_cdp.cuh).
-void run_gpu_cdp_skeleton(SkeletonRun& run);
-// REC-CDP: the same searches, both launched from the host.
-void run_gpu_rec_skeleton(SkeletonRun& run);
-// The templates/ files of the cdp and rec kernels' translation unit.
-std::vector<std::string> gpu_cdp_templates();
-// The offload skeleton (templates/cpu_offload.hpp on the host, gpu_offload.cuh).
-void run_gpu_offload_skeleton(SkeletonRun& run);
-std::vector<std::string> gpu_offload_templates();
+SkeletonUnits cpu_units(const UnitInputs& in);
+void run_cpu_ida_skeleton(SkeletonRun& run);  // the cpu skeleton on a path problem
+void run_dfs_skeleton(SkeletonRun& run);
+SkeletonUnits dfs_units(const UnitInputs& in);
+void run_ivm_skeleton(SkeletonRun& run);
+SkeletonUnits ivm_units(const UnitInputs& in);
+void run_cdp_skeleton(SkeletonRun& run);
+SkeletonUnits cdp_units(const UnitInputs& in);
+void run_rec_skeleton(SkeletonRun& run);
+SkeletonUnits rec_units(const UnitInputs& in);
+void run_offload_skeleton(SkeletonRun& run);
+SkeletonUnits offload_units(const UnitInputs& in);
+void run_ida_skeleton(SkeletonRun& run);
+void run_ida_thread_skeleton(SkeletonRun& run);
+SkeletonUnits ida_units(const UnitInputs& in);  // one module holds both IDA* kernels
+SkeletonUnits probe_units(const UnitInputs& in);
 
 }  // namespace permjit

@@ -1,6 +1,7 @@
 #include "runtime/solve.hpp"
 
 #include <chrono>
+#include <climits>
 
 #include <fmt/core.h>
 
@@ -13,161 +14,62 @@ namespace permjit {
 
 namespace {
 
-// Picks the skeleton from --backend and --skeleton; says why in `reason`.
+// Picks the skeleton from --backend and --skeleton; says why in `reason`. Without
+// --skeleton the backend's default row for the spec's shape is taken (fit_shape).
 const Skeleton& choose_skeleton(const SolveOptions& opts, std::string& reason) {
-  Diagnostics d;
-  SourceRef cl = make_source("<command line>", "--backend " + opts.backend + " --skeleton " + opts.skeleton);
-  if (opts.backend != "auto" && opts.backend != "cpu" && opts.backend != "gpu") {
-    d.error(Loc{cl, 1, 11}, "unknown backend '" + opts.backend + "'", "backend is auto, cpu or gpu");
-    throw UserErrors(std::move(d));
-  }
+  const std::string shown = "--backend " + opts.backend + " --skeleton " + opts.skeleton;
+  if (opts.backend != "auto" && opts.backend != "cpu" && opts.backend != "gpu")
+    command_line_error(shown, 11, "unknown backend '" + opts.backend + "'", "backend is auto, cpu or gpu");
   if (!opts.skeleton.empty()) {
     const Skeleton* s = find_skeleton(opts.skeleton);
-    if (!s) {
-      std::string names;
-      for (const auto& k : skeletons()) names += (names.empty() ? "" : ", ") + std::string(k.name);
-      d.error(Loc{cl, 1, static_cast<int>(opts.backend.size()) + 23},
-              "skeleton '" + opts.skeleton + "' is not available in this build", "available: " + names);
-      throw UserErrors(std::move(d));
-    }
-    if (opts.backend != "auto" && s->backend != opts.backend) {
-      d.error(Loc{cl, 1, 11}, "skeleton '" + opts.skeleton + "' runs on the " + std::string(s->backend) +
-                                  " backend, not " + opts.backend);
-      throw UserErrors(std::move(d));
-    }
+    if (!s || !s->run)
+      command_line_error(shown, static_cast<int>(opts.backend.size()) + 23,
+                   "skeleton '" + opts.skeleton + "' is not available in this build",
+                   "available: " + skeleton_names([](const Skeleton& k) { return k.run != nullptr; }));
+    if (opts.backend != "auto" && backend_name(s->backend) != opts.backend)
+      command_line_error(shown, 11,
+                   "skeleton '" + opts.skeleton + "' runs on the " + backend_name(s->backend) + " backend, not " +
+                       opts.backend);
     reason = "chosen with --skeleton";
     return *s;
   }
   if (opts.backend == "cpu") {
     reason = "chosen with --backend";
-    return *find_skeleton("cpu");
+    return default_skeleton(Backend::cpu, false);
   }
   std::string why;
   cuda::Device dev;
   bool gpu = cuda::first_device(dev, &why);
-  if (opts.backend == "gpu" && !gpu) {
-    d.error(Loc{cl, 1, 11}, "no GPU to run on: " + why, "use --backend cpu (or auto)");
-    throw UserErrors(std::move(d));
-  }
+  if (opts.backend == "gpu" && !gpu) command_line_error(shown, 11, "no GPU to run on: " + why, "use --backend cpu (or auto)");
   if (!gpu) {
     reason = "auto: " + why;
-    return *find_skeleton("cpu");
+    return default_skeleton(Backend::cpu, false);
   }
   reason = opts.backend == "gpu" ? "chosen with --backend" : "auto: found " + dev.name;
-  return *find_skeleton("ivm");  // the fastest GPU skeleton measured (docs/performance.md)
+  return default_skeleton(Backend::gpu, false);
 }
 
-// Options of one skeleton given to another are a mistake worth saying.
-void check_skeleton_options(const SolveOptions& opts, const Skeleton& sk) {
-  if (opts.time_limit != 0 && (opts.time_limit < 0 || (sk.name != "cpu" && sk.name != "dfs"))) {
-    Diagnostics d;
-    d.error(Loc{make_source("<command line>", "--time-limit " + fmt::format("{}", opts.time_limit)), 1, 14},
-            opts.time_limit < 0 ? "--time-limit takes a number of seconds above 0"
-                                : "--time-limit applies to the cpu and dfs skeletons; this run uses '" +
-                                      std::string(sk.name) + "'",
-            "they stop there and report the best found and the nodes searched, marked partial");
-    throw UserErrors(std::move(d));
-  }
-  if (!opts.offload.empty() && (sk.name != "offload" || (opts.offload != "bound" && opts.offload != "branch"))) {
-    Diagnostics d;
-    d.error(Loc{make_source("<command line>", "--offload " + opts.offload), 1, 11},
-            sk.name != "offload" ? "--offload applies to the offload skeleton, not " + std::string(sk.name)
-                                 : "unknown offload mode '" + opts.offload + "'",
-            sk.name != "offload" ? "add --skeleton offload" : "--offload is bound or branch");
-    throw UserErrors(std::move(d));
-  }
-  const bool ida = sk.name == "ida" || sk.name == "ida-thread";
-  const std::string& bal = opts.ida_balance;
-  std::string bal_error, bal_hint = "add --skeleton ida";
-  if (!bal.empty() && !ida)
-    bal_error = "--balance applies to the ida and ida-thread skeletons, not " + std::string(sk.name);
-  else if (!bal.empty() && bal != "static" && bal != "dynamic" && bal != "donate") {
-    bal_error = "unknown balancing '" + bal + "'";
-    bal_hint = "--balance is static, dynamic or donate";
-  } else if (bal == "donate" && sk.name != "ida")
-    bal_error = "--balance donate applies to the ida skeleton: ida-thread's threads have no stack to give from";
-  if (!bal_error.empty()) {
-    Diagnostics d;
-    d.error(Loc{make_source("<command line>", "--balance " + bal), 1, 11}, bal_error, bal_hint);
-    throw UserErrors(std::move(d));
-  }
-  if (opts.donate_after && (sk.name != "ida" || (!bal.empty() && bal != "donate"))) {  // donate: ida's default
-    Diagnostics d;
-    d.error(Loc{make_source("<command line>", "--donate-after " + std::to_string(*opts.donate_after)), 1, 1},
-            "--donate-after applies to the ida skeleton with --balance donate (its default)",
-            "add --skeleton ida, without another --balance");
-    throw UserErrors(std::move(d));
-  }
-  if (opts.ida_stack != 0 && sk.name != "ida") {
-    Diagnostics d;
-    d.error(Loc{make_source("<command line>", "--ida-stack " + std::to_string(opts.ida_stack)), 1, 1},
-            "--ida-stack applies to the ida skeleton; this run uses '" + std::string(sk.name) + "'",
-            "add --skeleton ida");
-    throw UserErrors(std::move(d));
-  }
-  if (opts.ida_stack != 0 && opts.ida_stack < kMinIdaStack) {  // the device's limit is checked when it is open
-    Diagnostics d;
-    d.error(Loc{make_source("<command line>", "--ida-stack " + std::to_string(opts.ida_stack)), 1, 13},
-            "a stack of " + std::to_string(opts.ida_stack) + " entries is too small: at least " +
-                std::to_string(kMinIdaStack));
-    throw UserErrors(std::move(d));
-  }
-  if (sk.name == "ivm") {
-    if (opts.ivm_rows != "auto" && opts.ivm_rows != "shared" && opts.ivm_rows != "local") {
-      Diagnostics d;
-      d.error(Loc{make_source("<command line>", "--ivm-rows " + opts.ivm_rows), 1, 12},
-              "unknown placement '" + opts.ivm_rows + "'", "--ivm-rows is auto, shared or local");
-      throw UserErrors(std::move(d));
-    }
-    if (opts.checkpoint_every <= 0) {
-      Diagnostics d;
-      d.error(Loc{make_source("<command line>", "--checkpoint-every " + std::to_string(opts.checkpoint_every)), 1, 20},
-              "--checkpoint-every must be a positive number of seconds");
-      throw UserErrors(std::move(d));
-    }
-    return;
-  }
-  const std::pair<const char*, bool> ivm_only[] = {
-      {"--explorers", opts.explorers != 0},     {"--trigger", opts.trigger != 0},
-      {"--checkpoint", !opts.checkpoint.empty()}, {"--resume", !opts.resume.empty()},
-      {"--ivm-rows", opts.ivm_rows != "auto"}};
-  for (const auto& [name, given] : ivm_only) {
-    if (!given) continue;
-    Diagnostics d;
-    d.error(Loc{make_source("<command line>", name), 1, 1},
-            std::string(name) + " applies to the ivm skeleton; this run uses '" + std::string(sk.name) + "'",
-            "add --skeleton ivm");
-    throw UserErrors(std::move(d));
-  }
-}
-
-// The skeleton for the spec's shape: the automatic GPU choice is ida for a path problem;
-// a skeleton named on the command line for the other shape is an error.
+// The skeleton for the spec's shape: without --skeleton, the backend's default for the
+// shape; a skeleton named on the command line for the other shape is an error.
 const Skeleton& fit_shape(const Skeleton& sk, const ProblemSpec& spec, const SolveOptions& opts) {
-  bool path = spec.goal == Goal::path;
-  if (path ? sk.path : sk.placement) return sk;
-  if (opts.skeleton.empty() && sk.backend == "gpu") return *find_skeleton("ida");  // the automatic GPU choice
-  std::string fits;
-  for (const auto& k : skeletons())
-    if (path ? k.path : k.placement) fits += (fits.empty() ? "" : ", ") + std::string(k.name);
-  Diagnostics d;
-  d.error(Loc{make_source("<command line>", "--skeleton " + std::string(sk.name)), 1, 12},
-          "skeleton '" + std::string(sk.name) + "' searches " + (path ? "placement" : "path") + " problems; '" +
-              spec.name + "' is a " + (path ? "path" : goal_name(spec.goal)) + " problem",
-          "skeletons for it: " + fits);
-  throw UserErrors(std::move(d));
+  const bool path = spec.goal == Goal::path;
+  if (sk.searches(spec)) return sk;
+  if (opts.skeleton.empty()) return default_skeleton(sk.backend, path);
+  command_line_error("--skeleton " + std::string(sk.name), 12,
+               "skeleton '" + std::string(sk.name) + "' searches " + (path ? "placement" : "path") + " problems; '" +
+                   spec.name + "' is a " + (path ? "path" : goal_name(spec.goal)) + " problem",
+               "skeletons for it: " + (path ? skeleton_names([](const Skeleton& k) { return k.path && k.run; })
+                                            : skeleton_names([](const Skeleton& k) { return k.placement && k.run; })));
 }
 
 // A spec with branch.ends = 2 runs on the skeletons that place values at both ends; the
-// automatic choice falls back to cpu and says so.
+// automatic choice falls back to the CPU's default and says so.
 const Skeleton& fit_ends(const Skeleton& sk, const ProblemSpec& spec, const SolveOptions& opts, std::string& reason) {
   if (spec.goal == Goal::path || spec.branch.ends == 1 || sk.two_ends) return sk;
-  std::string fits;
-  for (const auto& k : skeletons())
-    if (k.two_ends) fits += (fits.empty() ? "" : ", ") + std::string(k.name);
+  const std::string fits = skeleton_names([](const Skeleton& k) { return k.two_ends && k.run; });
   if (opts.skeleton.empty() && opts.backend == "auto") {
     reason = "auto: branch.ends = 2 runs on " + fits;
-    return *find_skeleton("cpu");
+    return default_skeleton(Backend::cpu, false);
   }
   Diagnostics d;
   d.error(spec.branch.ends_loc,
@@ -177,52 +79,53 @@ const Skeleton& fit_ends(const Skeleton& sk, const ProblemSpec& spec, const Solv
   throw UserErrors(std::move(d));
 }
 
-void check_path_options(const SolveOptions& opts, const ProblemSpec& spec) {
-  bool path = spec.goal == Goal::path;
-  using Given = std::vector<std::pair<const char*, bool>>;
-  const Given path_only = {{"--all-solutions", opts.all_solutions}, {"--roots", opts.roots != 0}};
-  const Given placement_only = {{"--ub", opts.ub.has_value()}, {"--split-depth", opts.split_depth != 0},
-                                {"--dcpu", opts.dcpu != 0},
-                                {"--time-limit", opts.time_limit != 0}};
-  for (const auto& [name, given] : path ? placement_only : path_only) {
-    if (!given) continue;
-    Diagnostics d;
-    d.error(Loc{make_source("<command line>", name), 1, 1},
-            std::string(name) + (path ? " applies to placement problems; '" : " applies to path problems; '") +
-                spec.name + "' is a " + goal_name(spec.goal) + " problem");
-    throw UserErrors(std::move(d));
-  }
+// --ub: for problems with an objective, within what the skeleton's incumbent holds.
+void check_ub(const SolveOptions& opts, const ProblemSpec& spec, const Skeleton& sk) {
+  if (!opts.ub) return;
+  const std::string shown = "--ub " + std::to_string(*opts.ub);
+  if (spec.goal == Goal::path)
+    command_line_error(shown, 1, "--ub applies to placement problems; '" + spec.name + "' is a path problem");
+  if (spec.goal == Goal::count)
+    command_line_error(shown, 1, "--ub applies to minimize and maximize problems; '" + spec.name + "' counts");
+  if (sk.int32_incumbent && (*opts.ub < INT_MIN || *opts.ub > INT_MAX))
+    command_line_error(shown, 6,
+                 "--ub " + std::to_string(*opts.ub) + " does not fit the 32-bit incumbent of skeleton '" +
+                     std::string(sk.name) + "'",
+                 "the cpu skeleton keeps a 64-bit incumbent");
+}
+
+// The units a skeleton compiles for this run; emit shows the same (emit_units).
+SkeletonUnits units_for(const Skeleton& sk, const ProblemSpec& spec, const ProblemSource& source,
+                        const SolveOptions& opts) {
+  PJ_INTERNAL_ASSERT(sk.units, "skeleton '" + std::string(sk.name) + "' has no units");
+  return sk.units(UnitInputs{sk.name, spec, source, opts});
 }
 
 }  // namespace
 
+void require_device(const Skeleton& sk, const SolveOptions& opts) {
+  if (sk.backend != Backend::gpu) return;
+  std::string why;
+  cuda::Device dev;
+  if (!cuda::first_device(dev, &why))
+    command_line_error("--skeleton " + std::string(sk.name), 12, "skeleton '" + std::string(sk.name) + "' needs a GPU: " + why,
+                 opts.skeleton.empty() ? "use --backend cpu" : "use --skeleton cpu");
+}
+
 PreparedSolve prepare_solve(const SolveOptions& opts) {
   using clock = std::chrono::steady_clock;
-  PreparedSolve p{clock::now(), {}, nullptr, {}, {}};
+  PreparedSolve p{clock::now(), {}, nullptr, {}, {}, {}};
   SolveResult& r = p.header;
   const Skeleton* chosen = &choose_skeleton(opts, r.backend_reason);  // may initialise the driver
-  if ((opts.dgpu || opts.child_block_size || opts.child_grids || opts.pending_launches) && !chosen->intermediate_search) {
-    Diagnostics d;
-    d.error(Loc{make_source("<command line>", "--skeleton " + std::string(chosen->name)), 1, 12},
-            "--dgpu, --child-block-size, --child-grids and --pending-launches apply to the skeletons with an "
-            "intermediate GPU search "
-            "(cdp, rec), not to '" + std::string(chosen->name) + "'");
-    throw UserErrors(std::move(d));
-  }
   auto t0 = clock::now();
   p.spec = load_spec(opts.load);
   const ProblemSpec& spec = p.spec;
   const Skeleton& sk = fit_ends(fit_shape(*chosen, spec, opts), spec, opts, r.backend_reason);
   p.skeleton = &sk;
-  check_path_options(opts, spec);
-  if (opts.ub && spec.goal == Goal::count) {
-    Diagnostics d;
-    d.error(Loc{make_source("<command line>", "--ub " + std::to_string(*opts.ub)), 1, 1},
-            "--ub applies to minimize and maximize problems; '" + spec.name + "' counts");
-    throw UserErrors(std::move(d));
-  }
-  check_skeleton_options(opts, sk);
+  check_skeleton_options(opts, sk, spec);
+  check_ub(opts, spec, sk);
   p.source = generate_problem(spec);
+  p.units = units_for(sk, spec, p.source, opts);
   auto t1 = clock::now();
 
   r.problem = spec.name;
@@ -231,7 +134,7 @@ PreparedSolve prepare_solve(const SolveOptions& opts) {
   for (const auto& q : spec.params) r.params.push_back({q.name, q.value});
   r.goal = spec.goal;
   r.size = spec.size;
-  r.backend = std::string(sk.backend);
+  r.backend = backend_name(sk.backend);
   r.skeleton = std::string(sk.name);
   r.all_solutions = opts.all_solutions;
   r.has_ub = opts.ub.has_value();
@@ -240,10 +143,19 @@ PreparedSolve prepare_solve(const SolveOptions& opts) {
   return p;
 }
 
+SkeletonUnits emit_units(const SolveOptions& opts, const Skeleton& sk, const ProblemSpec& spec,
+                         const ProblemSource& source) {
+  std::string reason;
+  const Skeleton& fitted = fit_ends(fit_shape(sk, spec, opts), spec, opts, reason);
+  check_skeleton_options(opts, fitted, spec);
+  return units_for(fitted, spec, source, opts);
+}
+
 SolveResult solve(const SolveOptions& opts) {
   PreparedSolve p = prepare_solve(opts);
+  require_device(*p.skeleton, opts);
   SolveResult r = std::move(p.header);
-  SkeletonRun run{p.spec, p.source, opts, r};
+  SkeletonRun run{p.spec, p.source, p.units, opts, r};
   p.skeleton->run(run);
   r.t_total = std::chrono::duration<double>(std::chrono::steady_clock::now() - p.start).count();
   return r;

@@ -8,6 +8,7 @@
 
 #include "dsl/load_spec.hpp"
 #include "generator/generate.hpp"
+#include "runtime/compile_unit.hpp"
 #include "runtime/result.hpp"
 
 namespace permjit {
@@ -19,7 +20,7 @@ struct SolveOptions {
   int threads = 0;               // 0: all hardware threads
   int split_depth = 0;           // 0: chosen from the thread count
   int dcpu = 0;                  // GPU: cutoff depth of the CPU search; 0: chosen from the device
-  int block_size = 128;          // GPU: threads per block
+  int block_size = 0;            // GPU: threads per block; 0: kDefaultBlockSize
   unsigned long long max_chunk = 0;  // GPU: most frontier nodes per launch; 0: what fits in memory
   int dgpu = 0;                  // cdp, rec: cutoff depth of the intermediate GPU search; 0: d_cpu + 2
   int child_block_size = 0;      // cdp, rec: threads per block of the final search; 0: 128
@@ -40,11 +41,17 @@ struct SolveOptions {
   // ivm skeleton (docs/skeletons.md)
   unsigned long long explorers = 0;  // 0: as many as the device holds at once
   unsigned long long trigger = 0;    // 0: a quarter of the explorers
-  std::string ivm_rows = "auto";     // where explorers keep their rows: auto | shared | local
+  std::string ivm_rows;              // where explorers keep their rows: auto (when empty) | shared | local
   std::string checkpoint;            // write checkpoints to this file
-  double checkpoint_every = 60;      // seconds between checkpoints
+  std::optional<double> checkpoint_every;  // seconds between checkpoints; unset: kDefaultCheckpointEvery
   std::string resume;                // continue from this checkpoint
   enum class Progress { automatic, on, off } progress = Progress::automatic;
+
+  // The defaults of the options above, named once.
+  static constexpr int kDefaultBlockSize = 128;
+  static constexpr double kDefaultCheckpointEvery = 60;
+  int block() const { return block_size > 0 ? block_size : kDefaultBlockSize; }
+  double seconds_between_checkpoints() const { return checkpoint_every.value_or(kDefaultCheckpointEvery); }
 };
 
 constexpr unsigned kMinIdaStack = 8;  // --ida-stack: a warp's stack must hold a few pops
@@ -58,15 +65,26 @@ struct SearchInterrupted : std::runtime_error {
 struct Skeleton;
 
 // What a solve has made before its search: options checked, the spec loaded, the
-// skeleton chosen for its shape, the source generated, and the result's header fields.
+// skeleton chosen for its shape, the source generated, the units built, and the
+// result's header fields. Every user error that needs no device is raised here.
 struct PreparedSolve {
   std::chrono::steady_clock::time_point start;
   ProblemSpec spec;
   const Skeleton* skeleton = nullptr;
   ProblemSource source;
+  SkeletonUnits units;  // what the skeleton compiles (the same that `emit` shows)
   SolveResult header;
 };
 PreparedSolve prepare_solve(const SolveOptions& opts);
+
+// A GPU skeleton on a machine without a GPU: a user error at --skeleton, before any
+// compile (solve and solve_records call it after prepare_solve).
+void require_device(const Skeleton& sk, const SolveOptions& opts);
+
+// The units `--skeleton sk` compiles for this spec and these options: what `emit`
+// prints. The same as prepare_solve(opts).units when opts names sk (tested).
+SkeletonUnits emit_units(const SolveOptions& opts, const Skeleton& sk, const ProblemSpec& spec,
+                         const ProblemSource& source);
 
 // Throws UserErrors (spec, instance, options), CompileError, or std::runtime_error.
 SolveResult solve(const SolveOptions& opts);

@@ -15,24 +15,18 @@
 namespace permjit {
 
 namespace {
-[[noreturn]] void option_error(const std::string& shown, int col, const std::string& msg, const std::string& hint = "") {
-  Diagnostics d;
-  d.error(Loc{make_source("<command line>", shown), 1, col}, msg, hint);
-  throw UserErrors(std::move(d));
-}
-
 // The records LIST names, checked against the instance file before any other work.
 std::vector<int> records_named(const SolveOptions& opts, const std::string& list) {
   const std::string shown = "--records " + list;
   if (opts.load.instance_record > 0)
-    option_error(shown + " --record " + std::to_string(opts.load.instance_record), 1,
+    command_line_error(shown + " --record " + std::to_string(opts.load.instance_record), 1,
                  "--records and --record exclude each other", "--record K solves one record; --records K does too");
   if (opts.load.instance_path.empty())
-    option_error(shown, 1, "--records names records of an instance file, and no --instance was given",
+    command_line_error(shown, 1, "--records names records of an instance file, and no --instance was given",
                  "give the file of one instance per line with --instance FILE");
   SourceRef file = read_source(opts.load.instance_path);
   if (!file)
-    option_error("--instance " + opts.load.instance_path, 12,
+    command_line_error("--instance " + opts.load.instance_path, 12,
                  "cannot read the instance file '" + opts.load.instance_path + "'");
   return parse_record_list(list, records_of(file->text), opts.load.instance_path);
 }
@@ -50,9 +44,10 @@ RecordsSummary solve_records(const SolveOptions& opts, const std::string& list,
   first.load.instance_record = records.front();
   PreparedSolve p = prepare_solve(first);
   if (p.spec.goal != Goal::path)
-    option_error("--records " + list, 1,
+    command_line_error("--records " + list, 1,
                  "--records applies to path problems; '" + p.spec.name + "' is a " + goal_name(p.spec.goal) + " problem",
                  "solve one instance per run with --instance FILE (and --record K for a file of one per line)");
+  require_device(*p.skeleton, opts);
   PJ_INTERNAL_ASSERT(p.skeleton->open_path, "path skeleton '" + std::string(p.skeleton->name) + "' cannot be opened");
   auto t_read = clock::now();
   std::vector<StartValues> starts;
@@ -60,7 +55,7 @@ RecordsSummary solve_records(const SolveOptions& opts, const std::string& list,
   double read_s = since(t_read) / static_cast<double>(records.size());
 
   SolveResult base = p.header;
-  SkeletonRun run{p.spec, p.source, opts, base};
+  SkeletonRun run{p.spec, p.source, p.units, opts, base};
   std::unique_ptr<PathSolver> solver = p.skeleton->open_path(run);
   RecordsSummary sum;
   sum.problem = base.problem;

@@ -12,12 +12,21 @@
 
 #include <catch2/catch.hpp>
 
+#include "runtime/skeletons.hpp"
 #include "runtime/solve.hpp"
 #include "test_paths.hpp"
 
 namespace permjit::test {
 
 using Matrix = std::vector<std::vector<int>>;
+
+// The units the registry's row `skeleton` builds for this spec (default options).
+inline SkeletonUnits units_of(std::string_view skeleton, const ProblemSpec& spec, const ProblemSource& source,
+                              const SolveOptions& opts = {}) {
+  const Skeleton* sk = find_skeleton(skeleton);
+  REQUIRE(sk != nullptr);
+  return sk->units(UnitInputs{sk->name, spec, source, opts});
+}
 
 inline std::string temp_file(const std::string& name, const std::string& text) {
   auto dir = std::filesystem::temp_directory_path() / "permjit-e2e";

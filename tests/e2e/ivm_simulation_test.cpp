@@ -13,7 +13,7 @@
 #include "generator/generate.hpp"
 #include "runtime/cache.hpp"
 #include "runtime/host_compiler.hpp"
-#include "runtime/unit.hpp"
+#include "runtime/compile_unit.hpp"
 
 using namespace permjit;
 using namespace permjit::test;

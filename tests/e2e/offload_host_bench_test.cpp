@@ -62,7 +62,8 @@ TEST_CASE("offload host throughput on ta021 (measurement)", "[.offload-bench]") 
   lo.spec_path = problem("flowshop.toml");
   lo.instance_path = instance("flowshop/ta021.txt");
   lo.params = {"lb=2"};
-  OffloadModule m(generate_problem(load_spec(lo)), ModuleCache(cache_dir()));
+  ProblemSpec spec = load_spec(lo);
+  OffloadModule m(units_of("offload", spec, generate_problem(spec)).host.value(), ModuleCache(cache_dir()));
   const unsigned long long budget = 1000000;
   for (bool branch : {false, true})
     for (int threads : {1, 2}) {

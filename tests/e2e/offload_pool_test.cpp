@@ -22,7 +22,7 @@ PjCpuResult offload_on_host(const std::string& spec_path, const std::string& ins
   lo.instance_path = inst;
   lo.params = std::move(params);
   ProblemSpec spec = load_spec(lo);
-  OffloadModule m(generate_problem(spec), ModuleCache(cache_dir()));
+  OffloadModule m(units_of("offload", spec, generate_problem(spec)).host.value(), ModuleCache(cache_dir()));
   HostOffloadDevice dev(m, o.slots());
   OffloadOutcome out = m.search(o, dev.device());
   CHECK(out.device_rc == 0);

@@ -64,7 +64,7 @@ TEST_CASE("the cdp and rec options are checked before any work", "[e2e][options]
     std::string message;
   };
   const Case cases[] = {
-      {"dfs", [](SolveOptions& o) { o.dgpu = 5; }, "--dgpu, --child-block-size, --child-grids and --pending-launches apply"},
+      {"dfs", [](SolveOptions& o) { o.dgpu = 5; }, "--dgpu applies to the cdp and rec skeletons; this run uses 'dfs'"},
       {"cdp", [](SolveOptions& o) { o.dcpu = o.dgpu = 4; }, "--dgpu must be deeper than --dcpu"},
       {"cdp", [](SolveOptions& o) { o.dgpu = 12; }, "--dgpu must be below the size 12"},  // n = 12: the leaves
       {"cdp", [](SolveOptions& o) { o.dgpu = -1; }, "--dgpu must be positive"},
@@ -90,27 +90,31 @@ TEST_CASE("the ivm, offload and ida options are checked before any work, with th
     std::string message;
   };
   const Case cases[] = {
-      {"ivm", [](SolveOptions& o) { o.ivm_rows = "global"; }, 12, "unknown placement 'global'"},
+      {"ivm", [](SolveOptions& o) { o.ivm_rows = "global"; }, 12, "unknown value 'global' of --ivm-rows"},
       {"ivm", [](SolveOptions& o) { o.checkpoint_every = 0; }, 20, "--checkpoint-every must be a positive number"},
       {"dfs", [](SolveOptions& o) { o.trigger = 5; }, 1, "--trigger applies to the ivm skeleton; this run uses 'dfs'"},
       {"cpu", [](SolveOptions& o) { o.resume = "x.ckpt"; }, 1, "--resume applies to the ivm skeleton"},
-      {"ivm", [](SolveOptions& o) { o.offload = "bound"; }, 11, "--offload applies to the offload skeleton, not ivm"},
-      {"dfs", [](SolveOptions& o) { o.ida_balance = "static"; }, 11,
-       "--balance applies to the ida and ida-thread skeletons, not dfs"},
-      {"cpu", [](SolveOptions& o) { o.ida_stack = 100; }, 1, "--ida-stack applies to the ida skeleton"},
+      {"ivm", [](SolveOptions& o) { o.offload = "bound"; }, 1, "--offload applies to the offload skeleton; this run uses 'ivm'"},
+      {"offload", [](SolveOptions& o) { o.offload = "both"; }, 11, "unknown value 'both' of --offload"},
+      {"ivm", [](SolveOptions& o) { o.pool_max = 1000; }, 1, "--pool-max applies to the offload skeleton; this run uses 'ivm'"},
+      {"dfs", [](SolveOptions& o) { o.block_size = 100; }, 14, "--block-size must be a multiple of 32"},
+      {"cpu", [](SolveOptions& o) { o.block_size = 128; }, 1, "--block-size applies to the dfs, ivm, cdp, rec and offload skeletons"},
+      {"cpu", [](SolveOptions& o) { o.ida_stack = 100; }, 1, "--ida-stack applies to path problems; 'nqueens'"},
+      {"ida-thread", [](SolveOptions& o) { o.ida_stack = 100; }, 1,
+       "--ida-stack applies to the ida skeleton; this run uses 'ida-thread'"},
       // On a path problem, refused before the device is opened.
-      {"ida", [](SolveOptions& o) { o.ida_balance = "sideways"; }, 11, "unknown balancing 'sideways'"},
+      {"ida", [](SolveOptions& o) { o.ida_balance = "sideways"; }, 11, "unknown value 'sideways' of --balance"},
       {"ida-thread", [](SolveOptions& o) { o.ida_balance = "donate"; }, 11,
-       "--balance donate applies to the ida skeleton"},
+       "--balance donate applies to the ida skeleton; skeleton 'ida-thread' takes static or dynamic"},
       {"ida", [](SolveOptions& o) { o.ida_stack = 3; }, 13, "a stack of 3 entries is too small: at least 8"},
       {"ida",
        [](SolveOptions& o) {
          o.ida_balance = "dynamic";
          o.donate_after = 64;
        },
-       1, "--donate-after applies to the ida skeleton with --balance donate"},
-      {"dfs", [](SolveOptions& o) { o.donate_after = 64; }, 1,
-       "--donate-after applies to the ida skeleton with --balance donate"},
+       16, "--donate-after applies to the ida skeleton with --balance donate"},
+      {"ida-thread", [](SolveOptions& o) { o.donate_after = 64; }, 1,
+       "--donate-after applies to the ida skeleton; this run uses 'ida-thread'"},
   };
   for (const Case& c : cases) {
     INFO(c.skeleton << ": " << c.message);
@@ -205,4 +209,87 @@ TEST_CASE("the time limit option: the cpu and dfs skeletons', above 0, for place
   path.time_limit = 5;
   path.cache_dir = cache_dir();
   CHECK_THAT(first_error(path), Catch::Contains("--time-limit applies to placement problems"));
+}
+
+// emit shows what solve compiles: both take their units from the skeleton's registry
+// row through one function, with the same options.
+TEST_CASE("the units a solve compiles are the units emit shows, for every skeleton", "[e2e][options][units]") {
+  SolveOptions path;
+  path.load.spec_path = problem("puzzle15.toml");
+  path.load.instance_path = temp_file("options8.txt", "1 2 5 3 4 0 6 7 8\n");
+  path.load.params = {"w=3"};
+  SolveOptions optimise;
+  optimise.load.spec_path = problem("atsp.toml");
+  optimise.load.instance_path = instance("atsp/br17.atsp");
+  int compared = 0;
+  for (const Skeleton& sk : skeletons()) {
+    if (!sk.run) continue;  // emit only
+    for (SolveOptions o : {path, optimise}) {
+      o.cache_dir = cache_dir();
+      o.skeleton = std::string(sk.name);
+      PreparedSolve p = [&] {
+        try {
+          return prepare_solve(o);
+        } catch (const UserErrors&) {
+          return PreparedSolve{};  // this skeleton searches the other shape
+        }
+      }();
+      if (!p.skeleton) continue;
+      INFO(sk.name << " on " << p.spec.name);
+      SkeletonUnits shown = emit_units(o, sk, p.spec, p.source);
+      for (auto [ran, emitted] : {std::pair{&p.units.host, &shown.host}, std::pair{&p.units.device, &shown.device}}) {
+        REQUIRE(ran->has_value() == emitted->has_value());
+        if (!ran->has_value()) continue;
+        CHECK((*ran)->text == (*emitted)->text);
+        CHECK((*ran)->options == (*emitted)->options);
+        CHECK((*ran)->name == (*emitted)->name);
+        CHECK((*ran)->device_runtime == (*emitted)->device_runtime);
+        ++compared;
+      }
+      CHECK((p.units.host || p.units.device));
+    }
+  }
+  CHECK(compared >= 12);  // cpu x2, dfs, ivm, cdp, rec, offload: host and device; ida, ida-thread
+}
+
+// The GPU skeletons keep a 32-bit incumbent: a --ub outside it is refused at its value
+// before any compile; the cpu skeleton's is 64-bit.
+TEST_CASE("a --ub outside the skeleton's incumbent is refused before any work", "[e2e][options]") {
+  SolveOptions o;
+  o.load.spec_path = problem("atsp.toml");
+  o.load.instance_path = instance("atsp/br17.atsp");
+  o.cache_dir = cache_dir();
+  o.ub = 5000000000LL;
+  for (const char* name : {"dfs", "ivm", "cdp", "rec", "offload"}) {
+    INFO(name);
+    o.skeleton = name;
+    try {
+      prepare_solve(o);
+      FAIL("no user error");
+    } catch (const UserErrors& e) {
+      const Diagnostic& d = e.diags.all().front();
+      CHECK(d.loc.file->path == "<command line>");
+      CHECK(d.loc.col == 6);
+      CHECK_THAT(d.message, Catch::Contains("does not fit the 32-bit incumbent"));
+    }
+  }
+  o.skeleton = "cpu";
+  CHECK_NOTHROW(prepare_solve(o));
+}
+
+TEST_CASE("a GPU skeleton on a machine without a GPU is refused at its name", "[e2e][options]") {
+  std::string why;
+  cuda::Device dev;
+  if (cuda::first_device(dev, &why)) return;  // this machine has one: nothing to refuse
+  SolveOptions o = nqueens();
+  o.skeleton = "ivm";
+  try {
+    solve(o);
+    FAIL("no user error");
+  } catch (const UserErrors& e) {
+    const Diagnostic& d = e.diags.all().front();
+    CHECK(d.loc.file->path == "<command line>");
+    CHECK(d.loc.col == 12);
+    CHECK_THAT(d.message, Catch::Contains("skeleton 'ivm' needs a GPU"));
+  }
 }

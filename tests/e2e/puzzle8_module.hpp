@@ -7,7 +7,6 @@
 #include "runtime/cache.hpp"
 #include "runtime/host_compiler.hpp"
 #include "runtime/skeletons.hpp"
-#include "runtime/unit.hpp"
 
 namespace permjit::test {
 
@@ -25,7 +24,7 @@ struct Puzzle8 {
   }
   HostModule compile() const {
     ModuleCache cache(cache_dir());
-    return compile_host_module(assemble_unit(generate_problem(spec), cpu_ida_templates()), cache);
+    return compile_host_module(units_of("cpu", spec, generate_problem(spec)).host.value().text, cache);
   }
 };
 

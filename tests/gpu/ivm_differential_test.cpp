@@ -119,7 +119,8 @@ TEST_CASE("an ivm search stopped by SIGINT resumes to the uninterrupted totals",
   for (const std::string& from : {ckpt, copied}) {
     INFO("resumed from " << from);
     SolveResult resumed = ivm(q18, [&](SolveOptions& o) { o.resume = from; });
-    CHECK(resumed.resumed_from == from);
+    REQUIRE(resumed.ivm);
+    CHECK(resumed.ivm->resumed_from == from);
     same_tree(whole, resumed, "ivm");
   }
   // A checkpoint of another instance is refused.

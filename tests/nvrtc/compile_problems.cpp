@@ -12,7 +12,7 @@
 #include "runtime/gpu_compile.hpp"
 #include "runtime/nvrtc_compile.hpp"
 #include "runtime/skeletons.hpp"
-#include "runtime/unit.hpp"
+#include "runtime/solve.hpp"
 #include "test_paths.hpp"
 
 using namespace permjit;
@@ -37,6 +37,18 @@ ProblemSpec load_problem(const std::string& name) {
   return load_spec(o);
 }
 
+// The device unit the registry's row `skeleton` builds (default options): what a solve compiles.
+CompileUnit device_unit_of(std::string_view skeleton, const ProblemSpec& spec, const ProblemSource& src) {
+  const Skeleton* sk = find_skeleton(skeleton);
+  REQUIRE(sk != nullptr);
+  SolveOptions opts;
+  std::optional<CompileUnit> unit = sk->units(UnitInputs{sk->name, spec, src, opts}).device;
+  REQUIRE(unit);
+  return *unit;
+}
+
+NvrtcOutput compile_unit(const CompileUnit& u) { return nvrtc_compile(u.text, u.name, "sm_90", true, u.options); }
+
 // Every spec in problems/, sorted.
 std::vector<std::string> problem_names() {
   std::vector<std::string> problems;
@@ -56,8 +68,7 @@ TEST_CASE("every problem compiles with NVRTC for sm_90, with the dfs, ivm, offlo
       ProblemSpec spec = load_problem(name);
       ProblemSource src = generate_problem(spec);
       if (spec.goal == Goal::path) {  // the IDA* kernels instead of the placement skeletons'
-        NvrtcOutput ida = nvrtc_compile(assemble_unit(src, gpu_ida_templates()), name + ".ida.cu", "sm_90", true,
-                                        {"-DPJ_IDA_MAX_LEVELS=128"});
+        NvrtcOutput ida = compile_unit(device_unit_of("ida", spec, src));
         INFO(ida.log);
         REQUIRE(ida.ok);
         CHECK(ida.ptx.find(".entry pj_ida_warp") != std::string::npos);
@@ -65,19 +76,18 @@ TEST_CASE("every problem compiles with NVRTC for sm_90, with the dfs, ivm, offlo
         CHECK(ida.cubin.size() > 0);
         return;
       }
-      NvrtcOutput out = nvrtc_compile(assemble_unit(src, {"probe.cuh"}), name + ".cu", "sm_90", true);
+      NvrtcOutput out = compile_unit(device_unit_of("probe", spec, src));
       INFO(out.log);
       REQUIRE(out.ok);
       CHECK(out.ptx.find(".target sm_90") != std::string::npos);
       CHECK(out.ptx.find(".entry pj_probe") != std::string::npos);
       CHECK(out.cubin.size() > 0);
-      NvrtcOutput dfs = nvrtc_compile(assemble_unit(src, gpu_dfs_templates()), name + ".dfs.cu", "sm_90", true,
-                                      {"-DPJ_BLOCK=128"});
+      NvrtcOutput dfs = compile_unit(device_unit_of("dfs", spec, src));
       INFO(dfs.log);
       REQUIRE(dfs.ok);
       CHECK(dfs.ptx.find(".entry pj_dfs") != std::string::npos);
       CHECK(dfs.cubin.size() > 0);
-      NvrtcOutput ivm = nvrtc_compile(gpu_ivm_unit(spec, src), name + ".ivm.cu", "sm_90", true, {"-DPJ_BLOCK=128"});
+      NvrtcOutput ivm = compile_unit(device_unit_of("ivm", spec, src));
       INFO(ivm.log);
       REQUIRE(ivm.ok);
       for (const char* kernel : {"pj_ivm_init", "pj_ivm_explore_local", "pj_ivm_explore_shared", "pj_ivm_select",
@@ -85,8 +95,7 @@ TEST_CASE("every problem compiles with NVRTC for sm_90, with the dfs, ivm, offlo
         CHECK(ivm.ptx.find(std::string(".entry ") + kernel) != std::string::npos);
       CHECK(ivm.cubin.size() > 0);
       if (spec.goal != Goal::count) {  // the offload skeleton bounds: optimisation only
-        NvrtcOutput offload = nvrtc_compile(assemble_unit(src, gpu_offload_templates()), name + ".offload.cu", "sm_90",
-                                            true, {"-DPJ_BLOCK=128"});
+        NvrtcOutput offload = compile_unit(device_unit_of("offload", spec, src));
         INFO(offload.log);
         REQUIRE(offload.ok);
         CHECK(offload.ptx.find(".entry pj_offload_bound") != std::string::npos);
@@ -116,9 +125,10 @@ TEST_CASE("every problem's cdp module compiles as relocatable code and links wit
       ProblemSpec spec = load_problem(name);
       if (spec.goal == Goal::path) return;  // cdp searches placement problems only
       ProblemSource src = generate_problem(spec);
-      std::string unit = assemble_unit(src, gpu_cdp_templates());
+      const CompileUnit unit = device_unit_of("cdp", spec, src);
+      REQUIRE(unit.device_runtime);
       // The parts: NVRTC's relocatable cubin, then nvJitLink with libcudadevrt.a.
-      NvrtcOutput rdc = nvrtc_compile(unit, name + ".cdp.cu", "sm_90", true, {"-DPJ_CDP=1", "-rdc=true"});
+      NvrtcOutput rdc = compile_unit(unit);
       INFO(rdc.log);
       REQUIRE(rdc.ok);
       CHECK(rdc.ptx.find(".entry pj_cdp_intermediate") != std::string::npos);
@@ -130,12 +140,14 @@ TEST_CASE("every problem's cdp module compiles as relocatable code and links wit
       CHECK(linked.cubin.size() > rdc.cubin.size());  // the device runtime came in
       CHECK(linked.cubin.compare(0, 4, "\x7f" "ELF") == 0);
       // The whole path a solve takes, through the module cache: compiled, then a hit.
-      GpuModuleImage first = compile_gpu_module(unit, name, "sm_90", {"-DPJ_CDP=1"}, cache, true);
-      GpuModuleImage again = compile_gpu_module(unit, name, "sm_90", {"-DPJ_CDP=1"}, cache, true);
+      GpuModuleImage first = compile_gpu_module(unit, "sm_90", cache);
+      GpuModuleImage again = compile_gpu_module(unit, "sm_90", cache);
       CHECK(again.cache_hit);
       CHECK(again.cubin == first.cubin);
       // rec launches nothing from the device: a plain cubin.
-      NvrtcOutput rec = nvrtc_compile(unit, name + ".rec.cu", "sm_90", true, {"-DPJ_CDP=0"});
+      const CompileUnit rec_unit = device_unit_of("rec", spec, src);
+      CHECK_FALSE(rec_unit.device_runtime);
+      NvrtcOutput rec = compile_unit(rec_unit);
       INFO(rec.log);
       REQUIRE(rec.ok);
       CHECK(rec.ptx.find(".entry pj_rec_final") != std::string::npos);

@@ -14,7 +14,7 @@
 #include "runtime/cache.hpp"
 #include "runtime/nvrtc_compile.hpp"
 #include "runtime/skeletons.hpp"
-#include "runtime/unit.hpp"
+#include "runtime/solve.hpp"
 #include "tools/permjit/commands.hpp"
 
 namespace permjit {
@@ -23,38 +23,34 @@ namespace {
 
 const char* kStages = "spec | source | cpu | cuda | ptx | sass | resources";
 
-[[noreturn]] void option_error(const std::string& shown, int col, const std::string& msg, const std::string& hint) {
-  Diagnostics d;
-  d.error(Loc{make_source("<command line>", shown), 1, col}, msg, hint);
-  throw UserErrors(std::move(d));
+// The skeleton whose units `emit` shows: --skeleton, else the cpu row for the host
+// stage and dfs (ida for a path problem) for the device stages.
+const Skeleton& emitted_skeleton(const EmitOptions& opts, const ProblemSpec& spec, bool host_stage) {
+  const bool path = spec.goal == Goal::path;
+  if (opts.skeleton.empty())
+    return host_stage ? default_skeleton(Backend::cpu, path) : emit_default_skeleton(path);
+  const Skeleton* sk = find_skeleton(opts.skeleton);
+  if (!sk)
+    command_line_error("--skeleton " + opts.skeleton, 12, "unknown skeleton '" + opts.skeleton + "'",
+                       "skeletons: " + skeleton_names([](const Skeleton&) { return true; }));
+  return *sk;
 }
 
-// A GPU skeleton's translation unit and the NVRTC options it needs.
-struct GpuUnit {
-  std::string text;
-  std::vector<std::string> options;
-};
-
-GpuUnit gpu_unit(const std::string& skeleton, const ProblemSpec& spec, const ProblemSource& src) {
-  if (spec.goal != Goal::path && spec.branch.ends == 2 && skeleton != "probe") {
-    Diagnostics d;
-    d.error(spec.branch.ends_loc, "branch.ends = 2 places values at both ends; no GPU skeleton does yet",
-            "--skeleton probe shows the problem's functions alone; solve runs it on the cpu skeleton");
-    throw UserErrors(std::move(d));
-  }
-  if (skeleton == "dfs") return {assemble_unit(src, gpu_dfs_templates()), {"-DPJ_BLOCK=128"}};
-  if (skeleton == "ivm") return {gpu_ivm_unit(spec, src), {"-DPJ_BLOCK=128"}};
-  // cdp's kernels launch kernels: relocatable device code (the solve links it with
-  // the device runtime; the stages here show the module before that link).
-  if (skeleton == "cdp") return {assemble_unit(src, gpu_cdp_templates()), {"-DPJ_BLOCK=128", "-DPJ_CDP=1", "-rdc=true"}};
-  if (skeleton == "rec") return {assemble_unit(src, gpu_cdp_templates()), {"-DPJ_BLOCK=128", "-DPJ_CDP=0"}};
-  if (skeleton == "offload") return {assemble_unit(src, gpu_offload_templates()), {"-DPJ_BLOCK=128"}};
-  if (skeleton == "probe") return {assemble_unit(src, {"probe.cuh"}), {}};
-  // One module holds both IDA* kernels (pj_ida_warp and pj_ida_thread).
-  if (skeleton == "ida" || skeleton == "ida-thread") return {assemble_unit(src, gpu_ida_templates()), gpu_ida_defines()};
-  option_error("--skeleton " + skeleton, 12, "no GPU code for skeleton '" + skeleton + "'",
-               "GPU stages show: dfs (default), ivm, cdp, rec, offload, ida, ida-thread, probe (the problem's "
-               "functions alone)");
+// The unit a stage shows: the host unit for `cpu`, the device unit for the others; a
+// skeleton without one is refused at its name.
+CompileUnit emitted_unit(const EmitOptions& opts, const ProblemSpec& spec, const ProblemSource& src, bool host_stage) {
+  const Skeleton& sk = emitted_skeleton(opts, spec, host_stage);
+  SolveOptions so;
+  so.load = opts.load;
+  so.skeleton = std::string(sk.name);
+  SkeletonUnits units = emit_units(so, sk, spec, src);
+  std::optional<CompileUnit>& unit = host_stage ? units.host : units.device;
+  if (!unit)
+    command_line_error("--skeleton " + std::string(sk.name), 12,
+                       "skeleton '" + std::string(sk.name) + "' has no " + (host_stage ? "host" : "device") + " code",
+                       host_stage ? "--stage cuda, ptx, sass or resources show its device code"
+                                  : "--stage cpu shows its host code");
+  return std::move(*unit);
 }
 
 // cuobjdump from PATH or the CUDA toolkit, or empty.
@@ -94,7 +90,7 @@ int emit_command(const EmitOptions& opts) {
   const std::string& st = opts.stage;
   static const std::vector<std::string> stages = {"spec", "source", "cpu", "cuda", "ptx", "sass", "resources"};
   if (std::find(stages.begin(), stages.end(), st) == stages.end())
-    option_error("--stage " + st, 9, "unknown stage '" + st + "'", std::string("stages: ") + kStages);
+    command_line_error("--stage " + st, 9, "unknown stage '" + st + "'", std::string("stages: ") + kStages);
   LoadOptions load = opts.load;
   load.need_instance = st != "spec" || !opts.load.instance_path.empty();
   ProblemSpec spec = load_spec(load);
@@ -107,20 +103,14 @@ int emit_command(const EmitOptions& opts) {
     std::cout << src.text;
     return 0;
   }
-  if (st == "cpu") {
-    std::cout << assemble_unit(src, spec.goal == Goal::path ? cpu_ida_templates()
-                                                            : std::vector<std::string>{"cpu_abi.h", "cpu_dfs.hpp"});
+  const CompileUnit unit = emitted_unit(opts, spec, src, st == "cpu");
+  if (st == "cpu" || st == "cuda") {
+    std::cout << unit.text;
     return 0;
   }
-  GpuUnit gu = gpu_unit(opts.skeleton.empty() ? (spec.goal == Goal::path ? "ida" : "dfs") : opts.skeleton, spec, src);
-  std::string unit = gu.text;
-  if (st == "cuda") {
-    std::cout << unit;
-    return 0;
-  }
-  std::vector<std::string> extra = gu.options;
-  if (st == "resources") extra.push_back("--ptxas-options=-v");
-  NvrtcOutput out = nvrtc_compile(unit, spec.name + ".cu", opts.arch, st != "ptx", extra);
+  std::vector<std::string> options = unit.options;
+  if (st == "resources") options.push_back("--ptxas-options=-v");
+  NvrtcOutput out = nvrtc_compile(unit.text, unit.name, opts.arch, st != "ptx", options);
   if (!out.ok) {
     std::cerr << "permjit: error: NVRTC failed on the generated code for " << opts.arch << ":\n" << out.log << '\n';
     return 1;

@@ -72,7 +72,9 @@ int main(int argc, char** argv) {
   solve_cmd->add_option("--trigger", solve_opts.trigger, "ivm: empty explorers that start a work-stealing phase (default: a quarter)");
   solve_cmd->add_option("--ivm-rows", solve_opts.ivm_rows, "ivm: where explorers keep their rows: auto | shared | local");
   solve_cmd->add_option("--checkpoint", solve_opts.checkpoint, "ivm: write checkpoints to this file (and on SIGINT/SIGTERM)");
-  solve_cmd->add_option("--checkpoint-every", solve_opts.checkpoint_every, "ivm: seconds between checkpoints (default 60)");
+  double checkpoint_every = 0;
+  CLI::Option* checkpoint_every_opt = solve_cmd->add_option("--checkpoint-every", checkpoint_every,
+                                                            "ivm: seconds between checkpoints (default 60)");
   solve_cmd->add_option("--resume", solve_opts.resume, "ivm: continue the search saved in this checkpoint");
   bool progress = false, quiet = false;
   solve_cmd->add_flag("--progress", progress, "print progress on stderr even when it is not a terminal");
@@ -103,7 +105,7 @@ int main(int argc, char** argv) {
   add_spec_options(emit_cmd, emit_opts.load);
   emit_cmd->add_option("--stage", emit_opts.stage, "spec | source | cpu | cuda | ptx | sass | resources (default source)");
   emit_cmd->add_option("--arch", emit_opts.arch, "GPU architecture for GPU stages (default sm_90)");
-  emit_cmd->add_option("--skeleton", emit_opts.skeleton, "the skeleton whose code to show (dfs, ivm, cdp, rec, offload, ida, ida-thread, probe; default dfs)");
+  emit_cmd->add_option("--skeleton", emit_opts.skeleton, "the skeleton whose code to show (see `permjit skeletons`; default: cpu for the cpu stage, else dfs, or ida for a path problem)");
 
   app.add_subcommand("skeletons", "list the search skeletons of this build");
 
@@ -113,6 +115,7 @@ int main(int argc, char** argv) {
     if (*solve_cmd) {
       if (*ub_opt) solve_opts.ub = ub;
       if (*donate_after_opt) solve_opts.donate_after = donate_after;
+      if (*checkpoint_every_opt) solve_opts.checkpoint_every = checkpoint_every;
       if (quiet) solve_opts.progress = SolveOptions::Progress::off;
       else if (progress) solve_opts.progress = SolveOptions::Progress::on;
       if (!records.empty() || solve_cmd->count("--records")) {
@@ -139,7 +142,8 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (*emit_cmd) return emit_command(emit_opts);
-    for (const auto& s : skeletons()) std::cout << s.name << "\t" << s.backend << "\t" << s.summary << '\n';
+    for (const auto& s : skeletons())
+      std::cout << s.name << "\t" << (s.run ? backend_name(s.backend) : "emit") << "\t" << s.summary << '\n';
     return 0;
   } catch (const UserErrors& e) {
     return report(e);

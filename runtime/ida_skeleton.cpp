@@ -26,13 +26,16 @@
 
 namespace permjit {
 
-std::vector<std::string> gpu_ida_templates() { return {"ida_abi.h", "gpu_ida.cuh"}; }
-
 namespace {
 constexpr int kMaxLevels = 128;  // PJ_IDA_MAX_LEVELS of the ida-thread kernel
 }  // namespace
 
-std::vector<std::string> gpu_ida_defines() { return {"-DPJ_IDA_MAX_LEVELS=" + std::to_string(kMaxLevels)}; }
+// One module holds both kernels (pj_ida_warp and pj_ida_thread); the host module builds
+// the upper tree.
+SkeletonUnits ida_units(const UnitInputs& in) {
+  return {host_unit(in, cpu_ida_templates()),
+          device_unit(in, {"ida_abi.h", "gpu_ida.cuh"}, {"-DPJ_IDA_MAX_LEVELS=" + std::to_string(kMaxLevels)})};
+}
 
 namespace {
 using clock_type = std::chrono::steady_clock;
@@ -172,8 +175,8 @@ class GpuIdaSolver : public PathSolver {
   GpuIdaSolver(SkeletonRun& run, bool warp_per_root)
       : opts_(run.opts),
         warp_per_root_(warp_per_root),
-        name_(warp_per_root ? "ida" : "ida-thread"),
-        g_(run, name_, gpu_ida_templates(), run.spec.name + ".ida.cu", gpu_ida_defines(), false, cpu_ida_templates()),
+        name_(run.result.skeleton),
+        g_(run),
         kernel_(g_.module.function(warp_per_root ? "pj_ida_warp" : "pj_ida_thread")),
         ida_(g_.host.path),
         device_(run.result.device),
@@ -210,7 +213,7 @@ class GpuIdaSolver : public PathSolver {
  private:
   const SolveOptions& opts_;
   bool warp_per_root_;
-  const char* name_;
+  std::string name_;  // the registry's name of the skeleton, for messages
   GpuStart g_;
   CUfunction kernel_;
   IdaModule ida_;
@@ -226,7 +229,7 @@ class GpuIdaSolver : public PathSolver {
 void GpuIdaSolver::solve(const StartValues& start, SolveResult& r) {
   const SolveOptions& opts = opts_;
   const bool warp_per_root = warp_per_root_;
-  const char* name = name_;
+  const std::string& name = name_;
   const unsigned workers = workers_;
   const WarpStack& stack = stack_;
   CUfunction kernel = kernel_;
@@ -381,9 +384,7 @@ void GpuIdaSolver::solve(const StartValues& start, SolveResult& r) {
       work_buf.download(work.data(), n * sizeof(unsigned long long));
       worker_work_buf.download(per_worker.data(), workers * sizeof(unsigned long long));
       r.t_transfers += since(tt);
-      if (dev.overflow)
-        throw std::runtime_error(std::string("internal error: a ") + name + " stack overflowed at limit " +
-                                 std::to_string(limit));
+      PJ_INTERNAL_ASSERT(!dev.overflow, "a " + name + " stack overflowed at limit " + std::to_string(limit));
       // Load balance: the work of each worker, and what the next iteration expects per root.
       max_work = *std::max_element(per_worker.begin(), per_worker.end());
       mean_work = static_cast<double>(std::accumulate(per_worker.begin(), per_worker.end(), 0ull)) / workers;
@@ -450,7 +451,7 @@ void GpuIdaSolver::solve(const StartValues& start, SolveResult& r) {
 std::unique_ptr<PathSolver> open_gpu_ida(SkeletonRun& run) { return std::make_unique<GpuIdaSolver>(run, true); }
 std::unique_ptr<PathSolver> open_gpu_ida_thread(SkeletonRun& run) { return std::make_unique<GpuIdaSolver>(run, false); }
 
-void run_gpu_ida_skeleton(SkeletonRun& run) { run_path_once(open_gpu_ida, run); }
-void run_gpu_ida_thread_skeleton(SkeletonRun& run) { run_path_once(open_gpu_ida_thread, run); }
+void run_ida_skeleton(SkeletonRun& run) { run_path_once(open_gpu_ida, run); }
+void run_ida_thread_skeleton(SkeletonRun& run) { run_path_once(open_gpu_ida_thread, run); }
 
 }  // namespace permjit

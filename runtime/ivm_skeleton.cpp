@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstring>
 
+#include "dsl/diagnostics.hpp"
 #include "runtime/cache.hpp"
 #include "runtime/cuda_driver.hpp"
 #include "runtime/gpu_compile.hpp"
@@ -17,7 +18,6 @@
 #include "runtime/progress.hpp"
 #include "runtime/skeletons.hpp"
 #include "runtime/solve.hpp"
-#include "runtime/unit.hpp"
 #include "runtime/version.hpp"
 #include "templates/gpu_abi.h"
 #include "templates/prelude.h"
@@ -29,7 +29,7 @@ namespace {
 using clock_type = std::chrono::steady_clock;
 double since(clock_type::time_point t) { return std::chrono::duration<double>(clock_type::now() - t).count(); }
 
-// The kernels' view of the explorers (ivm::Explorers in the generated layout).
+// The kernels' view of the explorers (pj_ivm::layout::Explorers in the generated layout).
 struct ExplorersArg {
   CUdeviceptr I, V, M, last;
   unsigned long long T;
@@ -83,12 +83,17 @@ struct RowPlacement {
   }
 };
 
+// `choice` is --ivm-rows (empty: auto). Whether shared rows fit depends on the device,
+// so that error comes after the compile, still at the option's place.
 RowPlacement place_rows(const std::string& choice, int row_bytes_per_thread, int block, const cuda::Device& dev) {
   const size_t need = static_cast<size_t>(row_bytes_per_thread) * static_cast<size_t>(block);
-  if (choice == "local" || (choice == "auto" && need > kSharedRowsLimit)) return {};
+  const bool automatic = choice.empty() || choice == "auto";
+  if (choice == "local" || (automatic && need > kSharedRowsLimit)) return {};
   if (need > static_cast<size_t>(dev.max_shared_per_block))
-    throw std::runtime_error("--ivm-rows shared: a block's rows need " + std::to_string(need) + " bytes, the device gives " +
-                             std::to_string(dev.max_shared_per_block) + " per block; use a smaller --block-size");
+    command_line_error("--ivm-rows " + choice, 12,
+                       "a block's rows need " + std::to_string(need) + " bytes of shared memory, the device gives " +
+                           std::to_string(dev.max_shared_per_block) + " per block",
+                       "use a smaller --block-size, or --ivm-rows local");
   return {true, need};
 }
 
@@ -114,33 +119,59 @@ int hypercube_dims(unsigned long long T, unsigned p) {
 
 std::string ub_text(const SolveOptions& o) { return o.ub ? std::to_string(*o.ub) : "none"; }
 
-std::vector<std::string> gpu_ivm_templates() {
-  return {"gpu_abi.h", "gpu_search.cuh", "ivm_interval.h", "ivm_explorer.h", "gpu_ivm.cuh"};
+// The checkpoint of --resume, read and matched against the run `id`: options the run
+// left unset take the checkpoint's values, set ones must agree. A file that cannot be
+// read, is damaged or belongs to another run is the user's error, at --resume.
+IvmCheckpoint checked_resume(const SolveOptions& opts, IvmRunIdentity& id) {
+  const std::string shown = "--resume " + opts.resume;
+  IvmCheckpoint saved;
+  try {
+    saved = read_checkpoint(opts.resume);
+  } catch (const std::runtime_error& e) {
+    command_line_error(shown, 10, e.what());
+  }
+  if (!opts.ub) id.ub = saved.id.ub;
+  id.explorers = opts.explorers ? opts.explorers : saved.id.explorers;
+  id.mask_bytes = saved.id.mask_bytes;  // not known before the compile: the source decides it
+  std::string why = resume_mismatch(saved.id, id);
+  if (!why.empty()) command_line_error(shown, 10, "cannot resume from " + opts.resume + ":\n" + why);
+  return saved;
 }
 }  // namespace
 
-std::string gpu_ivm_unit(const ProblemSpec& spec, const ProblemSource& source) {
-  return assemble_unit(source, gpu_ivm_templates(), {generate_ivm_layout(spec)});
+SkeletonUnits ivm_units(const UnitInputs& in) {
+  if (ivm_levels(in.spec) < 1) {
+    Diagnostics d;
+    d.error(in.spec.fixed_prefix.empty() ? in.spec.size_expr->loc : in.spec.fixed_prefix_loc, "the ivm skeleton needs at least one position below the fixed prefix",
+            "with every position fixed there is nothing to search: use --skeleton cpu");
+    throw UserErrors(std::move(d));
+  }
+  return {std::nullopt, device_unit(in, {"gpu_abi.h", "gpu_search.cuh", "ivm_interval.h", "ivm_explorer.h", "gpu_ivm.cuh"},
+                                    {"-DPJ_BLOCK=" + std::to_string(in.opts.block())}, {generate_ivm_layout(in.spec)})};
 }
 
-void run_gpu_ivm_skeleton(SkeletonRun& run) {
+void run_ivm_skeleton(SkeletonRun& run) {
   const SolveOptions& opts = run.opts;
   SolveResult& r = run.result;
   const ProblemSpec& spec = run.spec;
   const bool optimise = spec.goal != Goal::count;
   const int L = ivm_levels(spec);
-  if (L < 1) throw std::runtime_error("the ivm skeleton needs at least one position below the fixed prefix");
   auto t0 = clock_type::now();
 
-  cuda::Device dev = open_device("ivm", r);
+  // A checkpoint to resume from is read and checked before any compile: the run's
+  // identity, with the options left unset taken from it.
+  IvmRunIdentity id{kPermjitVersion, spec.name, opts.load.spec_path, spec.instance_path,
+                    source_identity(run.source.text + generate_ivm_layout(spec).text), L, 0, 0,
+                    goal_name(spec.goal), ub_text(opts)};
+  IvmCheckpoint saved;
+  if (!opts.resume.empty()) saved = checked_resume(opts, id);
+
+  cuda::Device dev = open_device(r.skeleton, r);
   cuda::Context context(dev);
 
   // Compile. Rows in shared memory are a measured alternative (docs/skeletons.md).
-  ModuleCache cache(opts.cache_dir.empty() ? default_cache_dir() : opts.cache_dir);
-  const int block = opts.block_size > 0 ? opts.block_size : 128;
-  const std::string unit = gpu_ivm_unit(spec, run.source);
-  GpuModuleImage image =
-      compile_gpu_module(unit, spec.name + ".ivm.cu", dev.arch(), {"-DPJ_BLOCK=" + std::to_string(block)}, cache);
+  const int block = opts.block();
+  GpuModuleImage image = compile_gpu_module(run.units.device.value(), dev.arch(), run.cache());
   cuda::Module module(image.cubin);
   CUfunction k_init = module.function("pj_ivm_init");
   CUfunction k_select = module.function("pj_ivm_select");
@@ -149,8 +180,8 @@ void run_gpu_ivm_skeleton(SkeletonRun& run) {
   r.t_compile = since(t0);
   const int mask_bytes = module.read_int("pj_ivm_mask_bytes");
   const int explorer_bytes = 1 + L * (2 + mask_bytes);
-  if (module.read_int("pj_ivm_explorer_bytes") != explorer_bytes)
-    throw std::runtime_error("the IVM layout differs between the host and the device");
+  PJ_INTERNAL_ASSERT(module.read_int("pj_ivm_explorer_bytes") == explorer_bytes,
+                     "the IVM layout differs between the host and the device");
 
   // Where the rows live, then as many explorers as the device runs at once (all must be
   // resident for the trigger to stop them), unless --explorers.
@@ -161,22 +192,17 @@ void run_gpu_ivm_skeleton(SkeletonRun& run) {
     cuda::check(cuda::api().FuncSetAttribute(k_explore, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                                              static_cast<int>(rows.shared_bytes)),
                 "cuFuncSetAttribute(max dynamic shared memory)");
-  r.ivm_rows = rows.describe();
+  SolveResult::Ivm& stats = r.ivm.emplace();
+  stats.rows = rows.describe();
   int blocks_per_sm = 0;
   cuda::check(cuda::api().OccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, k_explore, block, rows.shared_bytes),
               "cuOccupancyMaxActiveBlocksPerMultiprocessor");
-  IvmRunIdentity id{kPermjitVersion, spec.name, opts.load.spec_path, spec.instance_path,
-                    source_identity(run.source.text + generate_ivm_layout(spec).text), L, 0, mask_bytes,
-                    goal_name(spec.goal), ub_text(opts)};
-  IvmCheckpoint saved;
+  // The same generated code (checked above) lays sets out in the same bytes.
+  PJ_INTERNAL_ASSERT(opts.resume.empty() || saved.id.mask_bytes == mask_bytes,
+                     "a checkpoint of the same generated code has other set sizes");
+  id.mask_bytes = mask_bytes;
   if (!opts.resume.empty()) {
-    saved = read_checkpoint(opts.resume);
-    // Unset options take the checkpoint's values; set ones must agree with them.
-    if (!opts.ub) id.ub = saved.id.ub;
-    id.explorers = opts.explorers ? opts.explorers : saved.id.explorers;
-    std::string why = resume_mismatch(saved.id, id);
-    if (!why.empty()) throw std::runtime_error("cannot resume from " + opts.resume + ":\n" + why);
-    r.resumed_from = opts.resume;
+    stats.resumed_from = opts.resume;
   } else {
     id.explorers = opts.explorers ? opts.explorers
                                   : static_cast<unsigned long long>(std::max(1, blocks_per_sm)) * block * dev.sm_count;
@@ -187,8 +213,8 @@ void run_gpu_ivm_skeleton(SkeletonRun& run) {
   const unsigned long long trigger = opts.trigger ? opts.trigger : std::max<unsigned long long>(1, T / 4);
   const unsigned p = 8;
   const int dims = hypercube_dims(T, p);
-  r.explorers = T;
-  r.trigger = trigger;
+  stats.explorers = T;
+  stats.trigger = trigger;
   r.block_size = block;
 
   ExplorerArrays ex(T, L, mask_bytes);
@@ -204,17 +230,17 @@ void run_gpu_ivm_skeleton(SkeletonRun& run) {
   double elapsed_before = 0;
   if (!opts.resume.empty()) {
     if (saved.state.size() != ex.bytes() || saved.results.size() != sizeof(PjGpuResults))
-      throw std::runtime_error(opts.resume + ": damaged checkpoint: its arrays do not fit " + std::to_string(T) +
-                               " explorers of " + std::to_string(L) + " levels");
+      command_line_error("--resume " + opts.resume, 10,
+                         opts.resume + ": damaged checkpoint: its arrays do not fit " + std::to_string(T) +
+                             " explorers of " + std::to_string(L) + " levels");
     ex.upload(saved.state);
     results.upload(saved.results.data(), sizeof(PjGpuResults));
     elapsed_before = saved.elapsed;
-    r.rounds = saved.rounds;
+    stats.rounds = saved.rounds;
   } else {
     PjGpuResults init{};
-    long long start = opts.ub ? *opts.ub : (spec.goal == Goal::maximize ? INT_MIN : INT_MAX);
-    if (start < INT_MIN || start > INT_MAX) throw std::runtime_error("--ub does not fit the 32-bit objective");
-    init.best = static_cast<int>(start);
+    // prepare_solve refused a --ub outside the 32-bit incumbent.
+    init.best = static_cast<int>(opts.ub ? *opts.ub : (spec.goal == Goal::maximize ? INT_MIN : INT_MAX));
     init.recorded = init.best;
     init.expanded = 1;  // the root, whose children the explorers' first rows hold
     results.upload(&init, sizeof init);
@@ -225,14 +251,14 @@ void run_gpu_ivm_skeleton(SkeletonRun& run) {
     empty.upload(split.empty.data(), split.empty.size());
     CUdeviceptr first_p = first.ptr(), empty_p = empty.ptr();
     void* args[] = {&e, &first_p, &empty_p, &results_p};
-    r.t_balance += timed(timer, "init kernel pj_ivm_init", [&] { launch(k_init, T, block, args, "pj_ivm_init"); });
+    stats.t_balance += timed(timer, "init kernel pj_ivm_init", [&] { launch(k_init, T, block, args, "pj_ivm_init"); });
   }
   r.t_host += since(t1);
 
   // Progress and checkpoints interrupt long rounds; without them nothing runs beside.
   const bool show = opts.progress == SolveOptions::Progress::on ||
                     (opts.progress == SolveOptions::Progress::automatic && stderr_is_terminal());
-  ProgressMeter meter("ivm", show);
+  ProgressMeter meter(r.skeleton, show);
   meter.start(elapsed_before);
   const bool checkpoints = !opts.checkpoint.empty();
   std::optional<StopSignals> signals;
@@ -242,7 +268,7 @@ void run_gpu_ivm_skeleton(SkeletonRun& run) {
   const double space = pj_ivm::space_size(L);
   auto search_start = clock_type::now();
   auto elapsed = [&] { return elapsed_before + since(search_start); };
-  double next_checkpoint = elapsed() + opts.checkpoint_every;
+  double next_checkpoint = elapsed() + opts.seconds_between_checkpoints();
   auto schedule = [&] {
     double next = meter.enabled() ? meter.next_due() : 1e300;
     if (checkpoints) next = std::min(next, next_checkpoint);
@@ -252,7 +278,7 @@ void run_gpu_ivm_skeleton(SkeletonRun& run) {
   };
   auto save = [&] {
     auto ts = clock_type::now();
-    IvmCheckpoint c{id, elapsed(), r.rounds, std::string(sizeof(PjGpuResults), '\0'), ex.download()};
+    IvmCheckpoint c{id, elapsed(), stats.rounds, std::string(sizeof(PjGpuResults), '\0'), ex.download()};
     results.download(c.results.data(), sizeof(PjGpuResults));
     write_checkpoint(opts.checkpoint, c);
     r.t_transfers += since(ts);
@@ -261,13 +287,13 @@ void run_gpu_ivm_skeleton(SkeletonRun& run) {
 
   PjIvmControl ctl{};
   while (true) {
-    ++r.rounds;
-    if (interrupter) interrupter->begin_round(static_cast<unsigned>(r.rounds));
+    ++stats.rounds;
+    if (interrupter) interrupter->begin_round(static_cast<unsigned>(stats.rounds));
     PjIvmControl reset{};
     reset.trigger = static_cast<unsigned>(std::min<unsigned long long>(trigger, UINT_MAX));
     // The steal count runs on, and the stop word is the interrupter's.
     control.upload(&reset, offsetof(PjIvmControl, steals));
-    unsigned round = static_cast<unsigned>(r.rounds);
+    unsigned round = static_cast<unsigned>(stats.rounds);
     void* explore_args[] = {&e, &control_p, &results_p, &lengths_p, &round};
     r.t_kernels += timed(timer, "exploration kernel pj_ivm_explore",
                          [&] { launch(k_explore, T, block, explore_args, "pj_ivm_explore", rows.shared_bytes); });
@@ -285,7 +311,7 @@ void run_gpu_ivm_skeleton(SkeletonRun& run) {
     const bool stop = signals && StopSignals::requested();  // only while this search listens
     if (checkpoints && (now >= next_checkpoint || stop)) {
       save();
-      next_checkpoint = now + opts.checkpoint_every;
+      next_checkpoint = now + opts.seconds_between_checkpoints();
     }
     if (stop) {
       meter.finish();
@@ -302,7 +328,7 @@ void run_gpu_ivm_skeleton(SkeletonRun& run) {
     int digits = dims;
     void* select_args[] = {&e, &lengths_p, &victim_p, &claimed_p, &control_p, &base, &digits};
     void* steal_args[] = {&e, &victim_p, &claimed_p, &control_p, &results_p};
-    r.t_balance += timed(timer, "work-stealing kernels pj_ivm_select/pj_ivm_steal", [&] {
+    stats.t_balance += timed(timer, "work-stealing kernels pj_ivm_select/pj_ivm_steal", [&] {
       launch(k_select, T, block, select_args, "pj_ivm_select");
       launch(k_steal, T, block, steal_args, "pj_ivm_steal");
     });
@@ -313,7 +339,7 @@ void run_gpu_ivm_skeleton(SkeletonRun& run) {
   PjGpuResults out{};
   control.download(&ctl, sizeof ctl);
   results.download(&out, sizeof out);
-  r.steals = ctl.steals;
+  stats.steals = ctl.steals;
   r.expanded = out.expanded;
   r.evaluated = out.evaluated;
   r.solutions = out.solutions;

@@ -25,17 +25,20 @@ namespace {
 using clock_type = std::chrono::steady_clock;
 double since(clock_type::time_point t) { return std::chrono::duration<double>(clock_type::now() - t).count(); }
 
-[[noreturn]] void option_error(const std::string& shown, const std::string& msg, const std::string& hint = "") {
-  Diagnostics d;
-  d.error(Loc{make_source("<command line>", shown), 1, 1}, msg, hint);
-  throw UserErrors(std::move(d));
+// The options given are on one command line: an error points at the first.
+[[noreturn]] void option_error(const std::string& shown, const std::string& msg, const std::string& hint = {}) {
+  command_line_error(shown, 1, msg, hint);
 }
 
-// Block sizes the kernels' warp reductions accept.
+// Block sizes the kernels' warp reductions accept (--block-size is checked with the
+// options of every skeleton: runtime/skeleton_options.cpp).
 void check_block_option(const std::string& name, int value) {
   if (value % 32 != 0 || value < 32 || value > 1024)
     option_error(name + " " + std::to_string(value), name + " must be a multiple of 32 from 32 to 1024");
 }
+
+constexpr int kDefaultChildBlock = 128;  // --child-block-size
+constexpr int kDefaultChildGrids = 2;    // --child-grids
 
 struct CdpSettings {
   bool device_launch;  // cdp: the intermediate search launches the final search
@@ -47,16 +50,9 @@ CdpSettings settings(const SolveOptions& o, bool device_launch, int size) {
                                     {"--child-block-size", o.child_block_size},
                                     {"--child-grids", o.child_grids}})
     if (value < 0) option_error(std::string(name) + " " + std::to_string(value), std::string(name) + " must be positive");
-  CdpSettings s{device_launch, o.block_size > 0 ? o.block_size : 128, o.child_block_size > 0 ? o.child_block_size : 128,
-                o.child_grids > 0 ? o.child_grids : 2};
-  check_block_option("--block-size", s.block);
+  CdpSettings s{device_launch, o.block(), o.child_block_size > 0 ? o.child_block_size : kDefaultChildBlock,
+                o.child_grids > 0 ? o.child_grids : kDefaultChildGrids};
   check_block_option("--child-block-size", s.child_block);
-  if (!device_launch && o.child_grids > 0)
-    option_error("--child-grids " + std::to_string(o.child_grids),
-                 "--child-grids applies to the cdp skeleton: rec launches one final grid from the host");
-  if (!device_launch && o.pending_launches > 0)
-    option_error("--pending-launches " + std::to_string(o.pending_launches),
-                 "--pending-launches applies to the cdp skeleton: rec launches nothing from the device");
   if (s.child_grids > s.block)
     option_error("--child-grids " + std::to_string(s.child_grids),
                  "--child-grids must be at most the block size (" + std::to_string(s.block) + ")");
@@ -163,13 +159,8 @@ void run_cdp(SkeletonRun& run, bool device_launch) {
   SolveResult& r = run.result;
   const ProblemSpec& spec = run.spec;
   const bool optimise = spec.goal != Goal::count;
-  const std::string name = device_launch ? "cdp" : "rec";
   const CdpSettings cs = settings(opts, device_launch, spec.size);
-  std::vector<std::string> defines = {"-DPJ_BLOCK=" + std::to_string(cs.block),
-                                      "-DPJ_CHILD_BLOCK=" + std::to_string(cs.child_block),
-                                      "-DPJ_CHILD_GRIDS=" + std::to_string(cs.child_grids),
-                                      std::string("-DPJ_CDP=") + (device_launch ? "1" : "0")};
-  GpuStart g(run, name, gpu_cdp_templates(), spec.name + "." + name + ".cu", defines, device_launch);
+  GpuStart g(run);
   CUfunction intermediate = g.module.function("pj_cdp_intermediate");
   CUfunction rec_final = g.module.function("pj_rec_final");
 
@@ -292,11 +283,24 @@ void run_cdp(SkeletonRun& run, bool device_launch) {
   r.t_search = since(t1);
 }
 
+// cdp's kernels launch kernels: relocatable device code, linked with the device runtime.
+SkeletonUnits cdp_units_of(const UnitInputs& in, bool device_launch) {
+  const CdpSettings cs = settings(in.opts, device_launch, in.spec.size);
+  std::vector<std::string> options = {"-DPJ_BLOCK=" + std::to_string(cs.block),
+                                      "-DPJ_CHILD_BLOCK=" + std::to_string(cs.child_block),
+                                      "-DPJ_CHILD_GRIDS=" + std::to_string(cs.child_grids),
+                                      std::string("-DPJ_CDP=") + (device_launch ? "1" : "0")};
+  if (device_launch) options.push_back("-rdc=true");
+  CompileUnit device = device_unit(in, {"gpu_abi.h", "gpu_search.cuh", "gpu_cdp.cuh"}, std::move(options));
+  device.device_runtime = device_launch;
+  return {host_unit(in, cpu_search_templates()), std::move(device)};
+}
+
 }  // namespace
 
-std::vector<std::string> gpu_cdp_templates() { return {"gpu_abi.h", "gpu_search.cuh", "gpu_cdp.cuh"}; }
-
-void run_gpu_cdp_skeleton(SkeletonRun& run) { run_cdp(run, true); }
-void run_gpu_rec_skeleton(SkeletonRun& run) { run_cdp(run, false); }
+SkeletonUnits cdp_units(const UnitInputs& in) { return cdp_units_of(in, true); }
+SkeletonUnits rec_units(const UnitInputs& in) { return cdp_units_of(in, false); }
+void run_cdp_skeleton(SkeletonRun& run) { run_cdp(run, true); }
+void run_rec_skeleton(SkeletonRun& run) { run_cdp(run, false); }
 
 }  // namespace permjit

@@ -20,7 +20,6 @@
 #include "runtime/offload_module.hpp"
 #include "runtime/skeletons.hpp"
 #include "runtime/solve.hpp"
-#include "runtime/unit.hpp"
 
 namespace permjit {
 
@@ -194,28 +193,28 @@ class GpuOffloadDevice {
 
 }  // namespace
 
-std::vector<std::string> gpu_offload_templates() { return {"gpu_offload.cuh"}; }
+SkeletonUnits offload_units(const UnitInputs& in) {
+  if (in.spec.goal == Goal::count)
+    command_line_error("--skeleton offload", 12,
+                       "the offload skeleton bounds nodes; '" + in.spec.name + "' counts and has no bound",
+                       "use --skeleton dfs or cpu");
+  std::vector<std::string> host = cpu_search_templates();
+  host.insert(host.end(), {"offload_abi.h", "offload_pool.hpp", "cpu_offload.hpp"});
+  return {host_unit(in, std::move(host)),
+          device_unit(in, {"gpu_offload.cuh"}, {"-DPJ_BLOCK=" + std::to_string(in.opts.block())})};
+}
 
-void run_gpu_offload_skeleton(SkeletonRun& run) {
+void run_offload_skeleton(SkeletonRun& run) {
   const SolveOptions& opts = run.opts;
   SolveResult& r = run.result;
   const ProblemSpec& spec = run.spec;
-  if (spec.goal == Goal::count) {
-    Diagnostics d;
-    d.error(Loc{make_source("<command line>", "--skeleton offload"), 1, 12},
-            "the offload skeleton bounds nodes; '" + spec.name + "' counts and has no bound", "use --skeleton dfs or cpu");
-    throw UserErrors(std::move(d));
-  }
   auto t0 = clock_type::now();
-  cuda::Device dev = open_device("offload", r);
+  cuda::Device dev = open_device(r.skeleton, r);
   cuda::Context context(dev);
 
-  ModuleCache cache(opts.cache_dir.empty() ? default_cache_dir() : opts.cache_dir);
-  OffloadModule host(run.source, cache);
-  int block = opts.block_size > 0 ? opts.block_size : 128;
-  GpuModuleImage image = compile_gpu_module(assemble_unit(run.source, gpu_offload_templates()),
-                                            spec.name + ".offload.cu", dev.arch(),
-                                            {"-DPJ_BLOCK=" + std::to_string(block)}, cache);
+  OffloadModule host(run.units.host.value(), run.cache());
+  const int block = opts.block();
+  GpuModuleImage image = compile_gpu_module(run.units.device.value(), dev.arch(), run.cache());
   cuda::Module module(image.cubin);
   r.cache_hit = host.cache_hit() && image.cache_hit;
   r.t_compile = since(t0);
@@ -227,8 +226,7 @@ void run_gpu_offload_skeleton(SkeletonRun& run) {
   if (opts.batch > 0) o.batch = opts.batch;
   if (opts.in_flight > 0) o.in_flight = opts.in_flight;
   o.threads = host_threads(opts);
-  o.ub = opts.ub;
-  if (o.ub && (*o.ub < INT_MIN || *o.ub > INT_MAX)) throw std::runtime_error("--ub does not fit the 32-bit objective");
+  o.ub = opts.ub;  // within 32 bits: prepare_solve refused others
 
   auto t1 = clock_type::now();
   size_t node_bytes = static_cast<size_t>(module.read_int("pj_node_bytes"));

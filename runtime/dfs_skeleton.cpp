@@ -24,15 +24,19 @@ unsigned long long default_frontier_nodes(const cuda::Device& d) {
 }
 }  // namespace
 
-std::vector<std::string> gpu_dfs_templates() { return {"gpu_abi.h", "gpu_search.cuh", "gpu_dfs.cuh"}; }
+SkeletonUnits dfs_units(const UnitInputs& in) {
+  return {host_unit(in, cpu_search_templates()),
+          device_unit(in, {"gpu_abi.h", "gpu_search.cuh", "gpu_dfs.cuh"},
+                      {"-DPJ_BLOCK=" + std::to_string(in.opts.block())})};
+}
 
-void run_gpu_dfs_skeleton(SkeletonRun& run) {
+void run_dfs_skeleton(SkeletonRun& run) {
   const SolveOptions& opts = run.opts;
   SolveResult& r = run.result;
   const ProblemSpec& spec = run.spec;
   const bool optimise = spec.goal != Goal::count;
-  int block = opts.block_size > 0 ? opts.block_size : 128;
-  GpuStart g(run, "dfs", gpu_dfs_templates(), spec.name + ".cu", {"-DPJ_BLOCK=" + std::to_string(block)});
+  const int block = opts.block();
+  GpuStart g(run);
   CUfunction kernel = g.module.function("pj_dfs");
 
   // The CPU search to d_cpu.

@@ -1,0 +1,50 @@
+#include "runtime/compile_unit.hpp"
+
+#include "generator/code_writer.hpp"
+#include "runtime/embedded.hpp"
+
+namespace permjit {
+
+namespace {
+void append_part(std::string& unit, const std::string& name, std::string_view text) {
+  unit += "#line 1 " + quote_path(name) + "\n";
+  unit += text;
+  if (!unit.empty() && unit.back() != '\n') unit += '\n';
+}
+}  // namespace
+
+std::string assemble_unit(const ProblemSource& problem, const std::vector<std::string>& templates,
+                          const std::vector<ProblemSource>& generated) {
+  std::string unit = "// permjit translation unit: prelude, problem '" + problem.name + "', skeleton\n";
+  append_part(unit, "templates/prelude.h", embedded::get("prelude.h"));
+  append_part(unit, problem.name, problem.text);
+  for (const auto& g : generated) append_part(unit, g.name, g.text);
+  for (const auto& t : templates) append_part(unit, "templates/" + t, embedded::get(t));
+  return unit;
+}
+
+CompileUnit host_unit(const UnitInputs& in, std::vector<std::string> templates) {
+  CompileUnit u;
+  u.target = UnitTarget::host;
+  u.name = in.spec.name + "." + std::string(in.skeleton) + ".cpp";
+  u.text = assemble_unit(in.source, templates);
+  u.templates = std::move(templates);
+  return u;
+}
+
+CompileUnit device_unit(const UnitInputs& in, std::vector<std::string> templates, std::vector<std::string> options,
+                        const std::vector<ProblemSource>& generated) {
+  CompileUnit u;
+  u.target = UnitTarget::device;
+  u.name = in.spec.name + "." + std::string(in.skeleton) + ".cu";
+  u.text = assemble_unit(in.source, templates, generated);
+  u.templates = std::move(templates);
+  for (const auto& g : generated) u.generated.push_back(g.name);
+  u.options = std::move(options);
+  return u;
+}
+
+std::vector<std::string> cpu_search_templates() { return {"cpu_abi.h", "cpu_dfs.hpp"}; }
+std::vector<std::string> cpu_ida_templates() { return {"ida_abi.h", "cpu_ida.hpp"}; }
+
+}  // namespace permjit
