@@ -12,6 +12,7 @@
 #   bash bench/device/on_device.sh bench-offload-table  # offload on ta021-030, cpu x16 on ta022/029/030
 #   bash bench/device/on_device.sh bench-ida-all       # Korf's 100 with ida, ida-thread, cpu x16 (a process each)
 #   bash bench/device/on_device.sh flowshop-cpu16-two-ends flowshop-cpu16-forward  # the CPU backend on 16 cores
+#   bash bench/device/on_device.sh compile-cold        # ivm on ta022/029/030: cold compile, then warm
 set -uo pipefail
 source "$(dirname "$0")/env.sh"
 out="${OUT:-/tmp/permjit-out}"
@@ -117,6 +118,9 @@ for mode in "$@"; do
       python3 bench/run.py bench/cdp_sensitivity.json --permjit "$(command -v permjit)" \
         --out "$out/cdp-sensitivity.jsonl" 2>&1 | tee "$out/sensitivity.log"
       python3 bench/sensitivity.py "$out/cdp-sensitivity.jsonl" | tee "$out/cdp-sensitivity.md"
+      ;;
+    compile-cold)  # ivm on ta022/029/030 at the optimum: each with an empty cache (cold), then again (warm)
+      bash bench/compile_cold.sh "$out/compile-cold.jsonl" 2>&1 | tee "$out/compile-cold.log"
       ;;
     *)
       permjit solve problems/nqueens.toml --param "n=$mode" --backend gpu 2>&1 | tee -a "$out/solve.log"
