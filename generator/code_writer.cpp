@@ -25,6 +25,22 @@ void CodeWriter::line(const std::string& text) {
   }
   raw(std::string(depth_, ' ') + text + "\n");
   if (in_user_) ++mapped_next_;
+  ++statements_;
+}
+
+void CodeWriter::open_loop(int64_t trip) {
+  line("#pragma unroll");
+  loops_.push_back(Loop{text_.rfind("#pragma unroll"), trip, statements_});
+}
+
+void CodeWriter::close_loop() {
+  Loop l = loops_.back();
+  loops_.pop_back();
+  const int64_t body = statements_ - l.statements_at + l.inner_extra;
+  const bool unroll = l.trip <= 1 || l.trip * body <= unroll_budget_;
+  if (!unroll) text_.insert(l.pragma_at + std::string("#pragma unroll").size(), " 1");
+  // What this loop adds to its parent's size beyond the text already counted.
+  if (!loops_.empty()) loops_.back().inner_extra += (unroll ? l.trip * body : body) - (statements_ - l.statements_at);
 }
 
 void CodeWriter::user_place(const Loc& loc) {

@@ -1,7 +1,9 @@
 // A text buffer for generated C++ that knows its own line numbers, so that it can
 // switch `#line` between the spec (user code) and the generated file (our code).
 #pragma once
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "dsl/source.hpp"
 
@@ -19,6 +21,14 @@ class CodeWriter {
   void user_place(const Loc& loc);
   // The next lines are ours again.
   void generated_place();
+  // A loop of constant trip count: open_loop writes its `#pragma unroll` line, and
+  // close_loop, after the loop's closing brace, settles it from the body's size
+  // (docs/generated-code.md, "Unrolling"): fully unrolled while trip x size stays within
+  // the budget, else left rolled (`#pragma unroll 1`). The size of a body counts its
+  // statements, inner loops at their unrolled size.
+  void open_loop(int64_t trip);
+  void close_loop();
+  void set_unroll_budget(int64_t statements) { unroll_budget_ = statements; }
   const std::string& text() const { return text_; }
   const std::string& generated_name() const { return name_; }
 
@@ -30,6 +40,19 @@ class CodeWriter {
   bool in_user_ = false;
   Loc user_;             // the spec place the next lines stand for
   int mapped_next_ = -1; // the line number the compiler gives the next line
+  struct Loop {
+    size_t pragma_at;        // where its `#pragma unroll` stands in text_
+    int64_t trip;
+    int64_t statements_at;   // statements_ when it opened
+    int64_t inner_extra = 0; // what its inner loops add by unrolling
+  };
+  std::vector<Loop> loops_;
+  int64_t statements_ = 0;   // lines of code written (not directives)
+  int64_t unroll_budget_ = kDefaultUnrollBudget;
+
+ public:
+  // Statements a fully unrolled loop nest may expand to (PERMJIT_UNROLL_BUDGET overrides).
+  static constexpr int64_t kDefaultUnrollBudget = 8192;
 };
 
 std::string quote_path(const std::string& path);

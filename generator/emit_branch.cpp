@@ -33,7 +33,7 @@ void emit_candidates(GenContext& g) {
   if (b.filter) {
     // One bit per value; every value is tested, so the loop has a constant trip count.
     g.out.line("Mask allowed = 0;");
-    g.out.line("#pragma unroll");
+    g.out.open_loop(g.spec.size);
     g.out.line("for (int v = 0; v < kSize; ++v) {");
     g.out.indent();
     ExprEmitter x(g.spec, g.out, names, g.local_ids);
@@ -43,6 +43,7 @@ void emit_candidates(GenContext& g) {
     g.out.generated_place();
     g.out.dedent();
     g.out.line("}");
+    g.out.close_loop();
     g.out.line("m &= allowed;");
   }
   g.out.line("return m;");

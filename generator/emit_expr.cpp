@@ -122,7 +122,7 @@ void ExprEmitter::open_range(const Expr& lo, const Expr& hi, const Symbol* sym, 
   std::string var = local_name(sym);
   ValueRange rlo = value_range(lo, env_), rhi = value_range(hi, env_);
   if (rlo.known && rhi.known && rlo.lo == rlo.hi && rhi.lo == rhi.hi) {  // constant bounds
-    out_.line("#pragma unroll");
+    out_.open_loop(rhi.lo - rlo.lo);
     out_.line("for (int " + var + " = " + std::to_string(rlo.lo) + "; " + var + " < " + std::to_string(rhi.lo) +
               "; ++" + var + ") {");
     guard.clear();
@@ -139,7 +139,7 @@ void ExprEmitter::open_range(const Expr& lo, const Expr& hi, const Symbol* sym, 
   std::string l = emit(lo), h = emit(hi);
   // Bounds known only at the node: the loop covers every value they can take and a
   // select keeps the iterations inside [lo, hi), so the trip count stays a constant.
-  out_.line("#pragma unroll");
+  out_.open_loop(rhi.hi - rlo.lo);
   out_.line("for (int " + var + " = " + std::to_string(rlo.lo) + "; " + var + " < " + std::to_string(rhi.hi) + "; ++" +
             var + ") {");
   guard = "bool((" + var + " >= " + l + ") & (" + var + " < " + h + "))";
@@ -178,7 +178,7 @@ std::string ExprEmitter::reduce(const Expr& e) {
   } else {
     std::string set = tmp("set");
     out_.line("const Mask " + set + " = " + emit(*e.args[0]) + ";");
-    out_.line("#pragma unroll");
+    out_.open_loop(spec_.size);
     out_.line("for (int " + var + " = 0; " + var + " < kSize; ++" + var + ") {");
     guard = "pj::test(" + set + ", " + var + ")";
     env_.locals[e.sym] = ValueRange::between(0, spec_.size - 1);
@@ -198,6 +198,7 @@ std::string ExprEmitter::reduce(const Expr& e) {
   }
   out_.dedent();
   out_.line("}");
+  out_.close_loop();
   return acc;
 }
 
@@ -247,11 +248,12 @@ void ExprEmitter::stmt(const Stmt& s, const std::string& target, const std::stri
       out_.line("const " + cxx_type(s.value->type) + " " + init + " = " + v + ";");
       for (size_t k = 0; k < s.sym->dims.size(); ++k) {
         std::string i = tmp("i");
-        out_.line("#pragma unroll");
+        out_.open_loop(s.sym->dims[k]);
         out_.line("for (int " + i + " = 0; " + i + " < " + std::to_string(s.sym->dims[k]) + "; ++" + i + ")");
         idx += "[" + i + "]";
       }
       out_.line("  " + n + idx + " = " + init + ";");
+      for (size_t k = 0; k < s.sym->dims.size(); ++k) out_.close_loop();
       out_.dedent();
       out_.line("}");
       return;
@@ -315,6 +317,7 @@ void ExprEmitter::stmt(const Stmt& s, const std::string& target, const std::stri
       for (const auto& b : s.body) stmt(*b, target, g);
       out_.dedent();
       out_.line("}");
+      out_.close_loop();
       return;
     }
   }

@@ -1,10 +1,24 @@
 #include "generator/generate.hpp"
 
+#include <cstdlib>
+
 #include "dsl/diagnostics.hpp"
 #include "generator/emit_parts.hpp"
 #include "generator/state_liveness.hpp"
 
 namespace permjit {
+
+namespace {
+// The unroll budget of generated loops (generator/code_writer.hpp): the default, or
+// PERMJIT_UNROLL_BUDGET for measuring others (it changes the source, so the cache key).
+int64_t unroll_budget() {
+  const char* env = std::getenv("PERMJIT_UNROLL_BUDGET");
+  if (!env || !*env) return CodeWriter::kDefaultUnrollBudget;
+  char* end = nullptr;
+  long long v = std::strtoll(env, &end, 10);
+  return end && *end == '\0' && v >= 0 ? v : CodeWriter::kDefaultUnrollBudget;
+}
+}  // namespace
 
 // The generator reads top to bottom: each step writes one part of the source. The
 // order is C++'s: a part may call only what stands above it, and root() places the
@@ -12,6 +26,7 @@ namespace permjit {
 ProblemSource generate_problem(const ProblemSpec& spec) {
   PJ_INTERNAL_ASSERT(spec.size > 0, "generate_problem needs a spec whose size is known");
   GenContext g(spec, spec.name + ".problem.inc");
+  g.out.set_unroll_budget(unroll_budget());
   g.live = live_symbols(spec);
   emit_header(g);
   emit_constants(g);

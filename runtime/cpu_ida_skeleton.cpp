@@ -52,6 +52,7 @@ std::unique_ptr<PathSolver> open_cpu_ida(SkeletonRun& run) {
   auto solver = std::make_unique<CpuIdaSolver>(mod.path, run.opts);
   run.result.device = "host CPU";
   run.result.cache_hit = mod.cache_hit;
+  run.result.compile.host = mod.seconds;
   run.result.t_compile = std::chrono::duration<double>(clock_type::now() - t0).count();
   return solver;
 }

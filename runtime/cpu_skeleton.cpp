@@ -39,6 +39,7 @@ void run_cpu_skeleton(SkeletonRun& run) {
   r.device = "host CPU";
   r.threads = o.threads;
   r.cache_hit = mod.cache_hit;
+  r.compile.host = mod.seconds;
   r.t_compile = std::chrono::duration<double>(t1 - t0).count();
   r.t_search = std::chrono::duration<double>(t2 - t1).count();
   r.expanded = out.expanded;

@@ -16,6 +16,8 @@ struct GpuModuleImage {
   std::string cubin;
   bool cache_hit = false;
   std::string log;  // NVRTC's messages, including ptxas's resource report when asked
+  double nvrtc_s = 0;  // the cache lookup and, on a miss, NVRTC
+  double link_s = 0;   // nvJitLink with the device runtime (a miss of a unit that links it)
 };
 
 // A unit with `device_runtime` is relocatable device code (its options hold

@@ -17,8 +17,19 @@ GpuStart::GpuStart(SkeletonRun& run)
       host(compile_host_module(run.units.host.value().text, run.cache())),
       image(compile_gpu_module(run.units.device.value(), dev.arch(), run.cache())),
       module(image.cubin) {
+  add_compile_stages(run.result, &host, &image,
+                     std::chrono::duration<double>(std::chrono::steady_clock::now() - loading).count());
   run.result.cache_hit = host.cache_hit && image.cache_hit;
   run.result.t_compile = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+void add_compile_stages(SolveResult& r, const HostModule* host, const GpuModuleImage* device, double load_s) {
+  if (host) r.compile.host += host->seconds;
+  if (device) {
+    r.compile.nvrtc += device->nvrtc_s;
+    r.compile.link += device->link_s;
+  }
+  r.compile.load += load_s;
 }
 
 cuda::Device open_device(const std::string& skeleton, SolveResult& r) {

@@ -30,8 +30,12 @@ struct GpuStart {
   cuda::Context context;
   HostModule host;
   GpuModuleImage image;
+  std::chrono::steady_clock::time_point loading = std::chrono::steady_clock::now();  // before `module`
   cuda::Module module;
 };
+
+// r.compile's stages of a host module, a device module and its load.
+void add_compile_stages(SolveResult& r, const HostModule* host, const GpuModuleImage* device, double load_s);
 
 // Host threads for the CPU search: --threads, else every hardware thread.
 int host_threads(const SolveOptions& opts);

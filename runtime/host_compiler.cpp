@@ -1,5 +1,7 @@
 #include "runtime/host_compiler.hpp"
 
+#include <chrono>
+
 #include <sys/wait.h>
 
 #include <cstdio>
@@ -57,8 +59,10 @@ std::string host_compiler_identity() {
 }
 
 HostModule compile_host_module(const std::string& unit, const ModuleCache& cache) {
+  const auto t0 = std::chrono::steady_clock::now();
+  auto since = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
   std::string key = cache_key({"cpu-module", kPermjitVersion, host_compiler_identity(), unit});
-  if (auto hit = cache.lookup(key, ".so")) return HostModule{*hit, true};
+  if (auto hit = cache.lookup(key, ".so")) return HostModule{*hit, true, since()};
   std::string src = cache.temp_path(".cpp");
   std::string obj = cache.temp_path(".so");
   if (!write_file_atomic(src, unit))
@@ -77,7 +81,8 @@ HostModule compile_host_module(const std::string& unit, const ModuleCache& cache
   }
   std::error_code ec;
   std::filesystem::remove(src, ec);
-  return HostModule{cache.store(key, ".so", obj), false};
+  std::string stored = cache.store(key, ".so", obj);
+  return HostModule{stored, false, since()};
 }
 
 }  // namespace permjit

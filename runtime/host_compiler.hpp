@@ -18,6 +18,7 @@ struct CompileError : std::runtime_error {
 struct HostModule {
   std::string path;
   bool cache_hit = false;
+  double seconds = 0;  // the cache lookup and, on a miss, the host compiler
 };
 
 // The compiler ($PERMJIT_CXX or c++) and its flags, as they enter the cache key.

@@ -172,7 +172,9 @@ void run_ivm_skeleton(SkeletonRun& run) {
   // Compile. Rows in shared memory are a measured alternative (docs/skeletons.md).
   const int block = opts.block();
   GpuModuleImage image = compile_gpu_module(run.units.device.value(), dev.arch(), run.cache());
+  const auto t_load = clock_type::now();
   cuda::Module module(image.cubin);
+  add_compile_stages(r, nullptr, &image, since(t_load));
   CUfunction k_init = module.function("pj_ivm_init");
   CUfunction k_select = module.function("pj_ivm_select");
   CUfunction k_steal = module.function("pj_ivm_steal");

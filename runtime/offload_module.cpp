@@ -11,7 +11,7 @@ namespace permjit {
 
 OffloadModule::OffloadModule(const CompileUnit& host_unit, const ModuleCache& cache) {
   HostModule mod = compile_host_module(host_unit.text, cache);
-  cache_hit_ = mod.cache_hit;
+  compiled_ = mod;
   handle_ = dlopen(mod.path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!handle_) throw std::runtime_error("cannot load the compiled module " + mod.path + ": " + dlerror());
   auto abi = reinterpret_cast<PjOffloadAbiFn>(dlsym(handle_, "pj_offload_abi"));

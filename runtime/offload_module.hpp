@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "runtime/compile_unit.hpp"
+#include "runtime/host_compiler.hpp"
 #include "runtime/cache.hpp"
 #include "templates/cpu_abi.h"
 #include "templates/offload_abi.h"
@@ -42,14 +43,15 @@ class OffloadModule {
   OffloadModule(const OffloadModule&) = delete;
   OffloadModule& operator=(const OffloadModule&) = delete;
 
-  bool cache_hit() const { return cache_hit_; }
+  bool cache_hit() const { return compiled_.cache_hit; }
+  const HostModule& compiled() const { return compiled_; }
   OffloadOutcome search(const OffloadOptions& opts, const PjOffloadDevice& device) const;
   // The device's work done on the host: a synchronous device for tests.
   PjOffloadHostBoundsFn host_bounds() const { return host_bounds_; }
 
  private:
   void* handle_ = nullptr;
-  bool cache_hit_ = false;
+  HostModule compiled_;
   PjOffloadSearchFn search_ = nullptr;
   PjOffloadHostBoundsFn host_bounds_ = nullptr;
 };

@@ -215,7 +215,9 @@ void run_offload_skeleton(SkeletonRun& run) {
   OffloadModule host(run.units.host.value(), run.cache());
   const int block = opts.block();
   GpuModuleImage image = compile_gpu_module(run.units.device.value(), dev.arch(), run.cache());
+  const auto t_load = clock_type::now();
   cuda::Module module(image.cubin);
+  add_compile_stages(r, &host.compiled(), &image, since(t_load));
   r.cache_hit = host.cache_hit() && image.cache_hit;
   r.t_compile = since(t0);
 

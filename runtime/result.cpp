@@ -42,6 +42,14 @@ std::string path_text(const SolveResult& r) {
   }
   return s;
 }
+// "host 0.8 s, nvrtc 2.1 s, load 0.02 s": the stages that ran.
+std::string compile_stages_text(const SolveResult::CompileStages& c) {
+  std::string s;
+  for (auto [name, t] : {std::pair{"host", c.host}, {"nvrtc", c.nvrtc}, {"link", c.link}, {"load", c.load}})
+    if (t > 0) s += fmt::format("{}{} {:.3f} s", s.empty() ? "" : ", ", name, t);
+  return s.empty() ? "nothing to compile" : s;
+}
+
 }  // namespace
 
 std::string format_human(const SolveResult& r) {
@@ -83,8 +91,9 @@ std::string format_human(const SolveResult& r) {
     }
   }
   s += fmt::format("nodes       expanded {}, evaluated {}\n", grouped(r.expanded), grouped(r.evaluated));
-  s += fmt::format("time        {:.3f} s: spec+generate {:.3f} s, compile {:.3f} s ({}), search {:.3f} s\n", r.t_total,
-                   r.t_generate, r.t_compile, r.cache_hit ? "cache hit" : "compiled", r.t_search);
+  s += fmt::format("time        {:.3f} s: spec+generate {:.3f} s, compile {:.3f} s ({}: {}), search {:.3f} s\n",
+                   r.t_total, r.t_generate, r.t_compile, r.cache_hit ? "cache hit" : "compiled",
+                   compile_stages_text(r.compile), r.t_search);
   if (r.backend == "gpu" && !r.offload_mode.empty()) {
     s += fmt::format("search      kernels running {:.3f} s, none running {:.3f} s (the device waited for the {} host "
                      "thread(s) or copies; {} batch(es), {} threads/block)\n",
@@ -164,6 +173,8 @@ std::string format_json(const SolveResult& r) {
   j["complete"] = !r.stopped;
   j["time_limit_s"] = r.time_limit > 0 ? nlohmann::ordered_json(r.time_limit) : nlohmann::ordered_json(nullptr);
   j["nodes"] = {{"expanded", r.expanded}, {"evaluated", r.evaluated}};
+  j["compile_s"] = {{"host", r.compile.host}, {"nvrtc", r.compile.nvrtc}, {"link", r.compile.link},
+                    {"load", r.compile.load}};
   j["time_s"] = {{"total", r.t_total},     {"generate", r.t_generate}, {"compile", r.t_compile},
                  {"search", r.t_search},   {"host", r.t_host},         {"transfers", r.t_transfers},
                  {"kernels", r.t_kernels}, {"prepare", r.t_prepare},

@@ -32,6 +32,11 @@ struct SolveResult {
 
   uint64_t expanded = 0, evaluated = 0;
   double t_generate = 0, t_compile = 0, t_search = 0, t_total = 0;
+  // t_compile by stage: the host compiler, NVRTC, nvJitLink, loading the device module
+  // (each with its cache lookup; a hit costs the lookup alone).
+  struct CompileStages {
+    double host = 0, nvrtc = 0, link = 0, load = 0;
+  } compile;
   // GPU skeletons: the search time split (host work includes the CPU frontier).
   double t_host = 0, t_transfers = 0, t_kernels = 0;
   double t_prepare = 0;  // of t_host: what comes before the first kernel (ida: the upper tree, buffers)
