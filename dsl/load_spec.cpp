@@ -15,6 +15,7 @@
 #include "dsl/load_path.hpp"
 #include "dsl/parser.hpp"
 #include "dsl/static_eval.hpp"
+#include "dsl/toml_depth.hpp"
 #include "dsl/toml_string_map.hpp"
 
 namespace permjit {
@@ -712,6 +713,11 @@ ProblemSpec load_spec(const LoadOptions& opts) {
   spec.file = read_source(opts.spec_path);
   if (!spec.file) {
     d.error(Loc{make_source(opts.spec_path, ""), 0, 0}, "cannot read the spec file");
+    throw UserErrors(std::move(d));
+  }
+  if (auto deep = find_deep_key(spec.file)) {
+    d.error(*deep, "TOML syntax: a key path with more than " + std::to_string(kMaxKeyDots) + " dots",
+            "a spec's keys have two or three parts");
     throw UserErrors(std::move(d));
   }
   toml::table root;
