@@ -525,6 +525,7 @@ class Reader {
       }
       if (!read_type(*type_node, "state '" + sv.name + "'", sv.type, sv.dim_exprs, true)) continue;
       if (!check_dims(sv.dim_exprs)) continue;
+      int64_t elements = 1;
       for (auto& de : sv.dim_exprs) {
         // Without an instance a dimension may be unknown: `check` still checks types.
         auto val = eval_static(*de, &d_);
@@ -532,6 +533,10 @@ class Reader {
           d_.error(de->loc, "a state dimension must be known before the search");
         else if (val && (*val < 1 || *val > 4096))
           d_.error(de->loc, "state dimension " + std::to_string(*val) + " is outside 1..4096");
+        else if (val && elements * *val > 4096)  // every node holds a copy
+          d_.error(de->loc, "state '" + sv.name + "' would hold " + std::to_string(elements * *val) +
+                                " elements; a state array holds at most 4096");
+        else if (val) elements *= *val;
         sv.dims.push_back(val.value_or(1));
       }
       if (init_node) {
