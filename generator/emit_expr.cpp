@@ -68,6 +68,7 @@ std::string ExprEmitter::emit(const Expr& e) {
       // && and || compute both sides (they were hoisted anyway): no short-circuit branch.
       if (e.text == "&&" || e.text == "||")
         return "bool(" + l + (e.text == "&&" ? " & " : " | ") + r + ")";
+      if (auto guarded = defined_arith(e, l, r)) return *guarded;
       std::string s = "(" + l + " " + e.text + " " + r + ")";
       // Values shifted past size-1 leave the set (Mask is unsigned: no promotion).
       if (e.type == Type::bits && e.text == "<<") return "(" + s + " & kAll)";
@@ -111,8 +112,9 @@ std::string ExprEmitter::call(const Expr& e) {
     return s;
   }
   if (f == "abs") return "pj::abs(" + a[0] + ")";
-  if (f == "bit") return "pj::bit<Mask>(" + a[0] + ")";
-  if (f == "test") return "pj::test(" + a[0] + ", " + a[1] + ")";
+  // An index the generator cannot prove inside the word gets the defined form.
+  if (f == "bit") return (in_word(*e.args[0]) ? "pj::bit<Mask>(" : "pj::bit_any<Mask>(") + a[0] + ")";
+  if (f == "test") return (in_word(*e.args[1]) ? "pj::test(" : "pj::test_any(") + a[0] + ", " + a[1] + ")";
   if (f == "popcount") return "pj::popcount(" + a[0] + ")";
   if (f == "lowest") return "pj::lowest(" + a[0] + ")";
   PJ_INTERNAL_ASSERT(false, "unknown function " + f);

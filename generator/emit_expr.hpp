@@ -4,6 +4,7 @@
 // itself is a select: evaluation and bound code contains no data-dependent branch.
 #pragma once
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -63,6 +64,12 @@ class ExprEmitter {
   std::string local_name(const Symbol* s);
   std::string name(const Expr& e);
   std::string call(const Expr& e);
+  // The defined form (pj::div, pj::shl, ...) of an int division, remainder or shift, or
+  // of a set shift, whose divisor or count is not proven safe; nullopt when it is
+  // (emit_arith.cpp).
+  std::optional<std::string> defined_arith(const Expr& e, const std::string& l, const std::string& r);
+  // Whether the int `e` provably lies in 0..width-1 of the set word.
+  bool in_word(const Expr& e);
   std::string reduce(const Expr& e);
   // `a[i]...` with every index that is not provably inside its dimension clamped;
   // `in_bounds` receives the condition that all of them are (empty when provable).

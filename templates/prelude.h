@@ -109,6 +109,39 @@ PJ_HD T blend(bool c, T a, T b) {
 #endif
 }
 
+// Defined arithmetic (docs/reliability.md), for operands the generator cannot prove
+// safe: x / 0 == 0, x % 0 == x, INT_MIN / -1 == INT_MIN (it wraps), INT_MIN % -1 == 0;
+// a shift by a count outside 0..width-1 gives 0, or for `>>` of an int its sign
+// (-1 or 0). No branch: the divisor and the count are made safe, then a select.
+PJ_HD int div(int a, int b) {
+  const int q = a / select<int>(bool((b == 0) | (b == -1)), 1, b);
+  return select<int>(b == 0, 0, select<int>(b == -1, static_cast<int>(0u - static_cast<unsigned>(a)), q));
+}
+PJ_HD int rem(int a, int b) {
+  const int r = a % select<int>(bool((b == 0) | (b == -1)), 1, b);
+  return select<int>(b == 0, a, r);
+}
+PJ_HD int shl(int x, int k) {
+  const int r = static_cast<int>(static_cast<unsigned>(x) << (static_cast<unsigned>(k) & 31u));
+  return select<int>(static_cast<unsigned>(k) < 32u, r, 0);
+}
+PJ_HD int shr(int x, int k) { return x >> select<int>(static_cast<unsigned>(k) < 32u, k & 31, 31); }
+template <class M>
+PJ_HD M shl_bits(M s, int k) {
+  constexpr unsigned kWidth = sizeof(M) * 8;
+  return select<M>(static_cast<unsigned>(k) < kWidth, M(s << (static_cast<unsigned>(k) & (kWidth - 1))), M(0));
+}
+template <class M>
+PJ_HD M shr_bits(M s, int k) {
+  constexpr unsigned kWidth = sizeof(M) * 8;
+  return select<M>(static_cast<unsigned>(k) < kWidth, M(s >> (static_cast<unsigned>(k) & (kWidth - 1))), M(0));
+}
+// bit(i) and test(s, i) with i outside the word: the empty set and false.
+template <class M>
+PJ_HD M bit_any(int i) { return shl_bits<M>(M(1), i); }
+template <class M>
+PJ_HD bool test_any(M s, int i) { return (shr_bits<M>(s, i) & 1) != 0; }
+
 // Dynamic indices that are not provably in bounds are clamped, so that reading the
 // untaken arm of a select stays inside the array.
 PJ_HD int clamp_index(int i, int n) { return i < 0 ? 0 : (i >= n ? n - 1 : i); }
