@@ -21,8 +21,10 @@ std::optional<std::string> ExprEmitter::defined_arith(const Expr& e, const std::
   }
   if (op != "<<" && op != ">>") return std::nullopt;
   if (e.type == Type::int_) {
-    if (value_range(*e.args[1], env_).within(0, 31))  // in unsigned: no overflow of a negative
-      return op == "<<" ? "int(unsigned(" + l + ") << " + r + ")" : std::optional<std::string>();
+    if (value_range(*e.args[1], env_).within(0, 31)) {  // in unsigned: no overflow of a negative
+      if (op == "<<") return "int(unsigned(" + l + ") << " + r + ")";
+      return wide_ ? "(int(" + l + ") >> " + r + ")" : std::optional<std::string>();  // a 32-bit shift
+    }
     return std::string(op == "<<" ? "pj::shl(" : "pj::shr(") + l + ", " + r + ")";
   }
   if (e.type != Type::bits || in_word(*e.args[1])) return std::nullopt;

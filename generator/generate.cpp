@@ -11,6 +11,7 @@ ProblemSource generate_problem(const ProblemSpec& spec) {
   PJ_INTERNAL_ASSERT(spec.size > 0, "generate_problem needs a spec whose size is known");
   GenContext g(spec, spec.name + ".problem.inc");
   g.live = live_symbols(spec);
+  g.width = int_width(spec);
   emit_header(g);
   emit_constants(g);
   emit_data(g);

@@ -24,6 +24,7 @@ PJ_HD T min(T a, T b) { return a < b ? a : b; }
 template <class T>
 PJ_HD T max(T a, T b) { return a < b ? b : a; }
 PJ_HD int abs(int a) { return a < 0 ? -a : a; }
+PJ_HD long long abs(long long a) { return a < 0 ? -a : a; }
 
 template <class M>
 PJ_HD M bit(int i) { return M(1) << i; }
@@ -120,6 +121,16 @@ PJ_HD int div(int a, int b) {
 PJ_HD int rem(int a, int b) {
   const int r = a % select<int>(bool((b == 0) | (b == -1)), 1, b);
   return select<int>(b == 0, a, r);
+}
+// The same for the 64-bit ints of a spec whose values may pass 32 bits.
+PJ_HD long long div(long long a, long long b) {
+  const long long q = a / select<long long>(bool((b == 0) | (b == -1)), 1, b);
+  return select<long long>(b == 0, 0,
+                           select<long long>(b == -1, static_cast<long long>(0ull - static_cast<unsigned long long>(a)), q));
+}
+PJ_HD long long rem(long long a, long long b) {
+  const long long r = a % select<long long>(bool((b == 0) | (b == -1)), 1, b);
+  return select<long long>(b == 0, a, r);
 }
 PJ_HD int shl(int x, int k) {
   const int r = static_cast<int>(static_cast<unsigned>(x) << (static_cast<unsigned>(k) & 31u));
