@@ -324,10 +324,15 @@ class Checker {
 
   // A var's dimensions must be known before the search (they size a local array).
   void var_dims(Stmt& s, Symbol& sym) {
+    int64_t elements = 1;
     for (auto& d : s.dims) {
       if (want(*d, Type::int_, "an array dimension") == Type::error) continue;
       auto v = eval_static(*d);
       if (v && (*v < 1 || *v > 4096)) err(d->loc, "local array dimension " + std::to_string(*v) + " is outside 1..4096");
+      else if (v && elements * *v > 4096)  // it lives in registers or on the stack
+        err(d->loc, "local array '" + s.var + "' would hold " + std::to_string(elements * *v) +
+                        " elements; a local array holds at most 4096");
+      else if (v) elements *= *v;
       sym.dims.push_back(v.value_or(0));  // 0: not known yet (checked without an instance)
     }
   }

@@ -45,24 +45,46 @@ class Computer {
   std::map<const DataItem*, std::set<const Symbol*>> reads_;
   std::set<const DataItem*> done_;
   std::vector<const DataItem*> path_;  // being computed, for the cycle message
+  std::set<const DataItem*> on_path_;  // the same, to look up
 
-  // Computes what `item` reads, then `item` itself.
-  bool visit(DataItem& item) {
-    if (done_.count(&item)) return true;
-    for (size_t i = 0; i < path_.size(); ++i) {
-      if (path_[i] != &item) continue;
-      std::string cycle;
-      for (size_t k = i; k < path_.size(); ++k) cycle += path_[k]->name + " -> ";
-      d_.error(item.loc, "derived '" + item.name + "' depends on itself: " + cycle + item.name,
-               "a derived item may read only parameters, data and other derived items that do not read it");
-      return false;
+  // Computes what `item` reads, then `item` itself: a depth-first walk with its own
+  // stack, since a chain of derived items may be as long as the spec is.
+  bool visit(DataItem& root) {
+    if (done_.count(&root)) return true;
+    struct Frame {
+      DataItem* item;
+      std::set<const Symbol*>::const_iterator next;
+    };
+    std::vector<Frame> stack;
+    auto enter = [&](DataItem& item) {
+      for (size_t i = 0; on_path_.count(&item) && i < path_.size(); ++i) {
+        if (path_[i] != &item) continue;
+        std::string cycle;
+        for (size_t k = i; k < path_.size(); ++k) cycle += path_[k]->name + " -> ";
+        d_.error(item.loc, "derived '" + item.name + "' depends on itself: " + cycle + item.name,
+                 "a derived item may read only parameters, data and other derived items that do not read it");
+        return false;
+      }
+      path_.push_back(&item);
+      on_path_.insert(&item);
+      stack.push_back({&item, reads_[&item].cbegin()});
+      return true;
+    };
+    if (!enter(root)) return false;
+    while (!stack.empty()) {
+      Frame& f = stack.back();
+      if (f.next != reads_[f.item].cend()) {
+        DataItem& dep = *by_symbol_.at(*f.next++);
+        if (!done_.count(&dep) && !enter(dep)) return false;
+        continue;
+      }
+      DataItem& item = *f.item;
+      stack.pop_back();
+      path_.pop_back();
+      on_path_.erase(&item);
+      if (!compute(item)) return false;
+      done_.insert(&item);
     }
-    path_.push_back(&item);
-    for (const Symbol* s : reads_[&item])
-      if (!visit(*by_symbol_.at(s))) return false;
-    path_.pop_back();
-    if (!compute(item)) return false;
-    done_.insert(&item);
     return true;
   }
 

@@ -87,6 +87,10 @@ bool read_layout(ProblemSpec& spec, const SourceRef& file, Diagnostics& diags) {
       }
       item.dims[k] = *v;
       count *= *v;
+      if (count > (1 << 24)) {  // checked per dimension, so the product cannot overflow
+        diags.error(item.dim_exprs[k]->loc, "'" + name + "' would hold more than 16777216 numbers (from the instance)");
+        return false;
+      }
     }
     if (toks.size() - next < static_cast<size_t>(count)) {
       diags.error(end_of(file), "the file ends too early: '" + name + "' (" + shape(item) + ") needs " +

@@ -12,6 +12,8 @@
 namespace permjit {
 namespace {
 
+constexpr int kMaxTsplibDimension = 4096;
+
 std::string trim(std::string_view s) {
   size_t b = 0, e = s.size();
   while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
@@ -94,6 +96,12 @@ bool read_tsplib(ProblemSpec& spec, const SourceRef& file, Diagnostics& diags) {
   if (ec != std::errc() || end != dim->first.data() + dim->first.size()) n = 0;
   if (n < 1) {
     diags.error(dim->second, "DIMENSION must be a positive integer, found '" + dim->first + "'");
+    return false;
+  }
+  // The weight matrix is a data table: at most 16777216 entries, so n <= 4096.
+  if (n > kMaxTsplibDimension) {
+    diags.error(dim->second, "DIMENSION " + dim->first + " is more than " + std::to_string(kMaxTsplibDimension) +
+                                 ", the largest weight matrix permjit reads (16777216 entries)");
     return false;
   }
   bool symmetric = false, known = false;

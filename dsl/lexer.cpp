@@ -2,6 +2,8 @@
 
 #include <array>
 #include <cctype>
+#include <cstdint>
+#include <cstdio>
 #include <limits>
 
 namespace permjit {
@@ -14,6 +16,31 @@ constexpr std::string_view kOneChar = "()[]{},:;?+-*/%<>&|^~!=";
 
 bool is_ident_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
 bool is_ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+// The character that starts at s[i] and is not part of the language: its UTF-8 bytes
+// are taken together (TOML text is UTF-8), so that one message names one character,
+// as U+XXXX with the character itself when it is printable. Sets `len` to its bytes.
+std::string describe_stray(std::string_view s, size_t i, size_t& len) {
+  const auto b0 = static_cast<unsigned char>(s[i]);
+  len = b0 < 0x80 ? 1 : (b0 >> 5) == 0x6 ? 2 : (b0 >> 4) == 0xE ? 3 : (b0 >> 3) == 0x1E ? 4 : 0;
+  uint32_t cp = len == 1 ? b0 : len == 2 ? b0 & 0x1F : len == 3 ? b0 & 0x0F : b0 & 0x07;
+  for (size_t k = 1; k < len; ++k) {
+    const auto b = i + k < s.size() ? static_cast<unsigned char>(s[i + k]) : 0;
+    if ((b & 0xC0) != 0x80) len = 0;
+    if (len == 0) break;
+    cp = (cp << 6) | (b & 0x3F);
+  }
+  char code[16];
+  if (len == 0) {  // not UTF-8: name the byte
+    len = 1;
+    std::snprintf(code, sizeof code, "0x%02X", b0);
+    return "byte " + std::string(code) + " (not UTF-8)";
+  }
+  const bool printable = cp >= 0x20 && cp != 0x7F && !(cp >= 0x80 && cp < 0xA0);
+  if (printable && cp < 0x80) return "character '" + std::string(1, s[i]) + "'";
+  std::snprintf(code, sizeof code, "U+%04X", static_cast<unsigned>(cp));
+  return "character " + std::string(code) + (printable ? " '" + std::string(s.substr(i, len)) + "'" : "");
+}
 
 }  // namespace
 
@@ -105,9 +132,10 @@ bool lex(const ExprSource& src, bool keep_newlines, std::vector<Token>& out, Dia
       matched = true;
     }
     if (!matched) {
-      diags.error(t.loc, std::string("unexpected character '") + c + "' in expression");
+      size_t len = 1;
+      diags.error(t.loc, "unexpected " + describe_stray(s, i, len) + " in expression");
       ok = false;
-      ++i;
+      i += len;
       continue;
     }
     if (t.text == "(" || t.text == "[") ++depth;

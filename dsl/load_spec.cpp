@@ -15,6 +15,7 @@
 #include "dsl/load_path.hpp"
 #include "dsl/parser.hpp"
 #include "dsl/static_eval.hpp"
+#include "dsl/toml_depth.hpp"
 #include "dsl/toml_string_map.hpp"
 
 namespace permjit {
@@ -524,6 +525,7 @@ class Reader {
       }
       if (!read_type(*type_node, "state '" + sv.name + "'", sv.type, sv.dim_exprs, true)) continue;
       if (!check_dims(sv.dim_exprs)) continue;
+      int64_t elements = 1;
       for (auto& de : sv.dim_exprs) {
         // Without an instance a dimension may be unknown: `check` still checks types.
         auto val = eval_static(*de, &d_);
@@ -531,6 +533,10 @@ class Reader {
           d_.error(de->loc, "a state dimension must be known before the search");
         else if (val && (*val < 1 || *val > 4096))
           d_.error(de->loc, "state dimension " + std::to_string(*val) + " is outside 1..4096");
+        else if (val && elements * *val > 4096)  // every node holds a copy
+          d_.error(de->loc, "state '" + sv.name + "' would hold " + std::to_string(elements * *val) +
+                                " elements; a state array holds at most 4096");
+        else if (val) elements *= *val;
         sv.dims.push_back(val.value_or(1));
       }
       if (init_node) {
@@ -712,6 +718,11 @@ ProblemSpec load_spec(const LoadOptions& opts) {
   spec.file = read_source(opts.spec_path);
   if (!spec.file) {
     d.error(Loc{make_source(opts.spec_path, ""), 0, 0}, "cannot read the spec file");
+    throw UserErrors(std::move(d));
+  }
+  if (auto deep = find_deep_key(spec.file)) {
+    d.error(*deep, "TOML syntax: a key path with more than " + std::to_string(kMaxKeyDots) + " dots",
+            "a spec's keys have two or three parts");
     throw UserErrors(std::move(d));
   }
   toml::table root;

@@ -1,6 +1,8 @@
 #include "dsl/parser.hpp"
 
+#include <algorithm>
 #include <map>
+#include <unordered_map>
 
 #include "dsl/lexer.hpp"
 
@@ -71,6 +73,40 @@ class Parser {
   std::vector<Token> t_;
   size_t p_ = 0;
   Diagnostics& diags_;
+  int nesting_ = 0;  // the parser's own recursion: (, unary operators, statements
+  std::unordered_map<const Expr*, int> height_;  // of each node built, leaves left out
+
+  // One level of the parser's recursion, refused past kMaxNesting at `loc`.
+  class Nest {
+   public:
+    Nest(Parser& p, const Loc& loc) : p_(p) {
+      if (++p_.nesting_ > kMaxNesting) p_.too_deep(loc);
+    }
+    ~Nest() { --p_.nesting_; }
+    Nest(const Nest&) = delete;
+    Nest& operator=(const Nest&) = delete;
+
+   private:
+    Parser& p_;
+  };
+
+  [[noreturn]] void too_deep(const Loc& loc) {
+    fail(loc, "the expression nests more than " + std::to_string(kMaxNesting) + " levels deep here",
+         "give parts of it a name with `let` (or `var` in a block)");
+  }
+
+  // Records the height of a node from its children's and refuses it past the limit: a
+  // chain of binary operators deepens the tree without recursing in the parser.
+  ExprPtr built(ExprPtr e) {
+    int h = 0;
+    for (const auto& a : e->args) {
+      auto it = height_.find(a.get());
+      h = std::max(h, it == height_.end() ? 1 : it->second);
+    }
+    if (h + 1 > kMaxNesting) too_deep(e->loc);
+    height_[e.get()] = h + 1;
+    return e;
+  }
 
   const Token& peek(size_t k = 0) const { return t_[std::min(p_ + k, t_.size() - 1)]; }
   bool at_end() const { return peek().kind == Token::Kind::end; }
@@ -114,6 +150,7 @@ class Parser {
 
   StmtPtr statement() {
     Loc loc = peek().loc;
+    Nest nest(*this, loc);
     if (is_keyword("let")) {
       take();
       auto s = std::make_unique<Stmt>(Stmt::Kind::let, loc);
@@ -175,6 +212,7 @@ class Parser {
     if (is_keyword("else")) {
       take();
       if (is_keyword("if")) {
+        Nest nest(*this, peek().loc);  // an `else if` chain recurses here
         s->else_body.push_back(if_statement());
       } else {
         expect_punct("{", "after 'else'");
@@ -186,6 +224,7 @@ class Parser {
   }
 
   ExprPtr expression() {
+    Nest nest(*this, peek().loc);
     if (is_keyword("let")) {
       Loc loc = take().loc;
       auto e = std::make_unique<Expr>(Expr::Kind::let, loc);
@@ -196,13 +235,13 @@ class Parser {
         Token comma = take();
         t_[--p_] = Token{Token::Kind::keyword, "let", 0, comma.loc};
         e->args.push_back(expression());
-        return e;
+        return built(std::move(e));
       }
       if (!is_keyword("in")) fail(peek().loc, "expected 'in' after the value of a 'let', found " + describe(peek()),
                                   "write: let x = value in expression");
       take();
       e->args.push_back(expression());
-      return e;
+      return built(std::move(e));
     }
     return conditional();
   }
@@ -216,7 +255,7 @@ class Parser {
     e->args.push_back(expression());
     expect_punct(":", "between the two arms of a conditional (c ? a : b)");
     e->args.push_back(expression());
-    return e;
+    return built(std::move(e));
   }
 
   ExprPtr binary(size_t level) {
@@ -233,7 +272,7 @@ class Parser {
       e->text = text;
       e->args.push_back(std::move(l));
       e->args.push_back(binary(level + 1));
-      l = std::move(e);
+      l = built(std::move(e));
     }
     return l;
   }
@@ -241,10 +280,11 @@ class Parser {
   ExprPtr unary() {
     if (is_punct("-") || is_punct("!") || is_punct("~")) {
       Loc loc = peek().loc;
+      Nest nest(*this, loc);
       auto e = std::make_unique<Expr>(Expr::Kind::unary, loc);
       e->text = take().text;
       e->args.push_back(unary());
-      return e;
+      return built(std::move(e));
     }
     return postfix();
   }
@@ -259,7 +299,7 @@ class Parser {
       e->args.push_back(expression());
       expect_punct("]", "to close the index");
     }
-    return e;
+    return built(std::move(e));
   }
 
   ExprPtr primary() {
@@ -303,7 +343,7 @@ class Parser {
         }
       }
       expect_punct(")", "to close the argument list");
-      return e;
+      return built(std::move(e));
     }
     fail(loc, "expected an expression, found " + describe(t));
   }
@@ -335,7 +375,7 @@ class Parser {
     e->args.push_back(std::move(hi));
     e->args.push_back(std::move(pos));
     for (auto& k : keys) e->args.push_back(std::move(k));
-    return e;
+    return built(std::move(e));
   }
 
   // sum(j in free: body), min(i in 0..n: body)
@@ -353,7 +393,7 @@ class Parser {
     expect_punct(":", "before the body of the reduction (" + op + "(x in set: body))");
     e->args.push_back(expression());
     expect_punct(")", "to close the reduction");
-    return e;
+    return built(std::move(e));
   }
 };
 

@@ -10,6 +10,12 @@
 
 namespace permjit {
 
+// How deep an expression or a block may nest: parentheses, unary operators, arguments,
+// nested statements, and the operators of a chain (`a && b && c` is a tree as deep as
+// its length). Every pass after the parser walks the tree recursively; refusing deeper
+// trees here, at the place that passes the limit, bounds them all.
+inline constexpr int kMaxNesting = 256;
+
 struct ExprSource {
   std::string_view text;
   const std::vector<Loc>* places;  // text.size() + 1 entries

@@ -25,7 +25,7 @@ class Eval {
       case K::unary: {
         auto x = run(*e.args[0]);
         if (!x) return x;
-        if (e.text == "-") return -*x;
+        if (e.text == "-") return static_cast<int64_t>(0 - static_cast<uint64_t>(*x));
         if (e.text == "!") return !*x;
         return ~*x;
       }
@@ -46,7 +46,7 @@ class Eval {
         const std::string& f = e.text;
         if (f == "min") return *std::min_element(v.begin(), v.end());
         if (f == "max") return *std::max_element(v.begin(), v.end());
-        if (f == "abs") return v[0] < 0 ? -v[0] : v[0];
+        if (f == "abs") return v[0] < 0 ? static_cast<int64_t>(0 - static_cast<uint64_t>(v[0])) : v[0];
         if (f == "bit") return v[0] >= 0 && v[0] < 64 ? static_cast<int64_t>(uint64_t{1} << v[0]) : 0;
         if (f == "test") return v[1] >= 0 && v[1] < 64 ? (static_cast<uint64_t>(v[0]) >> v[1]) & 1 : 0;
         if (f == "popcount") return std::popcount(static_cast<uint64_t>(v[0]));
@@ -72,25 +72,28 @@ class Eval {
         return (*s->values)[flat];
       }
       case K::reduce: {
-        std::vector<int64_t> domain;
+        // The elements are visited one by one, never listed: a range may be long.
+        int64_t lo = 0, hi = 64;
+        std::optional<uint64_t> set;
         if (e.over_range) {
-          auto lo = run(*e.args[0]), hi = run(*e.args[1]);
-          if (!lo || !hi) return std::nullopt;
-          for (int64_t i = *lo; i < *hi; ++i) domain.push_back(i);
+          auto l = run(*e.args[0]), h = run(*e.args[1]);
+          if (!l || !h) return std::nullopt;
+          lo = *l;
+          hi = *h;
         } else {
-          auto set = run(*e.args[0]);
-          if (!set) return set;
-          for (int i = 0; i < 64; ++i)
-            if ((static_cast<uint64_t>(*set) >> i) & 1) domain.push_back(i);
+          auto s = run(*e.args[0]);
+          if (!s) return s;
+          set = static_cast<uint64_t>(*s);
         }
         // Empty sums, counts, minima and maxima are 0 (see docs/spec-language.md).
         std::optional<int64_t> acc;
-        for (int64_t x : domain) {
+        for (int64_t x = lo; x < hi; ++x) {
+          if (set && !((*set >> x) & 1)) continue;
           locals_[e.sym] = x;
           auto b = run(*e.args.back());
           if (!b) return b;
           if (!acc) acc = e.text == "count" ? int64_t(*b != 0) : *b;
-          else if (e.text == "sum") *acc += *b;
+          else if (e.text == "sum") *acc = static_cast<int64_t>(static_cast<uint64_t>(*acc) + static_cast<uint64_t>(*b));
           else if (e.text == "count") *acc += *b != 0;
           else if (e.text == "min") acc = std::min(*acc, *b);
           else acc = std::max(*acc, *b);
@@ -143,6 +146,21 @@ class Eval {
     return keyed[*pos].second;
   }
 
+  // Shifts by a count outside the word give 0 (and `>>` of an int its sign), as
+  // pj::shl, pj::shr, pj::shl_bits, pj::shr_bits. An int shifts within 0..31 as the
+  // generated code's 32-bit int does, arithmetically to the right; a set is the
+  // 64-bit word, shifted logically.
+  static int64_t shift(const Expr& e, int64_t a, int64_t b) {
+    const bool left = e.text == "<<";
+    if (e.type == Type::bits) {
+      if (b < 0 || b >= 64) return 0;
+      const auto w = static_cast<uint64_t>(a);
+      return static_cast<int64_t>(left ? w << b : w >> b);
+    }
+    if (b < 0 || b >= 32) return left ? 0 : (a < 0 ? -1 : 0);
+    return left ? static_cast<int64_t>(static_cast<uint64_t>(a) << b) : a >> b;
+  }
+
   std::optional<int64_t> binary(const Expr& e) {
     if (e.text == "&&" || e.text == "||") {  // short-circuit, as a guard is meant
       auto l = run(*e.args[0]);
@@ -157,18 +175,17 @@ class Eval {
     if (!l || !r) return std::nullopt;
     int64_t a = *l, b = *r;
     const std::string& op = e.text;
-    if (op == "+") return a + b;
-    if (op == "-") return a - b;
-    if (op == "*") return a * b;
-    if (op == "/" || op == "%") {
-      if (b == 0) {
-        if (diags_) diags_->error(e.loc, "division by zero");
-        return std::nullopt;
-      }
-      return op == "/" ? a / b : a % b;
-    }
-    if (op == "<<") return b >= 0 && b < 64 ? static_cast<int64_t>(static_cast<uint64_t>(a) << b) : 0;
-    if (op == ">>") return b >= 0 && b < 64 ? static_cast<int64_t>(static_cast<uint64_t>(a) >> b) : 0;
+    // Wrapping, as two's complement: 64-bit overflow must not be undefined here.
+    auto wrap = [](uint64_t x) { return static_cast<int64_t>(x); };
+    const auto ua = static_cast<uint64_t>(a), ub = static_cast<uint64_t>(b);
+    if (op == "+") return wrap(ua + ub);
+    if (op == "-") return wrap(ua - ub);
+    if (op == "*") return wrap(ua * ub);
+    // The defined results of docs/reliability.md, as the generated code's pj::div,
+    // pj::rem: x / 0 == 0, x % 0 == x, x / -1 == -x (wrapping), x % -1 == 0.
+    if (op == "/") return b == 0 ? 0 : b == -1 ? wrap(0 - ua) : a / b;
+    if (op == "%") return b == 0 ? a : b == -1 ? 0 : a % b;
+    if (op == "<<" || op == ">>") return shift(e, a, b);
     if (op == "&") return a & b;
     if (op == "|") return a | b;
     if (op == "^") return a ^ b;

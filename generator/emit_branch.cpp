@@ -8,7 +8,7 @@ namespace permjit {
 namespace {
 // Writes `return <e>;` for a node-level value of `s` (its prelude first).
 void emit_return(GenContext& g, const Block& prelude, const Expr& e, const NodeNames& names) {
-  ExprEmitter x(g.spec, g.out, names, g.local_ids);
+  ExprEmitter x(g.spec, g.out, names, g.local_ids, g.width.wide);
   g.out.user_place(e.loc);
   std::string v = x.emit_value(prelude, e);
   g.out.line("return " + v + ";");
@@ -24,7 +24,7 @@ void emit_candidates(GenContext& g) {
   g.out.line("Mask m = s.free;");
   NodeNames names{"s.", "s.", 0, g.spec.size - 1};  // the parent: never a leaf
   if (b.candidates) {
-    ExprEmitter x(g.spec, g.out, names, g.local_ids);
+    ExprEmitter x(g.spec, g.out, names, g.local_ids, g.width.wide);
     g.out.user_place(b.candidates->loc);
     std::string c = x.emit_value(b.candidates_prelude, *b.candidates);
     g.out.line("m &= " + c + ";");
@@ -36,7 +36,7 @@ void emit_candidates(GenContext& g) {
     g.out.open_loop(g.spec.size);
     g.out.line("for (int v = 0; v < kSize; ++v) {");
     g.out.indent();
-    ExprEmitter x(g.spec, g.out, names, g.local_ids);
+    ExprEmitter x(g.spec, g.out, names, g.local_ids, g.width.wide);
     g.out.user_place(b.filter->loc);
     std::string f = x.emit_value(b.filter_prelude, *b.filter);
     g.out.line("allowed |= Mask(" + f + ") << v;");
@@ -61,13 +61,13 @@ void emit_placement(GenContext& g, const char* name, const Placement& how, const
   g.out.line("c = p;");
   if (how.is_block) {
     // Sequential: each statement sees the assignments before it.
-    ExprEmitter x(g.spec, g.out, NodeNames{"p.", "c.", 0, g.spec.size - 1}, g.local_ids);
+    ExprEmitter x(g.spec, g.out, NodeNames{"p.", "c.", 0, g.spec.size - 1}, g.local_ids, g.width.wide);
     x.skip_dead(&g.live);
     x.emit_block(how.block, "c.");
     g.out.generated_place();
   } else {
     // Simultaneous: every right-hand side reads the parent.
-    ExprEmitter x(g.spec, g.out, NodeNames{"p.", "p.", 0, g.spec.size - 1}, g.local_ids);
+    ExprEmitter x(g.spec, g.out, NodeNames{"p.", "p.", 0, g.spec.size - 1}, g.local_ids, g.width.wide);
     for (const auto& [var, e] : how.simultaneous) {
       if (const StateVar* sv = g.spec.find_state(var); sv && !is_stored(g.live, g.spec, *sv)) continue;
       g.out.user_place(e->loc);
@@ -106,7 +106,7 @@ void emit_root(GenContext& g) {
   if (s.used_builtins.count("d")) g.out.line("s.d = 0;");
   if (s.used_builtins.count("first")) g.out.line("s.first = 0;");
   if (s.used_builtins.count("last")) g.out.line("s.last = 0;");
-  ExprEmitter x(s, g.out, NodeNames{"s.", "s.", 0, 0}, g.local_ids);
+  ExprEmitter x(s, g.out, NodeNames{"s.", "s.", 0, 0}, g.local_ids, g.width.wide);
   for (const auto& v : s.state) {
     if (!is_stored(g.live, s, v)) continue;
     std::string init = "0";
@@ -149,7 +149,7 @@ namespace {
 void emit_int_function(GenContext& g, const char* comment, const char* name, const Expr* e, const Block& prelude,
                        const NodeNames& names) {
   g.out.line(std::string("// ") + comment);
-  g.out.line(std::string("PJ_HD int ") + name + "(const Node& s) {");
+  g.out.line("PJ_HD " + ExprEmitter::cxx_type(Type::int_, g.width.wide) + " " + name + "(const Node& s) {");
   g.out.indent();
   if (e) emit_return(g, prelude, *e, names);
   else g.out.line(std::string("(void)s; return 0;  // count: no ") + name);

@@ -8,13 +8,14 @@
 
 namespace permjit {
 
-std::string ExprEmitter::select(Type t, const std::string& c, const std::string& a, const std::string& b) {
-  return "pj::select<" + cxx_type(t) + ">(" + c + ", " + a + ", " + b + ")";
+std::string ExprEmitter::select(Type t, const std::string& c, const std::string& a, const std::string& b,
+                                bool wide_int) {
+  return "pj::select<" + cxx_type(t, wide_int) + ">(" + c + ", " + a + ", " + b + ")";
 }
 
-std::string ExprEmitter::cxx_type(Type t) {
+std::string ExprEmitter::cxx_type(Type t, bool wide_int) {
   switch (t) {
-    case Type::int_: return "int";
+    case Type::int_: return wide_int ? "Int" : "int";
     case Type::bool_: return "bool";
     case Type::bits: return "Mask";
     case Type::error: break;
@@ -60,14 +61,20 @@ std::string ExprEmitter::emit(const Expr& e) {
       std::string x = emit(*e.args[0]);
       // A set holds values 0..size-1 only: the complement is taken within kAll.
       if (e.type == Type::bits) return "(~" + x + " & kAll)";
+      if (wide_ && e.type == Type::int_ && e.text == "-") return "(-Int(" + x + "))";
       return "(" + e.text + x + ")";
     }
     case K::binary: {
       std::string l = emit(*e.args[0]);
       std::string r = emit(*e.args[1]);
+      if (wide_ && e.type == Type::int_ && std::string("+-*/%").find(e.text) != std::string::npos) {
+        l = "Int(" + l + ")";
+        if (e.text == "/" || e.text == "%") r = "Int(" + r + ")";  // pj::div(Int, Int)
+      }
       // && and || compute both sides (they were hoisted anyway): no short-circuit branch.
       if (e.text == "&&" || e.text == "||")
         return "bool(" + l + (e.text == "&&" ? " & " : " | ") + r + ")";
+      if (auto guarded = defined_arith(e, l, r)) return *guarded;
       std::string s = "(" + l + " " + e.text + " " + r + ")";
       // Values shifted past size-1 leave the set (Mask is unsigned: no promotion).
       if (e.type == Type::bits && e.text == "<<") return "(" + s + " & kAll)";
@@ -81,19 +88,19 @@ std::string ExprEmitter::emit(const Expr& e) {
       std::string c = emit(*e.args[0]);
       std::string a = emit(*e.args[1]);
       std::string b = emit(*e.args[2]);
-      return select(e.type, c, a, b);
+      return select(e.type, c, a, b, wide_);
     }
     case K::call: return call(e);
     case K::index: {
       // Data tables may be stored narrower than int (emit_data): reads widen to int.
       std::string x = indexed(e, nullptr);
-      return e.args[0]->sym->kind == Symbol::Kind::data ? "int(" + x + ")" : x;
+      return e.args[0]->sym->kind == Symbol::Kind::data ? cxx_type(Type::int_, wide_) + "(" + x + ")" : x;
     }
     case K::reduce: return reduce(e);
     case K::argsort: PJ_INTERNAL_ASSERT(false, "argsort outside [derived] passed the checker");
     case K::let: {
       std::string v = emit(*e.args[0]);
-      out_.line("const " + cxx_type(e.args[0]->type) + " " + local_name(e.sym) + " = " + v + ";");
+      out_.line("const " + cxx_type(e.args[0]->type, wide_) + " " + local_name(e.sym) + " = " + v + ";");
       env_.locals[e.sym] = value_range(*e.args[0], env_);
       return emit(*e.args[1]);
     }
@@ -107,12 +114,13 @@ std::string ExprEmitter::call(const Expr& e) {
   const std::string& f = e.text;
   if (f == "min" || f == "max") {
     std::string s = a[0];
-    for (size_t i = 1; i < a.size(); ++i) s = "pj::" + f + "(" + s + ", " + a[i] + ")";
+    for (size_t i = 1; i < a.size(); ++i) s = "pj::" + f + (wide_ ? "<Int>(" : "(") + s + ", " + a[i] + ")";
     return s;
   }
-  if (f == "abs") return "pj::abs(" + a[0] + ")";
-  if (f == "bit") return "pj::bit<Mask>(" + a[0] + ")";
-  if (f == "test") return "pj::test(" + a[0] + ", " + a[1] + ")";
+  if (f == "abs") return wide_ ? "pj::abs(Int(" + a[0] + "))" : "pj::abs(" + a[0] + ")";
+  // An index the generator cannot prove inside the word gets the defined form.
+  if (f == "bit") return (in_word(*e.args[0]) ? "pj::bit<Mask>(" : "pj::bit_any<Mask>(") + a[0] + ")";
+  if (f == "test") return (in_word(*e.args[1]) ? "pj::test(" : "pj::test_any(") + a[0] + ", " + a[1] + ")";
   if (f == "popcount") return "pj::popcount(" + a[0] + ")";
   if (f == "lowest") return "pj::lowest(" + a[0] + ")";
   PJ_INTERNAL_ASSERT(false, "unknown function " + f);
@@ -170,7 +178,7 @@ std::string ExprEmitter::reduce(const Expr& e) {
   std::string var = local_name(e.sym);
   std::string any = acc + "_any";
   const std::string& op = e.text;
-  out_.line(std::string("int ") + acc + " = 0;");
+  out_.line(cxx_type(Type::int_, wide_) + " " + acc + " = 0;");
   if (op == "min" || op == "max") out_.line("bool " + any + " = false;");
   std::string guard;
   if (e.over_range) {
@@ -187,13 +195,13 @@ std::string ExprEmitter::reduce(const Expr& e) {
   std::string body = emit(*e.args.back());
   std::string in = guard.empty() ? "true" : guard;
   if (op == "sum") {
-    out_.line(acc + " += " + (guard.empty() ? body : select(Type::int_, in, body, "0")) + ";");
+    out_.line(acc + " += " + (guard.empty() ? body : select(Type::int_, in, body, "0", wide_)) + ";");
   } else if (op == "count") {
     out_.line(acc + " += int(bool(" + in + " & " + body + "));");
   } else {
     // An empty min or max is 0; `any` says whether an element was seen.
-    std::string pick = "pj::" + op + "(" + acc + ", " + body + ")";
-    out_.line(acc + " = " + select(Type::int_, in, select(Type::int_, any, pick, body), acc) + ";");
+    std::string pick = "pj::" + op + (wide_ ? "<Int>(" : "(") + acc + ", " + body + ")";
+    out_.line(acc + " = " + select(Type::int_, in, select(Type::int_, any, pick, body, wide_), acc, wide_) + ";");
     out_.line(any + " = bool(" + any + " | " + in + ");");
   }
   out_.dedent();
@@ -218,7 +226,7 @@ void ExprEmitter::stmt(const Stmt& s, const std::string& target, const std::stri
   switch (s.kind) {
     case Stmt::Kind::let: {
       std::string v = emit(*s.value);
-      out_.line("const " + cxx_type(s.value->type) + " " + local_name(s.sym) + " = " + v + ";");
+      out_.line("const " + cxx_type(s.value->type, wide_) + " " + local_name(s.sym) + " = " + v + ";");
       env_.locals[s.sym] = value_range(*s.value, env_);
       return;
     }
@@ -226,7 +234,7 @@ void ExprEmitter::stmt(const Stmt& s, const std::string& target, const std::stri
       std::string v = emit(*s.value);
       std::string n = local_name(s.sym);
       if (s.sym->dims.empty()) {
-        out_.line(cxx_type(s.value->type) + " " + n + " = " + v + ";");
+        out_.line(cxx_type(s.value->type, wide_) + " " + n + " = " + v + ";");
         return;
       }
       // Every element starts at the value; loops of constant trip count.
@@ -241,11 +249,11 @@ void ExprEmitter::stmt(const Stmt& s, const std::string& target, const std::stri
         }
         dims += "[" + std::to_string(dim) + "]";
       }
-      out_.line(cxx_type(s.value->type) + " " + n + dims + ";");
+      out_.line(cxx_type(s.value->type, wide_) + " " + n + dims + ";");
       out_.line("{");
       out_.indent();
       std::string init = tmp("init");
-      out_.line("const " + cxx_type(s.value->type) + " " + init + " = " + v + ";");
+      out_.line("const " + cxx_type(s.value->type, wide_) + " " + init + " = " + v + ";");
       for (size_t k = 0; k < s.sym->dims.size(); ++k) {
         std::string i = tmp("i");
         out_.open_loop(s.sym->dims[k]);
@@ -306,7 +314,7 @@ void ExprEmitter::stmt(const Stmt& s, const std::string& target, const std::stri
       std::string cond = guard;
       if (!in_bounds.empty()) cond = cond.empty() ? "bool(" + in_bounds + ")" : "bool(" + cond + " & " + in_bounds + ")";
       Type lt = base->type;
-      out_.line(lhs + " = " + (cond.empty() ? value : "pj::blend<" + cxx_type(lt) + ">(" + cond + ", " + value + ", " + lhs + ")") + ";");
+      out_.line(lhs + " = " + (cond.empty() ? value : "pj::blend<" + cxx_type(lt, wide_) + ">(" + cond + ", " + value + ", " + lhs + ")") + ";");
       return;
     }
     case Stmt::Kind::for_: {

@@ -4,6 +4,7 @@
 // itself is a select: evaluation and bound code contains no data-dependent branch.
 #pragma once
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -24,8 +25,11 @@ class ExprEmitter {
  public:
   // `local_ids` numbers let/loop variables; share one map per generated source so
   // that the text is the same every time it is generated.
-  ExprEmitter(const ProblemSpec& spec, CodeWriter& out, NodeNames names, std::map<const Symbol*, int>& local_ids)
-      : spec_(spec), out_(out), names_(std::move(names)), ids_(local_ids) {
+  // `wide_int`: ints are 64-bit `Int` (generator/int_width.hpp); every +, -, * and / is
+  // then computed on an `Int`, whatever its operands' C++ types.
+  ExprEmitter(const ProblemSpec& spec, CodeWriter& out, NodeNames names, std::map<const Symbol*, int>& local_ids,
+              bool wide_int = false)
+      : spec_(spec), out_(out), names_(std::move(names)), ids_(local_ids), wide_(wide_int) {
     env_.size = spec.size;
     env_.depth_lo = names_.depth_lo;
     env_.depth_hi = names_.depth_hi;
@@ -42,9 +46,10 @@ class ExprEmitter {
   // Declares the local `s` (e.g. a summed position) with the C++ value `value` in [lo, hi].
   void bind_local(const Symbol* s, const std::string& value, int64_t lo, int64_t hi);
 
-  static std::string cxx_type(Type t);
+  static std::string cxx_type(Type t, bool wide_int = false);
   // `c ? a : b` as pj::select<T>, a select the device compiler keeps.
-  static std::string select(Type t, const std::string& c, const std::string& a, const std::string& b);
+  static std::string select(Type t, const std::string& c, const std::string& a, const std::string& b,
+                            bool wide_int = false);
   static std::string data_name(const std::string& n) { return "data_" + n; }
   static std::string param_name(const std::string& n) { return "param_" + n; }
   static std::string state_name(const std::string& n) { return "st_" + n; }
@@ -57,12 +62,19 @@ class ExprEmitter {
   RangeEnv env_;  // value ranges of the locals in scope
   int next_tmp_ = 0;
   const std::set<const Symbol*>* live_ = nullptr;  // null: every statement is emitted
+  bool wide_ = false;
 
   // Temporaries end in `_t<k>`, user locals in `_<k>`: the two can never collide.
   std::string tmp(const std::string& hint) { return hint + "_t" + std::to_string(next_tmp_++); }
   std::string local_name(const Symbol* s);
   std::string name(const Expr& e);
   std::string call(const Expr& e);
+  // The defined form (pj::div, pj::shl, ...) of an int division, remainder or shift, or
+  // of a set shift, whose divisor or count is not proven safe; nullopt when it is
+  // (emit_arith.cpp).
+  std::optional<std::string> defined_arith(const Expr& e, const std::string& l, const std::string& r);
+  // Whether the int `e` provably lies in 0..width-1 of the set word.
+  bool in_word(const Expr& e);
   std::string reduce(const Expr& e);
   // `a[i]...` with every index that is not provably inside its dimension clamped;
   // `in_bounds` receives the condition that all of them are (empty when provable).

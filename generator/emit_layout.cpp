@@ -38,6 +38,18 @@ void emit_constants(GenContext& g) {
   g.out.line(s.size == 32 || s.size == 64 ? "constexpr Mask kAll = ~Mask(0);"
                                           : "constexpr Mask kAll = (Mask(1) << kSize) - 1;");
   g.out.line("constexpr int kPrefixLength = " + std::to_string(s.fixed_prefix.size()) + ";");
+  if (g.width.wide) {
+    // Some int may pass 32 bits (generator/int_width.hpp): node code computes in 64.
+    // The GPU skeletons keep bounds and incumbents in 32 bits, so a device compile
+    // stops here, at the place in the spec.
+    g.out.line("using Int = long long;  // ints are 64-bit: a value may reach " + std::to_string(g.width.reach));
+    g.out.line("#if defined(__CUDACC__)");
+    g.out.user_place(g.width.why);
+    g.out.line("#error \"this int may pass 32 bits, so permjit computes ints in 64 bits, which only the cpu "
+               "skeleton does (docs/reliability.md): solve with --backend cpu\"");
+    g.out.generated_place();
+    g.out.line("#endif");
+  }
   if (s.goal != Goal::path) {
     if (s.branch.ends == 2) {
       g.out.line("constexpr int kEnds = 2;  // a value goes to the next free position at either end");
@@ -185,7 +197,7 @@ void emit_node(GenContext& g) {
     }
     std::string dims;
     for (auto n : v.dims) dims += "[" + std::to_string(n) + "]";
-    g.out.line(ExprEmitter::cxx_type(v.type) + " " + ExprEmitter::state_name(v.name) + dims + ";  // state '" +
+    g.out.line(ExprEmitter::cxx_type(v.type, g.width.wide) + " " + ExprEmitter::state_name(v.name) + dims + ";  // state '" +
                v.name + "', line " + std::to_string(v.loc.line));
   }
   g.out.line("Mask free;  // values not yet placed");

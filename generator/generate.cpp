@@ -28,6 +28,7 @@ ProblemSource generate_problem(const ProblemSpec& spec) {
   GenContext g(spec, spec.name + ".problem.inc");
   g.out.set_unroll_budget(unroll_budget());
   g.live = live_symbols(spec);
+  g.width = int_width(spec);
   emit_header(g);
   emit_constants(g);
   emit_data(g);

@@ -3,6 +3,8 @@
 #include <xxhash.h>
 
 #include <fstream>
+#include <iterator>
+#include <string_view>
 #include <map>
 #include <sstream>
 #include <stdexcept>
@@ -12,7 +14,10 @@
 namespace permjit {
 
 namespace {
-constexpr const char* kMagic = "permjit-ivm-checkpoint 1";
+// Format 2: the checksum covers the header too, so that a damaged byte anywhere is
+// reported as damage, not as a checkpoint of another run.
+constexpr const char* kMagic = "permjit-ivm-checkpoint 2";
+constexpr const char* kMagicFormat1 = "permjit-ivm-checkpoint 1";
 
 std::string hex64(unsigned long long v) {
   char buf[17];
@@ -20,11 +25,11 @@ std::string hex64(unsigned long long v) {
   return buf;
 }
 
-std::string checksum(const std::string& a, const std::string& b) {
+std::string checksum(std::string_view header, std::string_view data) {
   XXH3_state_t* st = XXH3_createState();
   XXH3_64bits_reset(st);
-  XXH3_64bits_update(st, a.data(), a.size());
-  XXH3_64bits_update(st, b.data(), b.size());
+  XXH3_64bits_update(st, header.data(), header.size());
+  XXH3_64bits_update(st, data.data(), data.size());
   std::string h = hex64(XXH3_64bits_digest(st));
   XXH3_freeState(st);
   return h;
@@ -68,34 +73,57 @@ void write_checkpoint(const std::string& path, const IvmCheckpoint& c) {
     << "elapsed " << c.elapsed << '\n'
     << "rounds " << c.rounds << '\n'
     << "results-bytes " << c.results.size() << '\n'
-    << "state-bytes " << c.state.size() << '\n'
-    << "checksum " << checksum(c.results, c.state) << '\n'
-    << '\n';
-  if (!write_file_atomic(path, h.str() + c.results + c.state))
+    << "state-bytes " << c.state.size() << '\n';
+  // The checksum line is the header's last: it covers every byte before it and the data.
+  const std::string data = c.results + c.state;
+  const std::string header = h.str() + "checksum " + checksum(h.str(), data) + "\n\n";
+  if (!write_file_atomic(path, header + data))
     throw std::runtime_error("cannot write the checkpoint " + path);
 }
 
 IvmCheckpoint read_checkpoint(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error("cannot read the checkpoint " + path);
-  std::string line;
-  if (!std::getline(in, line) || line != kMagic)
-    throw std::runtime_error(path + ": not a permjit ivm checkpoint (its first line is not '" + kMagic + "')");
+  const std::string file(std::istreambuf_iterator<char>(in), {});
+  auto damaged = [&](const std::string& why) { return std::runtime_error(path + ": damaged checkpoint: " + why); };
+  const std::string_view text(file);
+  const size_t first_end = text.find('\n');
+  const std::string_view first = text.substr(0, first_end);
+  if (first == kMagicFormat1)
+    throw std::runtime_error(path + ": a checkpoint of an older permjit (format 1), which this one does not read");
+  if (first != kMagic)
+    throw std::runtime_error(path + ": not a permjit ivm checkpoint, or a damaged one (its first line is not '" +
+                             kMagic + "')");
+  // Header lines up to the empty one; the checksum line is the last of them.
   std::map<std::string, std::string> kv;
-  while (std::getline(in, line) && !line.empty()) {
-    size_t sp = line.find(' ');
+  size_t at = first_end + 1, checksum_at = std::string::npos, data_at = std::string::npos;
+  while (at < text.size()) {
+    const size_t end = text.find('\n', at);
+    if (end == std::string_view::npos) break;
+    const std::string line(text.substr(at, end - at));
+    if (line.empty()) {
+      data_at = end + 1;
+      break;
+    }
+    if (line.rfind("checksum ", 0) == 0) checksum_at = at;
+    const size_t sp = line.find(' ');
     kv[line.substr(0, sp)] = sp == std::string::npos ? "" : line.substr(sp + 1);
+    at = end + 1;
   }
+  if (data_at == std::string::npos || checksum_at == std::string::npos) throw damaged("its header is incomplete");
   auto field = [&](const std::string& k) {
     auto it = kv.find(k);
-    if (it == kv.end()) throw std::runtime_error(path + ": damaged checkpoint: no '" + k + "' line");
+    if (it == kv.end()) throw damaged("no '" + k + "' line");
     return it->second;
   };
+  const std::string_view data = text.substr(data_at);
+  if (checksum(text.substr(0, checksum_at), data) != field("checksum"))
+    throw damaged("the checksum does not match its contents");
   auto number = [&](const std::string& k) {
     try {
       return std::stoull(field(k));
     } catch (const std::logic_error&) {
-      throw std::runtime_error(path + ": damaged checkpoint: '" + k + "' is not a number");
+      throw damaged("'" + k + "' is not a number");
     }
   };
   IvmCheckpoint c;
@@ -113,16 +141,13 @@ IvmCheckpoint read_checkpoint(const std::string& path) {
   try {
     c.elapsed = std::stod(field("elapsed"));
   } catch (const std::logic_error&) {
-    throw std::runtime_error(path + ": damaged checkpoint: 'elapsed' is not a number");
+    throw damaged("'elapsed' is not a number");
   }
-  c.results.resize(number("results-bytes"));
-  c.state.resize(number("state-bytes"));
-  in.read(c.results.data(), static_cast<std::streamsize>(c.results.size()));
-  in.read(c.state.data(), static_cast<std::streamsize>(c.state.size()));
-  if (!in || in.peek() != std::ifstream::traits_type::eof())
-    throw std::runtime_error(path + ": damaged checkpoint: the data is not as long as its header says");
-  if (checksum(c.results, c.state) != field("checksum"))
-    throw std::runtime_error(path + ": damaged checkpoint: the checksum does not match the data");
+  const unsigned long long results = number("results-bytes"), state = number("state-bytes");
+  if (results > data.size() || state != data.size() - results)
+    throw damaged("the data is not as long as its header says");
+  c.results = std::string(data.substr(0, results));
+  c.state = std::string(data.substr(results));
   return c;
 }
 

@@ -24,6 +24,7 @@ PJ_HD T min(T a, T b) { return a < b ? a : b; }
 template <class T>
 PJ_HD T max(T a, T b) { return a < b ? b : a; }
 PJ_HD int abs(int a) { return a < 0 ? -a : a; }
+PJ_HD long long abs(long long a) { return a < 0 ? -a : a; }
 
 template <class M>
 PJ_HD M bit(int i) { return M(1) << i; }
@@ -108,6 +109,49 @@ PJ_HD T blend(bool c, T a, T b) {
   return select_bits(c, a, b);
 #endif
 }
+
+// Defined arithmetic (docs/reliability.md), for operands the generator cannot prove
+// safe: x / 0 == 0, x % 0 == x, INT_MIN / -1 == INT_MIN (it wraps), INT_MIN % -1 == 0;
+// a shift by a count outside 0..width-1 gives 0, or for `>>` of an int its sign
+// (-1 or 0). No branch: the divisor and the count are made safe, then a select.
+PJ_HD int div(int a, int b) {
+  const int q = a / select<int>(bool((b == 0) | (b == -1)), 1, b);
+  return select<int>(b == 0, 0, select<int>(b == -1, static_cast<int>(0u - static_cast<unsigned>(a)), q));
+}
+PJ_HD int rem(int a, int b) {
+  const int r = a % select<int>(bool((b == 0) | (b == -1)), 1, b);
+  return select<int>(b == 0, a, r);
+}
+// The same for the 64-bit ints of a spec whose values may pass 32 bits.
+PJ_HD long long div(long long a, long long b) {
+  const long long q = a / select<long long>(bool((b == 0) | (b == -1)), 1, b);
+  return select<long long>(b == 0, 0,
+                           select<long long>(b == -1, static_cast<long long>(0ull - static_cast<unsigned long long>(a)), q));
+}
+PJ_HD long long rem(long long a, long long b) {
+  const long long r = a % select<long long>(bool((b == 0) | (b == -1)), 1, b);
+  return select<long long>(b == 0, a, r);
+}
+PJ_HD int shl(int x, int k) {
+  const int r = static_cast<int>(static_cast<unsigned>(x) << (static_cast<unsigned>(k) & 31u));
+  return select<int>(static_cast<unsigned>(k) < 32u, r, 0);
+}
+PJ_HD int shr(int x, int k) { return x >> select<int>(static_cast<unsigned>(k) < 32u, k & 31, 31); }
+template <class M>
+PJ_HD M shl_bits(M s, int k) {
+  constexpr unsigned kWidth = sizeof(M) * 8;
+  return select<M>(static_cast<unsigned>(k) < kWidth, M(s << (static_cast<unsigned>(k) & (kWidth - 1))), M(0));
+}
+template <class M>
+PJ_HD M shr_bits(M s, int k) {
+  constexpr unsigned kWidth = sizeof(M) * 8;
+  return select<M>(static_cast<unsigned>(k) < kWidth, M(s >> (static_cast<unsigned>(k) & (kWidth - 1))), M(0));
+}
+// bit(i) and test(s, i) with i outside the word: the empty set and false.
+template <class M>
+PJ_HD M bit_any(int i) { return shl_bits<M>(M(1), i); }
+template <class M>
+PJ_HD bool test_any(M s, int i) { return (shr_bits<M>(s, i) & 1) != 0; }
 
 // Dynamic indices that are not provably in bounds are clamped, so that reading the
 // untaken arm of a select stays inside the array.

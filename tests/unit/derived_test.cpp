@@ -95,3 +95,13 @@ TEST_CASE("derived errors name their place", "[derived][errors]") {
     check_at(d.all()[0], 8, 6, "'d' (depth: the number of values placed) is not defined in a [derived] value");
   }
 }
+
+TEST_CASE("a long chain of derived items is computed without deep recursion", "[derived]") {
+  // Each item reads the one before: the order used to be found by a recursive walk.
+  const int n = 50000;
+  std::string spec = "[problem]\nname = \"c\"\ngoal = \"count\"\nsize = 3\n[derived]\nd0 = \"1\"\n";
+  for (int k = 1; k < n; ++k) spec += "d" + std::to_string(k) + " = \"d" + std::to_string(k - 1) + " + 1\"\n";
+  spec += "[branch]\n";
+  ProblemSpec s = permjit::unit::load_text(spec);
+  CHECK(s.symbols.at("d" + std::to_string(n - 1)).value == std::optional<int64_t>(n));
+}

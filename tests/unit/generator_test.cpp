@@ -254,3 +254,25 @@ objective = "k"
     CHECK_THAT(d.message, Catch::Contains("no limit known before the search"));
   }
 }
+
+TEST_CASE("division and shifts get the defined form only where the operand is not proven safe", "[generator][arith]") {
+  auto source = [](const std::string& place) {
+    return generate_problem(load_text("[problem]\nname = \"g\"\ngoal = \"count\"\nsize = 5\n[state]\nx = \"int\"\n"
+                                      "[branch]\nfilter = \"x >= 0\"\nplace = { x = \"" + place + "\" }\n"))
+        .text;
+  };
+  // (the filter reads x, so that its updates are emitted.)
+  // A known divisor other than 0 and -1, a count in 0..31: the plain, fast form.
+  std::string plain = source("x / 3 + x % 7 + (x >> 2) + (x << v) + x / -2");
+  CHECK(plain.find("pj::div") == std::string::npos);
+  CHECK(plain.find("pj::rem") == std::string::npos);
+  CHECK(plain.find("pj::sh") == std::string::npos);
+  CHECK(plain.find("/ 3)") != std::string::npos);
+  // A divisor that may be 0 or -1, a count that may leave the word.
+  std::string guarded = source("x / (d - 1) + x % v + (x >> x) + (x << (v + 30)) + popcount(bit(x))");
+  CHECK(guarded.find("pj::div(") != std::string::npos);
+  CHECK(guarded.find("pj::rem(") != std::string::npos);
+  CHECK(guarded.find("pj::shr(") != std::string::npos);
+  CHECK(guarded.find("pj::shl(") != std::string::npos);
+  CHECK(guarded.find("pj::bit_any<Mask>(") != std::string::npos);
+}

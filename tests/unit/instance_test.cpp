@@ -200,3 +200,26 @@ TEST_CASE("tsplib: a DIMENSION with trailing garbage is rejected", "[instance][t
   REQUIRE(d.error_count() >= 1);
   check_at(d.all()[0], 4, 1, "DIMENSION must be a positive integer, found '2x'");
 }
+
+TEST_CASE("tsplib: a DIMENSION too large is refused at its line before anything is allocated", "[instance][tsplib][errors]") {
+  auto d = spec_errors(tsplib_spec(), {}, tsplib("ATSP", 2000000000, "FULL_MATRIX", "1 2\n"));
+  REQUIRE(d.error_count() >= 1);  // the first; what needs the data follows
+  check_at(d.all()[0], 4, 1, "DIMENSION 2000000000 is more than 4096");
+}
+
+TEST_CASE("layout: dimensions whose product is too large are refused at the dimension", "[instance][layout][errors]") {
+  std::string spec = layout_spec("[\"n\", \"a\"]");
+  auto d = spec_errors(spec, {}, "16777216\n1 2 3\n");
+  REQUIRE(d.error_count() >= 1);  // the first; what needs the data follows
+  check_at(d.all()[0], 7, 13, "'a' would hold more than 16777216 numbers");
+}
+
+TEST_CASE("state and local arrays hold at most 4096 elements", "[instance][errors]") {
+  const std::string head = "[problem]\nname = \"s\"\ngoal = \"count\"\nsize = 4\n[state]\n";  // 1-5
+  auto d = spec_errors(head + "x = \"int[64][65]\"\n[branch]\n");
+  REQUIRE(d.error_count() == 1);
+  check_at(d.all()[0], 6, 14, "state 'x' would hold 4160 elements");
+  auto l = spec_errors(head + "x = \"int\"\n[branch]\nplace = '''\nvar a[4096][2] = 0\nx = a[0][0]\n'''\n");
+  REQUIRE(l.error_count() == 1);
+  check_at(l.all()[0], 9, 13, "local array 'a' would hold 8192 elements");
+}

@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include "dsl/parser.hpp"
+#include "unit_helpers.hpp"
 
 using namespace permjit;
 
@@ -255,4 +256,42 @@ TEST_CASE("block errors name their place", "[parser][block][errors]") {
     CHECK(d.all()[0].loc.col == 11);
     CHECK_THAT(d.all()[0].message, Catch::Contains("expected '..'"));
   }
+}
+
+TEST_CASE("a character outside the language is one error naming it, not one per byte", "[parser][errors]") {
+  SECTION("two bytes") {
+    auto d = expr_errors("a \xC3\xA9 b");  // é
+    REQUIRE(d.error_count() == 1);
+    CHECK(d.all()[0].loc.col == 3);
+    CHECK_THAT(d.all()[0].message, Catch::Contains("unexpected character U+00E9 '\xC3\xA9'"));
+  }
+  SECTION("three bytes, twice: one error each, at its first byte") {
+    auto d = expr_errors("a \xE2\x82\xAC\xE2\x82\xAC b");  // €€
+    REQUIRE(d.error_count() == 2);
+    CHECK(d.all()[0].loc.col == 3);
+    CHECK(d.all()[1].loc.col == 6);
+    CHECK_THAT(d.all()[1].message, Catch::Contains("U+20AC"));
+  }
+  SECTION("four bytes") {
+    auto d = expr_errors("\xF0\x9F\x98\x80");  // an emoji
+    REQUIRE(d.error_count() == 1);
+    CHECK_THAT(d.all()[0].message, Catch::Contains("U+1F600"));
+  }
+  SECTION("a control character is named by its code alone") {
+    auto d = expr_errors("a \x01 b");
+    REQUIRE(d.error_count() == 1);
+    CHECK_THAT(d.all()[0].message, Catch::Contains("unexpected character U+0001 in expression"));
+  }
+  SECTION("a byte that is not UTF-8") {
+    auto d = expr_errors("a \xFF b");
+    REQUIRE(d.error_count() == 1);
+    CHECK_THAT(d.all()[0].message, Catch::Contains("byte 0xFF (not UTF-8)"));
+  }
+}
+
+TEST_CASE("a non-ASCII character in a spec is located in the .toml", "[parser][errors]") {
+  auto d = permjit::unit::spec_errors(
+      "[problem]\nname = \"t\"\ngoal = \"count\"\nsize = 4\n[branch]\nfilter = \"v \xC3\xA9 1\"\n");
+  REQUIRE(d.error_count() == 1);
+  permjit::unit::check_at(d.all()[0], 6, 13, "unexpected character U+00E9");
 }

@@ -1,0 +1,276 @@
+#include "generator/int_width.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "dsl/diagnostics.hpp"
+
+namespace permjit {
+namespace {
+
+// Bounds are kept within ±2^64 (past 64 bits, so that passing 64 bits is seen), so
+// that the product of two stays inside __int128.
+using Wide = __int128;
+constexpr Wide kCap = Wide(1) << 64;
+// Statement runs the analysis allows itself before it stops trying (a loop nest of
+// millions of trips whose values never settle).
+constexpr long kBudget = 20'000'000;
+
+struct Span {
+  Wide lo = 0, hi = 0;
+  bool operator==(const Span& o) const { return lo == o.lo && hi == o.hi; }
+};
+constexpr Span kInt32{INT32_MIN, INT32_MAX};
+
+Span exact(Wide v) { return {v, v}; }
+Span hull(Span a, Span b) { return {std::min(a.lo, b.lo), std::max(a.hi, b.hi)}; }
+Wide cap(Wide v) { return std::clamp(v, -kCap, kCap); }
+Span capped(Wide lo, Wide hi) { return {cap(lo), cap(hi)}; }
+Wide magnitude(Span s) { return std::max(-s.lo, s.hi); }
+
+std::string decimal(Wide v) {
+  if (v > INT64_MAX) return "more than 2^63";
+  if (v < INT64_MIN) return "less than -2^63";
+  return std::to_string(static_cast<long long>(v));
+}
+
+class Analysis {
+ public:
+  explicit Analysis(const ProblemSpec& s) : spec_(s) {}
+
+  IntWidth run() {
+    const int n = spec_.size;
+    for (const auto& sv : spec_.state)
+      vars_[&spec_.symbols.at(sv.name)] = sv.init ? expr(*sv.init) : exact(0);
+    // Every depth's state: the updates applied to the hull of the states before them,
+    // once per position (the fixed prefix included), or until nothing grows.
+    d_ = {0, n - 1};
+    for (int k = 0; k < n; ++k) {
+      auto before = vars_;
+      placement(spec_.branch.place);
+      if (spec_.branch.ends == 2) placement(spec_.branch.place_back);
+      if (vars_ == before) break;
+    }
+    const Branch& b = spec_.branch;
+    block(b.candidates_prelude);
+    if (b.candidates) expr(*b.candidates);
+    block(b.filter_prelude);
+    if (b.filter) expr(*b.filter);
+    d_ = {1, n};
+    block(b.bound_prelude);
+    if (b.bound) expr(*b.bound);
+    block(b.objective_prelude);
+    if (b.objective) expr(*b.objective);
+    return result_;
+  }
+
+ private:
+  const ProblemSpec& spec_;
+  std::map<const Symbol*, Span> vars_;  // state (at every node) and locals: the hull of their values
+  Span d_;                              // what `d` can be where the code runs
+  IntWidth result_;
+  long work_ = 0;
+
+  // A value computed at `loc`: the first that may pass 32 bits makes ints 64-bit; one
+  // that may pass 64 bits is an error there.
+  Span checked(Span s, const Loc& loc) {
+    if (s.lo < INT64_MIN || s.hi > INT64_MAX) {
+      Diagnostics d;
+      d.error(loc, "this int value may reach " + decimal(s.hi > INT64_MAX ? s.hi : s.lo) +
+                       ", past 64 bits, for this instance's data and the spec's ranges",
+              "permjit computes ints in 64 bits at most: bound the value (min, max) or scale the data down");
+      throw UserErrors(std::move(d));
+    }
+    if ((s.lo < INT32_MIN || s.hi > INT32_MAX) && !result_.wide) {
+      result_.wide = true;
+      result_.why = loc;
+      result_.reach = static_cast<long long>(s.hi > INT32_MAX ? s.hi : s.lo);
+    }
+    return s;
+  }
+
+  void placement(const Placement& p) {
+    if (p.is_block) {
+      block(p.block);
+      return;
+    }
+    std::vector<std::pair<const Symbol*, Span>> values;  // every right side reads the parent
+    for (const auto& [var, e] : p.simultaneous) values.push_back({&spec_.symbols.at(var), expr(*e)});
+    for (const auto& [s, v] : values) assign(s, v);
+  }
+
+  // A variable keeps the hull of every value it is given: sound for `if` (both parts
+  // run), for loops and across depths.
+  void assign(const Symbol* s, Span v) {
+    auto it = vars_.find(s);
+    vars_[s] = it == vars_.end() ? v : hull(it->second, v);
+  }
+
+  void block(const Block& b) {
+    for (const auto& s : b) stmt(*s);
+  }
+
+  void stmt(const Stmt& s) {
+    if (++work_ > kBudget) {
+      Diagnostics d;
+      d.error(s.loc, "permjit cannot bound the int values of these loops in reasonable time",
+              "loops whose values keep growing over millions of iterations; bound them with min()");
+      throw UserErrors(std::move(d));
+    }
+    switch (s.kind) {
+      case Stmt::Kind::let: vars_[s.sym] = expr(*s.value); return;
+      case Stmt::Kind::var:
+        for (const auto& d : s.dims) expr(*d);
+        vars_[s.sym] = expr(*s.value);  // a fresh variable each time it is declared
+        return;
+      case Stmt::Kind::assign: {
+        Span v = expr(*s.value);
+        const Expr& t = *s.target;
+        for (size_t k = 1; t.kind == Expr::Kind::index && k < t.args.size(); ++k) expr(*t.args[k]);
+        assign(t.kind == Expr::Kind::index ? t.args[0]->sym : t.sym, v);
+        return;
+      }
+      case Stmt::Kind::if_:
+        expr(*s.value);
+        block(s.body);
+        block(s.else_body);
+        return;
+      case Stmt::Kind::for_: {
+        Span lo = expr(*s.lo), hi = expr(*s.hi);
+        vars_[s.sym] = {lo.lo, std::max(lo.lo, hi.hi - 1)};
+        // One run of the body per trip, or until the values settle.
+        for (Wide k = 0; k < hi.hi - lo.lo; ++k) {
+          auto before = vars_;
+          block(s.body);
+          if (vars_ == before) break;
+        }
+        return;
+      }
+    }
+  }
+
+  Span name(const Expr& e) {
+    const Symbol* s = e.sym;
+    if (!s) return kInt32;
+    if (auto it = vars_.find(s); it != vars_.end()) return it->second;
+    if ((s->kind == Symbol::Kind::param || s->kind == Symbol::Kind::data) && s->value) return exact(*s->value);
+    if (s->kind == Symbol::Kind::builtin) {
+      if (s->name == "d") return d_;
+      if (s->name == "v" || s->name == "last" || s->name == "first") return {0, spec_.size - 1};
+    }
+    return kInt32;
+  }
+
+  Span expr(const Expr& e) {
+    using K = Expr::Kind;
+    switch (e.kind) {
+      case K::int_lit: return checked(exact(e.value), e.loc);  // a literal may pass 32 bits itself
+      case K::bool_lit: return {0, 1};
+      case K::name: return name(e);
+      case K::unary: {
+        Span x = expr(*e.args[0]);
+        if (e.type != Type::int_) return {0, 1};
+        if (e.text == "-") return checked({-x.hi, -x.lo}, e.loc);
+        return {-x.hi - 1, -x.lo - 1};  // ~x == -x - 1: it fits wherever x does
+      }
+      case K::binary: return binary(e);
+      case K::cond: {
+        expr(*e.args[0]);
+        Span a = expr(*e.args[1]);
+        return hull(a, expr(*e.args[2]));
+      }
+      case K::call: return call(e);
+      case K::index: {
+        for (size_t k = 1; k < e.args.size(); ++k) expr(*e.args[k]);
+        const Symbol* s = e.args[0]->sym;
+        if (!s) return kInt32;
+        if (auto it = vars_.find(s); it != vars_.end()) return it->second;
+        if (s->kind == Symbol::Kind::data && s->values && !s->values->empty()) {
+          auto [lo, hi] = std::minmax_element(s->values->begin(), s->values->end());
+          return {*lo, *hi};
+        }
+        return kInt32;
+      }
+      case K::reduce: return reduce(e);
+      case K::let:
+        vars_[e.sym] = expr(*e.args[0]);
+        return expr(*e.args[1]);
+      case K::argsort: return kInt32;  // [derived] only, computed on the host
+    }
+    return kInt32;
+  }
+
+  Span call(const Expr& e) {
+    std::vector<Span> a;
+    for (const auto& x : e.args) a.push_back(expr(*x));
+    const std::string& f = e.text;
+    if (f == "min" || f == "max") {
+      Span r = a[0];
+      for (size_t i = 1; i < a.size(); ++i)
+        r = f == "min" ? Span{std::min(r.lo, a[i].lo), std::min(r.hi, a[i].hi)}
+                       : Span{std::max(r.lo, a[i].lo), std::max(r.hi, a[i].hi)};
+      return r;
+    }
+    if (f == "abs") return checked({a[0].lo >= 0 ? a[0].lo : a[0].hi <= 0 ? -a[0].hi : 0, magnitude(a[0])}, e.loc);
+    if (f == "popcount") return {0, 64};
+    if (f == "lowest") return {-1, 63};
+    return {0, 1};  // bit, test: not ints
+  }
+
+  Span reduce(const Expr& e) {
+    Span var{0, spec_.size - 1};
+    Wide count = spec_.size;
+    if (e.over_range) {
+      Span lo = expr(*e.args[0]), hi = expr(*e.args[1]);
+      var = {lo.lo, std::max(lo.lo, hi.hi - 1)};
+      count = std::clamp<Wide>(hi.hi - lo.lo, 0, Wide(1) << 60);
+    } else {
+      expr(*e.args[0]);
+    }
+    vars_[e.sym] = var;
+    Span body = expr(*e.args.back());
+    if (e.text == "count") return {0, count};
+    if (e.text == "sum") return checked(capped(std::min<Wide>(0, count * body.lo), std::max<Wide>(0, count * body.hi)), e.loc);
+    return hull(body, exact(0));  // an empty min or max is 0
+  }
+
+  Span binary(const Expr& e) {
+    Span a = expr(*e.args[0]), b = expr(*e.args[1]);
+    if (e.type != Type::int_) return {0, 1};
+    const std::string& op = e.text;
+    if (op == "+") return checked(capped(a.lo + b.lo, a.hi + b.hi), e.loc);
+    if (op == "-") return checked(capped(a.lo - b.hi, a.hi - b.lo), e.loc);
+    if (op == "*") {
+      Wide c[4] = {a.lo * b.lo, a.lo * b.hi, a.hi * b.lo, a.hi * b.hi};
+      return checked(capped(*std::min_element(c, c + 4), *std::max_element(c, c + 4)), e.loc);
+    }
+    // |x / y| <= |x| (x / 0 == 0); INT_MIN / -1 passes 32 bits, and is exact in 64.
+    if (op == "/") return checked(a.lo >= 0 && b.lo >= 0 ? Span{0, a.hi} : Span{-magnitude(a), magnitude(a)}, e.loc);
+    if (op == "%") {  // |x % y| <= |x| (x % 0 == x), and < |y|
+      Wide r = b.lo > 0 || b.hi < 0 ? std::min(magnitude(a), magnitude(b) - 1) : magnitude(a);
+      return {a.lo >= 0 ? 0 : -r, a.hi <= 0 ? 0 : r};
+    }
+    const bool fits32 = a.lo >= INT32_MIN && a.hi <= INT32_MAX;
+    if (op == "<<") {  // 32-bit shifts: the result is an int32, exact when nothing is shifted out
+      if (a.lo >= 0 && b.lo >= 0 && b.hi <= 31 && (a.hi << b.hi) <= INT32_MAX) return {a.lo << b.lo, a.hi << b.hi};
+      return kInt32;
+    }
+    if (op == ">>") return fits32 ? Span{std::min<Wide>(a.lo, 0), std::max<Wide>(a.hi, 0)} : kInt32;
+    // & | ^: the result needs no more bits than its operands.
+    if (op == "&" && a.lo >= 0 && b.lo >= 0) return {0, std::min(a.hi, b.hi)};
+    Wide m = std::max(magnitude(a), magnitude(b)), p = 1;
+    while (p <= m) p <<= 1;
+    return a.lo >= 0 && b.lo >= 0 ? Span{0, p - 1} : Span{-p, p - 1};
+  }
+};
+
+}  // namespace
+
+IntWidth int_width(const ProblemSpec& spec) {
+  if (spec.goal == Goal::path) return {};
+  return Analysis(spec).run();
+}
+
+}  // namespace permjit
