@@ -43,7 +43,7 @@ ProblemSource generate_problem(const ProblemSpec& spec) {
     emit_evaluation(g);
   }
   emit_footer(g);
-  return ProblemSource{g.out.generated_name(), g.out.text()};
+  return ProblemSource{g.out.generated_name(), g.out.text(), g.width};
 }
 
 // The second entry point: the IVM layout, which the ivm skeleton's unit places after

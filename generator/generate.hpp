@@ -5,12 +5,14 @@
 #include <string>
 
 #include "dsl/spec.hpp"
+#include "generator/int_width.hpp"
 
 namespace permjit {
 
 struct ProblemSource {
   std::string name;       // the file name the source calls itself in #line
   std::string text;
+  IntWidth width;         // whether its ints are 64-bit (generator/int_width.hpp)
 };
 
 ProblemSource generate_problem(const ProblemSpec& spec);

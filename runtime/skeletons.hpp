@@ -49,9 +49,10 @@ struct Skeleton {
   bool default_placement = false, default_path = false;
   // Whose device code `emit` shows without --skeleton (the smallest kernel that searches).
   bool emit_default = false;
-  // The incumbent the search keeps: the GPU skeletons keep it in 32 bits, so a --ub
-  // outside them is refused before any work.
-  bool int32_incumbent = false;
+  // The GPU skeletons compute ints and keep the incumbent in 32 bits: a --ub outside
+  // them, or a spec whose ints may pass them (generator/int_width.hpp), is refused
+  // before any compile.
+  bool int32_only = false;
   // The options of runtime/skeleton_options.hpp that it takes.
   std::span<const Takes> takes;
 

@@ -87,11 +87,24 @@ void check_ub(const SolveOptions& opts, const ProblemSpec& spec, const Skeleton&
     command_line_error(shown, 1, "--ub applies to placement problems; '" + spec.name + "' is a path problem");
   if (spec.goal == Goal::count)
     command_line_error(shown, 1, "--ub applies to minimize and maximize problems; '" + spec.name + "' counts");
-  if (sk.int32_incumbent && (*opts.ub < INT_MIN || *opts.ub > INT_MAX))
+  if (sk.int32_only && (*opts.ub < INT_MIN || *opts.ub > INT_MAX))
     command_line_error(shown, 6,
                  "--ub " + std::to_string(*opts.ub) + " does not fit the 32-bit incumbent of skeleton '" +
                      std::string(sk.name) + "'",
                  "the cpu skeleton keeps a 64-bit incumbent");
+}
+
+// A spec whose ints may pass 32 bits is generated with 64-bit ints, which the GPU
+// skeletons do not compute: refused at the place that may overflow.
+void check_int_width(const ProblemSource& source, const Skeleton& sk) {
+  if (!sk.int32_only || !source.width.wide) return;
+  Diagnostics d;
+  d.error(source.width.why,
+          "this value may reach " + std::to_string(source.width.reach) +
+              ", past 32 bits: permjit computes the spec's ints in 64 bits, and skeleton '" + std::string(sk.name) +
+              "' computes in 32",
+          "solve with --skeleton cpu (docs/reliability.md)");
+  throw UserErrors(std::move(d));
 }
 
 // The units a skeleton compiles for this run; emit shows the same (emit_units).
@@ -125,6 +138,7 @@ PreparedSolve prepare_solve(const SolveOptions& opts) {
   check_skeleton_options(opts, sk, spec);
   check_ub(opts, spec, sk);
   p.source = generate_problem(spec);
+  check_int_width(p.source, sk);
   p.units = units_for(sk, spec, p.source, opts);
   auto t1 = clock::now();
 
@@ -148,6 +162,7 @@ SkeletonUnits emit_units(const SolveOptions& opts, const Skeleton& sk, const Pro
   std::string reason;
   const Skeleton& fitted = fit_ends(fit_shape(sk, spec, opts), spec, opts, reason);
   check_skeleton_options(opts, fitted, spec);
+  check_int_width(source, fitted);
   return units_for(fitted, spec, source, opts);
 }
 

@@ -66,3 +66,27 @@ TEST_CASE("a flowshop with times near 2^31 is refused at a place, not answered w
     CHECK_THAT(d.message, Catch::Contains("does not fit in a 32-bit int"));
   }
 }
+
+// The GPU skeletons compute in 32 bits: a spec generated with 64-bit ints is refused at
+// the place that may pass 32 bits, before any compile (it was an #error of NVRTC's).
+TEST_CASE("a GPU skeleton refuses a spec whose ints pass 32 bits, at the place", "[e2e][int_width]") {
+  SolveOptions o;
+  o.load.spec_path = problem("atsp.toml");
+  o.load.instance_path = source_dir() + "/tests/e2e/inputs/atsp_long_tour.atsp";
+  o.cache_dir = cache_dir();
+  for (const char* name : {"dfs", "ivm", "cdp", "rec", "offload"}) {
+    INFO(name);
+    o.skeleton = name;
+    try {
+      prepare_solve(o);
+      FAIL("no user error");
+    } catch (const UserErrors& e) {
+      const Diagnostic& d = e.diags.all().front();
+      CHECK(d.loc.file->path == o.load.spec_path);
+      CHECK(d.loc.line > 0);
+      CHECK_THAT(d.message, Catch::Contains("past 32 bits") && Catch::Contains("skeleton '" + std::string(name) + "'"));
+    }
+  }
+  o.skeleton = "cpu";
+  CHECK_NOTHROW(prepare_solve(o));
+}
