@@ -56,7 +56,7 @@ def timed_out_line(run, cmd):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("matrix", help="JSON list of runs: {spec, instance?, params?, args?, repeat?, timeout?}")
+    ap.add_argument("matrix", help="JSON list of runs: {spec, instance?, params?, args?, env?, repeat?, timeout?}")
     ap.add_argument("--out", required=True, help="results file (JSON lines, appended)")
     ap.add_argument("--permjit", default=os.path.join(ROOT, "build", "bin", "permjit"))
     opts = ap.parse_args()
@@ -80,9 +80,11 @@ def main():
             # A run past its `timeout` (seconds) is stopped and recorded as such: the
             # slowest configurations of a sensitivity study bound the matrix's time.
             command = " ".join(os.path.relpath(c, ROOT) if c.startswith(ROOT) else c for c in cmd)
+            # An entry may set environment variables (e.g. PERMJIT_UNROLL_BUDGET): recorded with its lines.
+            env = dict(os.environ, **{k: str(v) for k, v in run.get("env", {}).items()})
             for _ in range(run.get("repeat", 1)):
                 try:
-                    res = subprocess.run(cmd, capture_output=True, text=True, timeout=run.get("timeout"))
+                    res = subprocess.run(cmd, capture_output=True, text=True, timeout=run.get("timeout"), env=env)
                     stdout, lines = res.stdout, []
                 except subprocess.TimeoutExpired as e:
                     stdout = e.stdout.decode() if isinstance(e.stdout, bytes) else (e.stdout or "")
@@ -108,6 +110,8 @@ def main():
                 for line in lines:
                     line.update(host)
                     line["command"] = command
+                    if run.get("env"):
+                        line["env"] = run["env"]
                     line["when"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
                     out.write(json.dumps(line) + "\n")
                 out.flush()

@@ -1,4 +1,5 @@
 #include "dsl/load_spec.hpp"
+#include "dsl/run_time_data.hpp"
 
 #include <toml++/toml.h>
 
@@ -713,6 +714,9 @@ const DataItem* ProblemSpec::find_data(const std::string& n) const {
 }
 
 ProblemSpec load_spec(const LoadOptions& opts) {
+  if (!opts.specialize.empty() && opts.specialize != "data")
+    command_line_error("--specialize " + opts.specialize, 14, "unknown value '" + opts.specialize + "' of --specialize",
+                       "--specialize data compiles the instance's values into the code");
   Diagnostics d;
   ProblemSpec spec;
   spec.file = read_source(opts.spec_path);
@@ -737,6 +741,7 @@ ProblemSpec load_spec(const LoadOptions& opts) {
   Reader(spec, d, opts).run(root);
   if (d.has_errors()) throw UserErrors(std::move(d));
   mark_start_data(spec);
+  if (opts.specialize.empty()) keep_data_at_run_time(spec);
   return spec;
 }
 

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <utility>
 #include <set>
 #include <string>
 #include <vector>
@@ -30,6 +31,9 @@ struct Symbol {
   const std::vector<int64_t>* values = nullptr;  // data arrays, row-major, once known
   Loc loc;
   bool assignable = false;  // a `var` local: assignments allowed in its scope
+  // Data arrays read at run time (dsl/run_time_data.hpp): `values` is null and code may
+  // assume only that every element lies in this range, the array's value class.
+  std::optional<std::pair<int64_t, int64_t>> run_time_range;
   bool is_array() const { return !dims.empty(); }
 };
 

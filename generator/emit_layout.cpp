@@ -5,6 +5,7 @@
 
 #include "generator/emit_expr.hpp"
 #include "generator/emit_parts.hpp"
+#include "dsl/run_time_data.hpp"
 #include "generator/state_liveness.hpp"
 
 namespace permjit {
@@ -17,11 +18,17 @@ void emit_header(GenContext& g) {
   const ProblemSpec& s = g.spec;
   // A source that holds no instance data does not name the instance: its text, and so
   // the module cache key, is the same for every start (dsl/start_data.hpp).
-  bool holds_instance = !compiled_data(s).empty();
+  // Run-time arrays (dsl/run_time_data.hpp) and scalars (sizes) do not count.
+  bool holds_instance = false;
+  for (const std::string& name : instance_arrays(s)) {
+    const Symbol& sym = s.symbols.at(name);
+    if (!sym.run_time_range && sym.values) holds_instance = true;
+  }
   g.out.line("// permjit problem source: " + s.name + ", from " + s.file->path +
              (holds_instance && !s.instance_path.empty() ? ", instance " + s.instance_path : ""));
   if (s.path.start_data.empty())
-    g.out.line("// Generated; do not edit. Sizes and instance data are compile-time constants.");
+    g.out.line(std::string("// Generated; do not edit. Sizes") + (holds_instance ? " and instance data" : "") +
+               " are compile-time constants" + (holds_instance ? "." : "; instance data are read at run time."));
   else
     g.out.line(std::string("// Generated; do not edit. Sizes") + (holds_instance ? " and instance data" : "") +
                " are compile-time constants; the start data is a run-time input of root().");
@@ -74,6 +81,8 @@ void emit_constants(GenContext& g) {
 
 namespace {
 
+size_t element_bytes(const char* type) { return type[0] == 'u' ? 1 : type[0] == 's' ? 2 : 4; }
+
 // The symbols that node code (state init, candidates, filter, place, bound, objective)
 // reads: derived tables that only feed other derived tables are not emitted, nor those
 // read only where a condition known before the search leaves code out.
@@ -109,17 +118,33 @@ bool is_start_data(const ProblemSpec& s, const std::string& name) {
   return false;
 }
 
-// The narrowest element type that holds every value: data tables are read-only, so a
-// smaller element keeps more of them in constant memory and caches (reads widen to int).
-const char* element_type(const std::vector<int64_t>& values) {
-  if (values.empty()) return "int";
-  auto [lo, hi] = std::minmax_element(values.begin(), values.end());
-  if (*lo >= 0 && *hi <= 255) return "unsigned char";
-  if (*lo >= -32768 && *hi <= 32767) return "short";
+// The narrowest element type that holds every value in [lo, hi]: data tables are
+// read-only, so a smaller element keeps more of them in constant memory and caches
+// (reads widen to int).
+const char* element_type(int64_t lo, int64_t hi) {
+  if (lo >= 0 && hi <= 255) return "unsigned char";
+  if (lo >= -32768 && hi <= 32767) return "short";
   return "int";
 }
 
-size_t element_bytes(const char* type) { return type[0] == 'u' ? 1 : type[0] == 's' ? 2 : 4; }
+const char* element_type(const std::vector<int64_t>& values) {
+  if (values.empty()) return "int";
+  auto [lo, hi] = std::minmax_element(values.begin(), values.end());
+  return element_type(*lo, *hi);
+}
+
+// The elements as an array of `type` lays them out (little-endian, as host and device are).
+std::string element_bytes_of(const std::vector<int64_t>& values, const char* type) {
+  const size_t w = element_bytes(type);
+  std::string out(values.size() * w, '\0');
+  for (size_t i = 0; i < values.size(); ++i) {
+    const uint64_t v = static_cast<uint64_t>(values[i]);
+    for (size_t b = 0; b < w; ++b) out[i * w + b] = static_cast<char>((v >> (8 * b)) & 0xff);
+  }
+  return out;
+}
+
+
 
 // The instance and derived items the source holds: every scalar (emit_constants) and
 // every array some node code reads, less the start data root() takes at run time.
@@ -167,10 +192,25 @@ void emit_data(GenContext& g) {
       if (std::find(compiled.begin(), compiled.end(), &d) == compiled.end()) continue;
       std::string dims;
       for (auto n : d.dims) dims += "[" + std::to_string(n) + "]";
-      const char* type = element_type(d.values);
+      const Symbol& sym = g.spec.symbols.at(d.name);
+      const char* type = sym.run_time_range ? element_type(sym.run_time_range->first, sym.run_time_range->second)
+                                            : element_type(d.values);
       size_t bytes = d.values.size() * element_bytes(type);
-      const char* where = bytes <= constant_left ? "PJ_DATA" : "PJ_DATA_GLOBAL";
-      if (bytes <= constant_left) constant_left -= bytes;
+      const bool constant = bytes <= constant_left;
+      if (constant) constant_left -= bytes;
+      if (sym.run_time_range) {
+        // Declared with C linkage, so the loader finds it by name; its values come then.
+        const std::string name = ExprEmitter::data_name(d.name);
+        g.out.line("// " + d.name + ", " + from + ": values in [" + std::to_string(sym.run_time_range->first) + ", " +
+                   std::to_string(sym.run_time_range->second) + "], uploaded when the module loads");
+        // (The braces make it a definition, not an extern declaration.)
+        g.out.line(std::string("extern \"C\" { ") + (constant ? "PJ_RUN_TIME_DATA " : "PJ_RUN_TIME_DATA_GLOBAL ") +
+                   type + " " + name + dims + "; }");
+        g.data.push_back(RunTimeArray{name, element_bytes_of(d.values, type), sym.run_time_range->first,
+                                      sym.run_time_range->second, d.values});
+        continue;
+      }
+      const char* where = constant ? "PJ_DATA" : "PJ_DATA_GLOBAL";
       g.out.line("// " + d.name + ", " + from);
       g.out.line(std::string(where) + " " + type + " " + ExprEmitter::data_name(d.name) + dims + " = {");
       size_t row = d.dims.back() > 0 ? static_cast<size_t>(d.dims.back()) : 1;

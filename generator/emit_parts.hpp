@@ -7,6 +7,7 @@
 
 #include "dsl/spec.hpp"
 #include "generator/code_writer.hpp"
+#include "generator/generate.hpp"
 #include "generator/int_width.hpp"
 
 namespace permjit {
@@ -17,6 +18,7 @@ struct GenContext {
   std::map<const Symbol*, int> local_ids;
   std::set<const Symbol*> live;  // what node code needs (generator/state_liveness.hpp)
   IntWidth width;                // whether ints are 64-bit (generator/int_width.hpp)
+  std::vector<RunTimeArray> data;  // the arrays emit_data declares for run time
   GenContext(const ProblemSpec& s, std::string name) : spec(s), out(std::move(name)) {}
 };
 

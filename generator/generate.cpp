@@ -43,7 +43,7 @@ ProblemSource generate_problem(const ProblemSpec& spec) {
     emit_evaluation(g);
   }
   emit_footer(g);
-  return ProblemSource{g.out.generated_name(), g.out.text(), g.width};
+  return ProblemSource{g.out.generated_name(), g.out.text(), g.width, std::move(g.data)};
 }
 
 // The second entry point: the IVM layout, which the ivm skeleton's unit places after

@@ -9,10 +9,22 @@
 
 namespace permjit {
 
+// A data array the generated code reads at run time (dsl/run_time_data.hpp): its
+// symbol in the compiled module and its elements as the module lays them out.
+struct RunTimeArray {
+  std::string symbol;        // an extern "C" name
+  std::string bytes;         // row-major, in the declared element type
+  int64_t lo = 0, hi = 0;    // the value class the code was generated for
+  std::vector<int64_t> values;  // the same elements, for checks
+};
+
 struct ProblemSource {
   std::string name;       // the file name the source calls itself in #line
   std::string text;
   IntWidth width;         // whether its ints are 64-bit (generator/int_width.hpp)
+  // What the module needs when it loads: the run-time data arrays (empty when the
+  // values are compiled in, --specialize data).
+  std::vector<RunTimeArray> data;
 };
 
 ProblemSource generate_problem(const ProblemSpec& spec);

@@ -191,6 +191,7 @@ class Analysis {
           auto [lo, hi] = std::minmax_element(s->values->begin(), s->values->end());
           return {*lo, *hi};
         }
+        if (s->run_time_range) return {s->run_time_range->first, s->run_time_range->second};
         return kInt32;
       }
       case K::reduce: return reduce(e);

@@ -91,6 +91,7 @@ ValueRange value_range(const Expr& e, const RangeEnv& env) {
         auto [lo, hi] = std::minmax_element(s->values->begin(), s->values->end());
         return ValueRange::between(*lo, *hi);
       }
+      if (s && s->run_time_range) return ValueRange::between(s->run_time_range->first, s->run_time_range->second);
       if (s && s->kind == Symbol::Kind::builtin && s->name == "perm") return ValueRange::between(0, env.size - 1);
       return unknown();
     }

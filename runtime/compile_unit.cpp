@@ -29,6 +29,7 @@ CompileUnit host_unit(const UnitInputs& in, std::vector<std::string> templates) 
   u.name = in.spec.name + "." + std::string(in.skeleton) + ".cpp";
   u.text = assemble_unit(in.source, templates);
   u.templates = std::move(templates);
+  u.data = in.source.data;
   return u;
 }
 
@@ -41,6 +42,7 @@ CompileUnit device_unit(const UnitInputs& in, std::vector<std::string> templates
   u.templates = std::move(templates);
   for (const auto& g : generated) u.generated.push_back(g.name);
   u.options = std::move(options);
+  u.data = in.source.data;
   return u;
 }
 

@@ -25,6 +25,7 @@ struct CompileUnit {
   std::vector<std::string> options;     // compiler options: -D..., -rdc=true
   bool device_runtime = false;          // linked with libcudadevrt (kernels that launch kernels)
   std::string text;                     // prelude, problem, generated parts, templates
+  std::vector<RunTimeArray> data;       // written into the module when it loads (not compiled)
 };
 
 // A skeleton's units: the host module (the CPU search, a frontier, a pool) and the

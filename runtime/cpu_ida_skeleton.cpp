@@ -17,7 +17,7 @@ using clock_type = std::chrono::steady_clock;
 
 class CpuIdaSolver : public PathSolver {
  public:
-  CpuIdaSolver(const std::string& so_path, const SolveOptions& opts) : ida_(so_path), opts_(opts) {}
+  CpuIdaSolver(const HostModule& compiled, const SolveOptions& opts) : ida_(compiled), opts_(opts) {}
 
   void solve(const StartValues& start, SolveResult& r) override {
     auto t0 = clock_type::now();
@@ -48,8 +48,8 @@ class CpuIdaSolver : public PathSolver {
 
 std::unique_ptr<PathSolver> open_cpu_ida(SkeletonRun& run) {
   auto t0 = clock_type::now();
-  HostModule mod = compile_host_module(run.units.host->text, run.cache());
-  auto solver = std::make_unique<CpuIdaSolver>(mod.path, run.opts);
+  HostModule mod = compile_host_module(*run.units.host, run.cache());
+  auto solver = std::make_unique<CpuIdaSolver>(mod, run.opts);
   run.result.device = "host CPU";
   run.result.cache_hit = mod.cache_hit;
   run.result.compile.host = mod.seconds;

@@ -5,10 +5,12 @@
 #include <stdexcept>
 
 #include "dsl/diagnostics.hpp"
+#include "runtime/run_time_data.hpp"
 
 namespace permjit {
 
-CpuModule::CpuModule(const std::string& so_path) : path_(so_path) {
+CpuModule::CpuModule(const HostModule& compiled) : path_(compiled.path) {
+  const std::string& so_path = compiled.path;
   handle_ = dlopen(so_path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!handle_) throw std::runtime_error("cannot load the compiled module " + so_path + ": " + dlerror());
   auto abi = reinterpret_cast<PjCpuAbiFn>(dlsym(handle_, "pj_cpu_abi"));
@@ -19,6 +21,7 @@ CpuModule::CpuModule(const std::string& so_path) : path_(so_path) {
     dlclose(handle_);
     throw std::runtime_error("the compiled module " + so_path + " does not match this permjit (ABI)");
   }
+  fill_host_data(compiled.data, handle_, so_path);
 }
 
 CpuModule::~CpuModule() { dlclose(handle_); }
@@ -47,8 +50,8 @@ PjFrontier CpuModule::frontier(std::optional<long long> ub, int depth, unsigned 
 
 void CpuModule::free_frontier(PjFrontier& f) const { frontier_free_(&f); }
 
-PjCpuResult run_cpu_module(const std::string& so_path, const CpuRunOptions& opts) {
-  return CpuModule(so_path).search(opts);
+PjCpuResult run_cpu_module(const HostModule& compiled, const CpuRunOptions& opts) {
+  return CpuModule(compiled).search(opts);
 }
 
 }  // namespace permjit

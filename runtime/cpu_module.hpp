@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 
+#include "runtime/host_compiler.hpp"
 #include "templates/cpu_abi.h"
 
 namespace permjit {
@@ -17,7 +18,8 @@ struct CpuRunOptions {
 
 class CpuModule {
  public:
-  explicit CpuModule(const std::string& so_path);  // throws std::runtime_error
+  // Loads the compiled module and writes its run-time data; throws std::runtime_error.
+  explicit CpuModule(const HostModule& compiled);
   ~CpuModule();
   CpuModule(const CpuModule&) = delete;
   CpuModule& operator=(const CpuModule&) = delete;
@@ -37,6 +39,6 @@ class CpuModule {
   PjCpuFrontierFreeFn frontier_free_ = nullptr;
 };
 
-PjCpuResult run_cpu_module(const std::string& so_path, const CpuRunOptions& opts);
+PjCpuResult run_cpu_module(const HostModule& compiled, const CpuRunOptions& opts);
 
 }  // namespace permjit

@@ -25,7 +25,7 @@ void run_cpu_skeleton(SkeletonRun& run) {
   using clock = std::chrono::steady_clock;
   SolveResult& r = run.result;
   auto t0 = clock::now();
-  HostModule mod = compile_host_module(run.units.host->text, run.cache());
+  HostModule mod = compile_host_module(*run.units.host, run.cache());
   auto t1 = clock::now();
 
   CpuRunOptions o;
@@ -33,7 +33,7 @@ void run_cpu_skeleton(SkeletonRun& run) {
   o.split_depth = run.opts.split_depth;
   o.ub = run.opts.ub;
   o.time_limit_s = run.opts.time_limit;
-  PjCpuResult out = run_cpu_module(mod.path, o);
+  PjCpuResult out = run_cpu_module(mod, o);
   auto t2 = clock::now();
 
   r.device = "host CPU";

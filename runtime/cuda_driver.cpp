@@ -120,6 +120,12 @@ CUfunction Module::function(const char* name) const {
   return f;
 }
 
+CUdeviceptr Module::global(const char* name, size_t* bytes) const {
+  CUdeviceptr p = 0;
+  check(api().ModuleGetGlobal(&p, bytes, mod_, name), std::string("cuModuleGetGlobal(") + name + ")");
+  return p;
+}
+
 int Module::read_int(const char* name) const {
   CUdeviceptr p = 0;
   size_t bytes = 0;

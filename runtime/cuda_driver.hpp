@@ -110,6 +110,8 @@ class Module {
   CUfunction function(const char* name) const;
   // Reads a __device__/__constant__ int of the module.
   int read_int(const char* name) const;
+  // The address and size of a __device__/__constant__ variable of the module.
+  CUdeviceptr global(const char* name, size_t* bytes) const;
 
  private:
   CUmodule mod_ = nullptr;

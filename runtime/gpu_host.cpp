@@ -7,6 +7,7 @@
 #include "dsl/diagnostics.hpp"
 #include "runtime/cache.hpp"
 #include "runtime/gpu_compile.hpp"
+#include "runtime/run_time_data.hpp"
 #include "runtime/solve.hpp"
 
 namespace permjit {
@@ -14,9 +15,10 @@ namespace permjit {
 GpuStart::GpuStart(SkeletonRun& run)
     : dev(open_device(run.result.skeleton, run.result)),
       context(dev),
-      host(compile_host_module(run.units.host.value().text, run.cache())),
+      host(compile_host_module(run.units.host.value(), run.cache())),
       image(compile_gpu_module(run.units.device.value(), dev.arch(), run.cache())),
       module(image.cubin) {
+  upload_data(run.units.device.value().data, module);
   add_compile_stages(run.result, &host, &image,
                      std::chrono::duration<double>(std::chrono::steady_clock::now() - loading).count());
   run.result.cache_hit = host.cache_hit && image.cache_hit;
@@ -44,7 +46,7 @@ int host_threads(const SolveOptions& opts) {
   return opts.threads > 0 ? opts.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
 }
 
-GpuFrontier::GpuFrontier(const std::string& host_module, const SolveOptions& opts, bool with_prefix,
+GpuFrontier::GpuFrontier(const HostModule& host_module, const SolveOptions& opts, bool with_prefix,
                          unsigned long long want, const std::string& why_want, int size, SolveResult& r)
     : cpu_(host_module), size_(size) {
   int threads = host_threads(opts);

@@ -45,7 +45,7 @@ int host_threads(const SolveOptions& opts);
 // where that number comes from, for r.dcpu_reason). Fills r's frontier fields.
 class GpuFrontier {
  public:
-  GpuFrontier(const std::string& host_module, const SolveOptions& opts, bool with_prefix, unsigned long long want,
+  GpuFrontier(const HostModule& host_module, const SolveOptions& opts, bool with_prefix, unsigned long long want,
               const std::string& why_want, int size, SolveResult& r);
   ~GpuFrontier();
   GpuFrontier(const GpuFrontier&) = delete;

@@ -1,5 +1,7 @@
 #include "runtime/host_compiler.hpp"
 
+#include "dsl/diagnostics.hpp"
+
 #include <chrono>
 
 #include <sys/wait.h>
@@ -83,6 +85,13 @@ HostModule compile_host_module(const std::string& unit, const ModuleCache& cache
   std::filesystem::remove(src, ec);
   std::string stored = cache.store(key, ".so", obj);
   return HostModule{stored, false, since()};
+}
+
+HostModule compile_host_module(const CompileUnit& unit, const ModuleCache& cache) {
+  PJ_INTERNAL_ASSERT(unit.target == UnitTarget::host, "compile_host_module needs a host unit");
+  HostModule m = compile_host_module(unit.text, cache);
+  m.data = unit.data;
+  return m;
 }
 
 }  // namespace permjit

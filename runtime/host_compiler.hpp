@@ -3,8 +3,10 @@
 #pragma once
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "runtime/cache.hpp"
+#include "runtime/compile_unit.hpp"
 
 namespace permjit {
 
@@ -19,6 +21,7 @@ struct HostModule {
   std::string path;
   bool cache_hit = false;
   double seconds = 0;  // the cache lookup and, on a miss, the host compiler
+  std::vector<RunTimeArray> data;  // what the loader writes into it (CompileUnit::data)
 };
 
 // The compiler ($PERMJIT_CXX or c++) and its flags, as they enter the cache key.
@@ -27,5 +30,7 @@ std::string host_compiler_flags();
 std::string host_compiler_identity();  // version line, flags and CPU model
 
 HostModule compile_host_module(const std::string& unit, const ModuleCache& cache);
+// The same for a unit of a skeleton: the module keeps the unit's run-time data.
+HostModule compile_host_module(const CompileUnit& unit, const ModuleCache& cache);
 
 }  // namespace permjit

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "dsl/diagnostics.hpp"
+#include "runtime/run_time_data.hpp"
 
 namespace permjit {
 
@@ -31,7 +32,8 @@ IdaStart::IdaStart(StartValues values) : values_(std::move(values)) {
   s_ = PjIdaStart{static_cast<int>(values_.size()), data_.data(), lengths_.data()};
 }
 
-IdaModule::IdaModule(const std::string& so_path) {
+IdaModule::IdaModule(const HostModule& compiled) {
+  const std::string& so_path = compiled.path;
   handle_ = dlopen(so_path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!handle_) throw std::runtime_error("cannot load the compiled module " + so_path + ": " + dlerror());
   auto abi = symbol<PjIdaAbiFn>(handle_, "pj_ida_abi");
@@ -49,6 +51,7 @@ IdaModule::IdaModule(const std::string& so_path) {
     dlclose(handle_);
     throw std::runtime_error("the compiled module " + so_path + " does not match this permjit (IDA ABI)");
   }
+  fill_host_data(compiled.data, handle_, so_path);
 }
 
 IdaModule::~IdaModule() { dlclose(handle_); }

@@ -1,6 +1,7 @@
 // A compiled path-problem module (templates/cpu_ida.hpp), loaded: the CPU IDA* search,
 // and the upper tree whose roots the GPU IDA* skeletons search.
 #pragma once
+#include "runtime/host_compiler.hpp"
 #include <string>
 #include <vector>
 
@@ -26,7 +27,8 @@ class IdaStart {
 
 class IdaModule {
  public:
-  explicit IdaModule(const std::string& so_path);  // throws std::runtime_error
+  // Loads the compiled module and writes its run-time data; throws std::runtime_error.
+  explicit IdaModule(const HostModule& compiled);
   ~IdaModule();
   IdaModule(const IdaModule&) = delete;
   IdaModule& operator=(const IdaModule&) = delete;

@@ -178,7 +178,7 @@ class GpuIdaSolver : public PathSolver {
         name_(run.result.skeleton),
         g_(run),
         kernel_(g_.module.function(warp_per_root ? "pj_ida_warp" : "pj_ida_thread")),
-        ida_(g_.host.path),
+        ida_(g_.host),
         device_(run.result.device),
         moves_(static_cast<int>(run.spec.path.moves.size())),
         balance_(balance_of(run.opts.ida_balance, warp_per_root)) {

@@ -57,6 +57,15 @@ std::string source_identity(const std::string& generated_text) {
   return cache_key({"ivm-source", kept});
 }
 
+std::string data_identity(const std::vector<RunTimeArray>& data) {
+  std::vector<std::string> parts = {"ivm-data"};
+  for (const RunTimeArray& a : data) {
+    parts.push_back(a.symbol);
+    parts.push_back(a.bytes);
+  }
+  return cache_key(parts);
+}
+
 void write_checkpoint(const std::string& path, const IvmCheckpoint& c) {
   std::ostringstream h;
   h << kMagic << '\n'

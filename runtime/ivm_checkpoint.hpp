@@ -7,6 +7,9 @@
 // cannot change (counting, or --ub at the optimum).
 #pragma once
 #include <string>
+#include <vector>
+
+#include "generator/generate.hpp"
 
 namespace permjit {
 
@@ -32,8 +35,11 @@ struct IvmCheckpoint {
 };
 
 // A digest of the generated code without comments or #line directives: it names the
-// spec, the parameters and the instance data (all compiled in), not where files lie.
+// spec, the parameters and the sizes (and the instance data, when they are compiled
+// in), not where files lie.
 std::string source_identity(const std::string& generated_text);
+// A digest of the run-time data arrays: with source_identity, the instance.
+std::string data_identity(const std::vector<RunTimeArray>& data);
 
 // Throws std::runtime_error naming the file if it cannot be written.
 void write_checkpoint(const std::string& path, const IvmCheckpoint& c);

@@ -12,6 +12,7 @@
 #include "runtime/cuda_driver.hpp"
 #include "runtime/gpu_compile.hpp"
 #include "runtime/gpu_host.hpp"
+#include "runtime/run_time_data.hpp"
 #include "runtime/ivm_checkpoint.hpp"
 #include "runtime/ivm_split.hpp"
 #include "runtime/kernel_interrupter.hpp"
@@ -161,7 +162,8 @@ void run_ivm_skeleton(SkeletonRun& run) {
   // A checkpoint to resume from is read and checked before any compile: the run's
   // identity, with the options left unset taken from it.
   IvmRunIdentity id{kPermjitVersion, spec.name, opts.load.spec_path, spec.instance_path,
-                    source_identity(run.source.text + generate_ivm_layout(spec).text), L, 0, 0,
+                    source_identity(run.source.text + generate_ivm_layout(spec).text) + data_identity(run.source.data), L,
+                    0, 0,
                     goal_name(spec.goal), ub_text(opts)};
   IvmCheckpoint saved;
   if (!opts.resume.empty()) saved = checked_resume(opts, id);
@@ -174,6 +176,7 @@ void run_ivm_skeleton(SkeletonRun& run) {
   GpuModuleImage image = compile_gpu_module(run.units.device.value(), dev.arch(), run.cache());
   const auto t_load = clock_type::now();
   cuda::Module module(image.cubin);
+  upload_data(run.units.device.value().data, module);
   add_compile_stages(r, nullptr, &image, since(t_load));
   CUfunction k_init = module.function("pj_ivm_init");
   CUfunction k_select = module.function("pj_ivm_select");

@@ -6,11 +6,12 @@
 #include <stdexcept>
 
 #include "runtime/host_compiler.hpp"
+#include "runtime/run_time_data.hpp"
 
 namespace permjit {
 
 OffloadModule::OffloadModule(const CompileUnit& host_unit, const ModuleCache& cache) {
-  HostModule mod = compile_host_module(host_unit.text, cache);
+  HostModule mod = compile_host_module(host_unit, cache);
   compiled_ = mod;
   handle_ = dlopen(mod.path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!handle_) throw std::runtime_error("cannot load the compiled module " + mod.path + ": " + dlerror());
@@ -21,6 +22,7 @@ OffloadModule::OffloadModule(const CompileUnit& host_unit, const ModuleCache& ca
     dlclose(handle_);
     throw std::runtime_error("the compiled module " + mod.path + " does not match this permjit (offload ABI)");
   }
+  fill_host_data(mod.data, handle_, mod.path);
 }
 
 OffloadModule::~OffloadModule() { dlclose(handle_); }

@@ -17,6 +17,7 @@
 #include "runtime/cuda_driver.hpp"
 #include "runtime/gpu_compile.hpp"
 #include "runtime/gpu_host.hpp"
+#include "runtime/run_time_data.hpp"
 #include "runtime/offload_module.hpp"
 #include "runtime/skeletons.hpp"
 #include "runtime/solve.hpp"
@@ -217,6 +218,7 @@ void run_offload_skeleton(SkeletonRun& run) {
   GpuModuleImage image = compile_gpu_module(run.units.device.value(), dev.arch(), run.cache());
   const auto t_load = clock_type::now();
   cuda::Module module(image.cubin);
+  upload_data(run.units.device.value().data, module);
   add_compile_stages(r, &host.compiled(), &image, since(t_load));
   r.cache_hit = host.cache_hit() && image.cache_hit;
   r.t_compile = since(t0);

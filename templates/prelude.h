@@ -9,10 +9,16 @@
 #define PJ_DATA __constant__ const
 // Tables past constant memory's 64 KiB: global memory, read through the caches.
 #define PJ_DATA_GLOBAL __device__ const
+// Instance data read at run time (dsl/run_time_data.hpp): declared here, written by the
+// host when the module loads (runtime/run_time_data.hpp), read-only during the search.
+#define PJ_RUN_TIME_DATA __constant__
+#define PJ_RUN_TIME_DATA_GLOBAL __device__
 #else
 #define PJ_HD inline
 #define PJ_DATA static const
 #define PJ_DATA_GLOBAL static const
+#define PJ_RUN_TIME_DATA __attribute__((visibility("default")))
+#define PJ_RUN_TIME_DATA_GLOBAL __attribute__((visibility("default")))
 #endif
 
 namespace pj {

@@ -13,6 +13,7 @@
 #   bash bench/device/on_device.sh bench-ida-all       # Korf's 100 with ida, ida-thread, cpu x16 (a process each)
 #   bash bench/device/on_device.sh flowshop-cpu16-two-ends flowshop-cpu16-forward  # the CPU backend on 16 cores
 #   bash bench/device/on_device.sh compile-cold        # ivm on ta022/029/030: cold compile, then warm
+#   bash bench/device/on_device.sh ivm-shape           # ivm search: run-time data against specialized, unroll budget
 set -uo pipefail
 source "$(dirname "$0")/env.sh"
 out="${OUT:-/tmp/permjit-out}"
@@ -118,6 +119,10 @@ for mode in "$@"; do
       python3 bench/run.py bench/cdp_sensitivity.json --permjit "$(command -v permjit)" \
         --out "$out/cdp-sensitivity.jsonl" 2>&1 | tee "$out/sensitivity.log"
       python3 bench/sensitivity.py "$out/cdp-sensitivity.jsonl" | tee "$out/cdp-sensitivity.md"
+      ;;
+    ivm-shape)  # ivm on ta022/029/030 at the optimum: run-time data, --specialize data, and both fully unrolled as before
+      python3 bench/run.py bench/ivm_shape.json --permjit "$(command -v permjit)" --out "$out/ivm-shape.jsonl" 2>&1 |
+        tee "$out/ivm-shape.log"
       ;;
     compile-cold)  # ivm on ta022/029/030 at the optimum: each with an empty cache (cold), then again (warm)
       bash bench/compile_cold.sh "$out/compile-cold.jsonl" 2>&1 | tee "$out/compile-cold.log"

@@ -25,7 +25,7 @@ struct Step {
 // pj_ida_expand within that limit.
 struct Walk {
   test::Puzzle8 p8;
-  IdaModule ida{p8.mod.path};
+  IdaModule ida{p8.mod};
   IdaStart from{start_values(p8.spec)};
   int moves = static_cast<int>(p8.spec.path.moves.size());
   int limit = 0;

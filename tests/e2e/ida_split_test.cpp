@@ -32,7 +32,7 @@ void below(const IdaModule& m, const std::vector<unsigned char>& node, int g, in
 TEST_CASE("ida split: split counts plus the items' subtrees equal the oracle's counts, every iteration") {
   Puzzle8 p8;
   const ProblemSpec& spec = p8.spec;
-  IdaModule ida(p8.mod.path);
+  IdaModule ida(p8.mod);
   const int moves = static_cast<int>(spec.path.moves.size());
 
   IdaStart from(start_values(spec));

@@ -24,7 +24,7 @@ struct Puzzle8 {
   }
   HostModule compile() const {
     ModuleCache cache(cache_dir());
-    return compile_host_module(units_of("cpu", spec, generate_problem(spec)).host.value().text, cache);
+    return compile_host_module(units_of("cpu", spec, generate_problem(spec)).host.value(), cache);
   }
 };
 

@@ -1,0 +1,114 @@
+// Under test: instance data at run time (dsl/run_time_data.hpp). Instances of one shape
+// (the same sizes and value classes) generate one source, so the module compiled for
+// the first serves the next (a cache hit), with the next one's data uploaded when it
+// loads; its answers are the brute-force ones. --specialize data compiles the values in.
+#include <filesystem>
+
+#include "flowshop_support.hpp"
+
+using namespace permjit;
+using namespace permjit::test;
+
+namespace {
+// A fresh cache, so that the first solve compiles and the second can only hit.
+std::string fresh_cache(const std::string& name) {
+  const std::string dir = (std::filesystem::temp_directory_path() / ("permjit-one-shape-" + name)).string();
+  std::filesystem::remove_all(dir);
+  return dir;
+}
+
+SolveResult solve_with(const std::string& spec, const std::string& instance, const std::string& cache,
+                       const std::string& specialize = "") {
+  SolveOptions o;
+  o.load.spec_path = spec;
+  o.load.instance_path = instance;
+  o.load.specialize = specialize;
+  o.skeleton = "cpu";
+  o.threads = 2;
+  o.cache_dir = cache;
+  return solve(o);
+}
+
+// Times 1..99, and job 0 takes 99 on every machine: each table then reaches the same
+// largest value in every instance (99 for p, 3 x 99 for the tails, ...), so every
+// instance has the same value classes, and so one shape.
+FlowshopInstance random_flowshop(int jobs, int machines, unsigned seed) {
+  Matrix square = random_matrix(std::max(jobs, machines), 1, 99, seed);
+  FlowshopInstance f;
+  f.jobs = jobs;
+  f.machines = machines;
+  for (int k = 0; k < machines; ++k) {
+    f.p.emplace_back(square[k].begin(), square[k].begin() + jobs);
+    f.p.back()[0] = 99;
+  }
+  return f;
+}
+}  // namespace
+
+TEST_CASE("flowshops of one shape share a module and get their own optima", "[e2e][one_shape]") {
+  const std::string cache = fresh_cache("flowshop");
+  for (unsigned seed : {1u, 2u, 3u}) {
+    FlowshopInstance f = random_flowshop(7, 4, seed);
+    const std::string file = temp_file("shape7x4_" + std::to_string(seed) + ".txt", taillard_text(f));
+    const long long best = brute_force_min(7, false, [&](const std::vector<int>& p) { return makespan(f, p); });
+    SolveResult r = solve_with(problem("flowshop.toml"), file, cache);
+    INFO("seed " << seed);
+    CHECK(r.cache_hit == (seed != 1u));  // the first compiles, the others hit its module
+    REQUIRE(r.found);
+    CHECK(r.objective == best);
+    CHECK(makespan(f, r.permutation) == best);
+  }
+}
+
+TEST_CASE("ATSPs of one shape share a module and get their own optima", "[e2e][one_shape]") {
+  const std::string cache = fresh_cache("atsp");
+  for (unsigned seed : {4u, 5u}) {
+    Matrix d = random_matrix(8, 10, 99, seed);  // one value class, [0, 127]
+    const std::string file = temp_file("shape8_" + std::to_string(seed) + ".atsp", tsplib_text(d));
+    const long long best = brute_force_min(8, true, [&](const std::vector<int>& p) { return tour_cost(d, p); });
+    SolveResult r = solve_with(problem("atsp.toml"), file, cache);
+    INFO("seed " << seed);
+    CHECK(r.cache_hit == (seed != 4u));
+    REQUIRE(r.found);
+    CHECK(r.objective == best);
+  }
+}
+
+TEST_CASE("another value class is another shape: its own module, its own optimum", "[e2e][one_shape]") {
+  const std::string cache = fresh_cache("classes");
+  Matrix small = random_matrix(7, 10, 99, 6), large = random_matrix(7, 1000, 4000, 7);
+  SolveResult a = solve_with(problem("atsp.toml"), temp_file("class_a.atsp", tsplib_text(small)), cache);
+  SolveResult b = solve_with(problem("atsp.toml"), temp_file("class_b.atsp", tsplib_text(large)), cache);
+  CHECK_FALSE(a.cache_hit);
+  CHECK_FALSE(b.cache_hit);  // values up to 4000 need a wider element: another source
+  CHECK(b.objective == brute_force_min(7, true, [&](const std::vector<int>& p) { return tour_cost(large, p); }));
+}
+
+TEST_CASE("specializing on data compiles the values in: one module per instance, the same answers", "[e2e][one_shape]") {
+  const std::string cache = fresh_cache("specialize");
+  Matrix d1 = random_matrix(7, 10, 99, 8), d2 = random_matrix(7, 10, 99, 9);
+  SolveResult a = solve_with(problem("atsp.toml"), temp_file("spec_a.atsp", tsplib_text(d1)), cache, "data");
+  SolveResult b = solve_with(problem("atsp.toml"), temp_file("spec_b.atsp", tsplib_text(d2)), cache, "data");
+  CHECK_FALSE(b.cache_hit);
+  CHECK(a.objective == brute_force_min(7, true, [&](const std::vector<int>& p) { return tour_cost(d1, p); }));
+  CHECK(b.objective == brute_force_min(7, true, [&](const std::vector<int>& p) { return tour_cost(d2, p); }));
+  SolveResult c = solve_with(problem("atsp.toml"), temp_file("spec_a.atsp", tsplib_text(d1)), cache);
+  CHECK(c.objective == a.objective);
+  CHECK(c.expanded == a.expanded);  // the same tree, data compiled in or read at run time
+}
+
+TEST_CASE("the specialize option takes data only, refused at its value", "[e2e][one_shape][options]") {
+  SolveOptions o;
+  o.load.spec_path = problem("nqueens.toml");
+  o.load.specialize = "everything";
+  o.cache_dir = cache_dir();
+  try {
+    solve(o);
+    FAIL("no user error");
+  } catch (const UserErrors& e) {
+    const Diagnostic& d = e.diags.all().front();
+    CHECK(d.loc.file->path == "<command line>");
+    CHECK(d.loc.col == 14);
+    CHECK_THAT(d.message, Catch::Contains("unknown value 'everything' of --specialize"));
+  }
+}
