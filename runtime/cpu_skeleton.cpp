@@ -12,6 +12,8 @@
 
 namespace permjit {
 
+std::vector<std::string> cpu_dfs_templates() { return {"cpu_abi.h", "cpu_work_pool.hpp", "cpu_dfs.hpp"}; }
+
 void run_cpu_skeleton(SkeletonRun& run) {
   if (run.spec.goal == Goal::path) {
     run_cpu_ida_skeleton(run);
@@ -21,7 +23,7 @@ void run_cpu_skeleton(SkeletonRun& run) {
   SolveResult& r = run.result;
   auto t0 = clock::now();
   ModuleCache cache(run.opts.cache_dir.empty() ? default_cache_dir() : run.opts.cache_dir);
-  HostModule mod = compile_host_module(assemble_unit(run.source, {"cpu_abi.h", "cpu_dfs.hpp"}), cache);
+  HostModule mod = compile_host_module(assemble_unit(run.source, cpu_dfs_templates()), cache);
   auto t1 = clock::now();
 
   CpuRunOptions o;
@@ -46,6 +48,7 @@ void run_cpu_skeleton(SkeletonRun& run) {
   r.frontier_nodes = out.frontier_nodes;
   r.time_limit = run.opts.time_limit;
   r.stopped = out.stopped != 0;
+  r.steals = out.donations;
   if (r.found) r.permutation.assign(out.perm, out.perm + out.size);
 }
 

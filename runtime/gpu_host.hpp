@@ -26,7 +26,7 @@ cuda::Device open_device(const std::string& skeleton, SolveResult& r);
 struct GpuStart {
   GpuStart(SkeletonRun& run, const std::string& skeleton, const std::vector<std::string>& templates,
            const std::string& unit_name, const std::vector<std::string>& defines, bool device_runtime = false,
-           const std::vector<std::string>& host_templates = {"cpu_abi.h", "cpu_dfs.hpp"});
+           const std::vector<std::string>& host_templates = cpu_dfs_templates());
   std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
   cuda::Device dev;
   cuda::Context context;

@@ -6,14 +6,15 @@
 #include <stdexcept>
 
 #include "runtime/host_compiler.hpp"
+#include "runtime/skeletons.hpp"
 #include "runtime/unit.hpp"
 
 namespace permjit {
 
 OffloadModule::OffloadModule(const ProblemSource& source, const ModuleCache& cache) {
-  HostModule mod =
-      compile_host_module(
-      assemble_unit(source, {"cpu_abi.h", "cpu_dfs.hpp", "offload_abi.h", "offload_pool.hpp", "cpu_offload.hpp"}), cache);
+  std::vector<std::string> templates = cpu_dfs_templates();
+  templates.insert(templates.end(), {"offload_abi.h", "offload_pool.hpp", "cpu_offload.hpp"});
+  HostModule mod = compile_host_module(assemble_unit(source, templates), cache);
   cache_hit_ = mod.cache_hit;
   handle_ = dlopen(mod.path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!handle_) throw std::runtime_error("cannot load the compiled module " + mod.path + ": " + dlerror());

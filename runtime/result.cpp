@@ -167,6 +167,7 @@ std::string format_json(const SolveResult& r) {
                  {"search", r.t_search},   {"host", r.t_host},         {"transfers", r.t_transfers},
                  {"kernels", r.t_kernels}, {"prepare", r.t_prepare},
                  {"upper", r.t_upper},     {"split", r.t_split}};
+  if (r.backend == "cpu" && r.goal != Goal::path) j["donations"] = r.steals;
   if (r.skeleton == "ivm") {
     j["ivm"] = {{"explorers", r.explorers}, {"rows", r.ivm_rows}, {"trigger", r.trigger}, {"rounds", r.rounds}, {"steals", r.steals},
                 {"balance_s", r.t_balance}, {"resumed_from", r.resumed_from}};

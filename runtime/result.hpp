@@ -53,7 +53,8 @@ struct SolveResult {
   bool cache_hit = false;
 
   // ivm skeleton: explorers, trigger, exploration rounds, steals, time in the
-  // work-stealing phases (kernels), and the checkpoint resumed from.
+  // work-stealing phases (kernels), and the checkpoint resumed from. The cpu skeleton
+  // counts in `steals` the subtrees its threads gave to idle ones.
   unsigned long long explorers = 0, trigger = 0, rounds = 0, steals = 0;
   double t_balance = 0;
   std::string ivm_rows;  // "shared (32 KiB per block)" or "local"

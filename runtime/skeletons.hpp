@@ -40,8 +40,9 @@ struct Skeleton {
 std::span<const Skeleton> skeletons();
 const Skeleton* find_skeleton(std::string_view name);
 
-// The CPU skeleton (templates/cpu_dfs.hpp).
+// The CPU skeleton (templates/cpu_dfs.hpp), and the templates of its translation unit.
 void run_cpu_skeleton(SkeletonRun& run);
+std::vector<std::string> cpu_dfs_templates();
 // The cpu skeleton on a path problem: IDA* (templates/cpu_ida.hpp).
 void run_cpu_ida_skeleton(SkeletonRun& run);
 std::vector<std::string> cpu_ida_templates();

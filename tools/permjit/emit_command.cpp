@@ -108,8 +108,7 @@ int emit_command(const EmitOptions& opts) {
     return 0;
   }
   if (st == "cpu") {
-    std::cout << assemble_unit(src, spec.goal == Goal::path ? cpu_ida_templates()
-                                                            : std::vector<std::string>{"cpu_abi.h", "cpu_dfs.hpp"});
+    std::cout << assemble_unit(src, spec.goal == Goal::path ? cpu_ida_templates() : cpu_dfs_templates());
     return 0;
   }
   GpuUnit gu = gpu_unit(opts.skeleton.empty() ? (spec.goal == Goal::path ? "ida" : "dfs") : opts.skeleton, spec, src);
