@@ -26,6 +26,9 @@
 #include <thread>
 #include <vector>
 
+// Hidden: the module exports its extern "C" entry points only, so calls between these
+// functions (the recursive search above all) are direct, not through the PLT.
+#pragma GCC visibility push(hidden)
 namespace cpu_skeleton {
 
 using problem::Mask;
@@ -508,6 +511,7 @@ inline void fill_result(PjCpuResult* out, const Counters& total, const Shared& s
 }
 
 }  // namespace cpu_skeleton
+#pragma GCC visibility pop
 
 extern "C" int pj_cpu_abi(void) { return PJ_CPU_ABI; }
 

@@ -10,6 +10,9 @@
 #include <mutex>
 #include <vector>
 
+// Hidden: the module exports its extern "C" entry points only, so calls between these
+// functions (the recursive search above all) are direct, not through the PLT.
+#pragma GCC visibility push(hidden)
 namespace cpu_skeleton {
 
 // A subtree to search: its root was generated, evaluated and kept by whoever made it
@@ -101,3 +104,4 @@ class WorkPool {
 };
 
 }  // namespace cpu_skeleton
+#pragma GCC visibility pop
