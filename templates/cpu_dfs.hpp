@@ -435,11 +435,14 @@ inline void expand(const Node& parent, int depth, int lo, int* perm, long long& 
   for (int i = 0; i < n; ++i) keep(kids[i]);
 }
 
-// Expands level[begin, end) at `depth` into `next`, in order. Counters are local and
-// added once: slices run on threads side by side.
+// Expands level[begin, end) at `depth` onto the end of `out`, in order. The counters
+// and the vector grown are locals, handed back once: slices run on threads whose
+// results sit side by side.
 inline void expand_range(std::vector<Subtree>& level, size_t begin, size_t end, int depth, Shared& sh,
-                         Counters& total, std::vector<Subtree>& next) {
+                         Counters& total, std::vector<Subtree>& out) {
   Counters c;
+  std::vector<Subtree> next;
+  next.swap(out);
   long long best = sh.best.load(std::memory_order_relaxed);
   for (size_t k = begin; k < end; ++k) {
     Subtree& f = level[k];
@@ -451,6 +454,7 @@ inline void expand_range(std::vector<Subtree>& level, size_t begin, size_t end, 
     });
   }
   total.add(c);
+  out.swap(next);
 }
 
 // Breadth-first from the root until `stop(depth, level size)` says the level is deep
