@@ -51,6 +51,7 @@ void run_cpu_skeleton(SkeletonRun& run) {
   r.frontier_nodes = out.frontier_nodes;
   r.time_limit = run.opts.time_limit;
   r.stopped = out.stopped != 0;
+  r.donations = out.donations;
   if (r.found) r.permutation.assign(out.perm, out.perm + out.size);
 }
 

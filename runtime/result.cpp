@@ -179,6 +179,7 @@ std::string format_json(const SolveResult& r) {
                  {"search", r.t_search},   {"host", r.t_host},         {"transfers", r.t_transfers},
                  {"kernels", r.t_kernels}, {"prepare", r.t_prepare},
                  {"upper", r.t_upper},     {"split", r.t_split}};
+  if (r.backend == "cpu" && r.goal != Goal::path) j["donations"] = r.donations;
   if (r.ivm) {
     const SolveResult::Ivm& v = *r.ivm;
     j["ivm"] = {{"explorers", v.explorers}, {"rows", v.rows},           {"trigger", v.trigger},

@@ -68,6 +68,7 @@ struct SolveResult {
     std::string resumed_from;
   };
   std::optional<Ivm> ivm;
+  uint64_t donations = 0;  // cpu skeleton: subtrees its threads gave to idle ones
 
   // Path problems (IDA*): the optimal cost and one optimal path, per-iteration counts.
   struct Iteration {

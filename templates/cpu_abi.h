@@ -2,7 +2,7 @@
 // Both sides include this file; bump kPjCpuAbi when a struct changes.
 #pragma once
 
-#define PJ_CPU_ABI 3
+#define PJ_CPU_ABI 4
 
 extern "C" {
 
@@ -25,6 +25,7 @@ struct PjCpuResult {
   int frontier_depth;            // where the work was split between threads
   unsigned long long frontier_nodes;
   int stopped;                   // 1: the time limit ended the search before it was complete
+  unsigned long long donations;  // subtrees a busy thread split off for an idle one (cpu skeleton)
 };
 
 // The frontier of a search split at a depth, for a GPU skeleton: the nodes (as the

@@ -1,8 +1,14 @@
 // CPU skeleton: multi-threaded depth-first search over the generated problem.
 // The oracle of every other skeleton. The tree is split at a frontier depth; threads
-// take frontier nodes from a shared counter and search each depth-first. Node counts
-// do not depend on the split or the number of threads whenever the incumbent cannot
-// change (counting, or an upper bound at the optimum).
+// take frontier subtrees from a cursor and search each depth-first; a thread that runs
+// out of work gets half of the shallowest open level of a busy thread's stack
+// (templates/cpu_work_pool.hpp). Node counts do not depend on the split, the number of
+// threads or who searches what whenever the incumbent cannot change (counting, or an
+// upper bound at the optimum).
+//
+// Each thread keeps its counters and its copy of the incumbent in its own registers
+// and cache lines; what threads share is written per subtree, per donation or per
+// improvement of the incumbent, never per node.
 //
 // Two ends (branch.ends = 2): a node's values sit at its first `lo` positions and at its
 // last `depth - lo`; a child takes the next free position at the front or at the back,
@@ -20,6 +26,9 @@
 #include <thread>
 #include <vector>
 
+// Hidden: the module exports its extern "C" entry points only, so calls between these
+// functions (the recursive search above all) are direct, not through the PLT.
+#pragma GCC visibility push(hidden)
 namespace cpu_skeleton {
 
 using problem::Mask;
@@ -28,13 +37,21 @@ constexpr pj::Goal kGoal = problem::kGoal;
 
 struct Counters {
   unsigned long long expanded = 0, evaluated = 0, solutions = 0;
+  void add(const Counters& o) {
+    expanded += o.expanded;
+    evaluated += o.evaluated;
+    solutions += o.solutions;
+  }
 };
 
+// What the threads share. The incumbent, the flags and the recorded leaf each have
+// their own cache line: the incumbent is read by every thread at its periodic check and
+// written only when it improves.
 struct Shared {
-  std::atomic<long long> best;
-  std::atomic<bool> stop{false};  // the time limit passed: every search returns
-  std::atomic<bool> cut{false};   // a search returned with work left: the result is partial
-  std::mutex lock;
+  alignas(64) std::atomic<long long> best;
+  alignas(64) std::atomic<bool> stop{false};  // the time limit passed: every search returns
+  std::atomic<bool> cut{false};               // a search returned with work left: the result is partial
+  alignas(64) std::mutex lock;
   int found = 0;
   int perm[problem::kSize] = {};
 };
@@ -48,40 +65,60 @@ inline bool improves(long long value, long long best) {
   if constexpr (kGoal == pj::Goal::minimize) return value < best;
   else return value > best;
 }
+// A bound that prunes nothing (a subtree root whose bound was never computed).
+constexpr long long kNoBound = kGoal == pj::Goal::maximize ? LLONG_MAX : LLONG_MIN;
 
-inline void record_leaf(const Node& leaf, const int* perm, Shared& sh, Counters& c) {
+// A leaf better than this thread's incumbent: recorded if it is still better than the
+// shared one. Returns the incumbent after it. Out of line: it is rare, and it keeps the
+// lock out of the search loops.
+[[gnu::noinline]] inline long long record_improvement(long long value, const int* perm, Shared& sh) {
+  std::lock_guard<std::mutex> g(sh.lock);
+  long long best = sh.best.load(std::memory_order_relaxed);
+  if (!improves(value, best)) return best;
+  sh.best.store(value, std::memory_order_relaxed);
+  sh.found = 1;
+  for (int i = 0; i < problem::kSize; ++i) sh.perm[i] = perm[i];
+  return value;
+}
+
+// `best` is the calling thread's copy of the incumbent: never better than the shared
+// one (which only improves), so pruning with it is safe, and with a fixed incumbent it
+// is the shared one exactly.
+inline void record_leaf(const Node& leaf, const int* perm, long long& best, Shared& sh, Counters& c) {
   if constexpr (kGoal == pj::Goal::count) {
     ++c.solutions;
   } else {
     long long value = problem::objective(leaf);
-    if (!improves(value, sh.best.load(std::memory_order_relaxed))) return;
-    std::lock_guard<std::mutex> g(sh.lock);
-    if (!improves(value, sh.best.load(std::memory_order_relaxed))) return;
-    sh.best.store(value, std::memory_order_relaxed);
-    sh.found = 1;
-    for (int i = 0; i < problem::kSize; ++i) sh.perm[i] = perm[i];
+    if (improves(value, best)) best = record_improvement(value, perm, sh);
   }
 }
 
 // Evaluates `child`, which placed v at position `pos` of a parent holding `depth`
 // values: counts it, records it if it is a leaf, and says whether it is to be expanded
 // (not a leaf, not pruned). The one place where the counting rules live; frontier
-// building and depth-first search both use it. `bound_out`, if given, receives the
-// child's bound (when it was computed).
-inline bool visit(const Node& child, int depth, int pos, int v, int* perm, Shared& sh, Counters& c,
-                  long long* bound_out = nullptr) {
-  perm[pos] = v;
+// building, depth-first search and donation all use it. `bound_out`, if given, receives
+// the child's bound (when it was computed). Counting problems keep no permutation.
+inline bool visit(const Node& child, int depth, int pos, int v, int* perm, long long& best, Shared& sh,
+                  Counters& c, long long* bound_out = nullptr) {
+  if constexpr (kGoal != pj::Goal::count) perm[pos] = v;
   ++c.evaluated;
   if (depth + 1 == problem::kSize) {
-    record_leaf(child, perm, sh, c);
+    record_leaf(child, perm, best, sh, c);
     return false;
   }
   if constexpr (kGoal != pj::Goal::count) {
     long long b = problem::bound(child);
     if (bound_out) *bound_out = b;
-    if (pruned(b, sh.best.load(std::memory_order_relaxed))) return false;
+    if (pruned(b, best)) return false;
   }
   return true;
+}
+
+// The same, reading the shared incumbent (callers outside this skeleton's loops).
+inline bool visit(const Node& child, int depth, int pos, int v, int* perm, Shared& sh, Counters& c,
+                  long long* bound_out = nullptr) {
+  long long best = sh.best.load(std::memory_order_relaxed);
+  return visit(child, depth, pos, v, perm, best, sh, c, bound_out);
 }
 
 // A child kept for expansion: its node, its sort key, the value and the position it
@@ -91,6 +128,7 @@ struct Kid {
   long long key;  // the bound, negated when maximising: smaller is better (0 when counting)
   int v, pos, lo;
 };
+inline long long bound_of(const Kid& kid) { return kGoal == pj::Goal::maximize ? -kid.key : kid.key; }
 
 // The children of `parent` (holding `depth` values, `lo` of them at the front) into
 // `out`, those to be expanded only, in increasing value; returns how many. With two
@@ -98,7 +136,8 @@ struct Kid {
 // count), and the node keeps the end with fewer children to expand; on a tie, the end
 // whose bounds sum higher (minimising; lower, maximising: the end that says more), then
 // the front. The last position is the same from both ends: only the front is tried.
-inline int children_of(const Node& parent, int depth, int lo, int* perm, Shared& sh, Counters& c, Kid* out) {
+inline int children_of(const Node& parent, int depth, int lo, int* perm, long long& best, Shared& sh, Counters& c,
+                       Kid* out) {
   ++c.expanded;
   const Mask cand = problem::candidates(parent);
   auto one_end = [&](bool back, Kid* kids, long long& key_sum) {
@@ -114,7 +153,7 @@ inline int children_of(const Node& parent, int depth, int lo, int* perm, Shared&
 #endif
         problem::place(parent, v, kid.node);
       long long b = 0;
-      const bool keep = visit(kid.node, depth, pos, v, perm, sh, c, &b);
+      const bool keep = visit(kid.node, depth, pos, v, perm, best, sh, c, &b);
       const long long key = kGoal == pj::Goal::minimize ? b : -b;
       key_sum += key;
       if (!keep) continue;
@@ -142,105 +181,280 @@ inline int children_of(const Node& parent, int depth, int lo, int* perm, Shared&
   return front;
 }
 
+// A donation is worth its cost only if the subtree below the donated node has at least
+// two levels.
+inline bool worth_donating(int child_depth) { return child_depth + 2 < problem::kSize; }
+
+// The highest value of a nonempty set.
+inline int highest(Mask m) { return 63 - __builtin_clzll(static_cast<unsigned long long>(m)); }
+
+// One search thread: its counters, its copy of the incumbent and its stacks, alone on
+// its cache lines. Subtrees come from the pool; when another thread waits for work, it
+// gives away half of the shallowest open level of its stack.
+class alignas(64) Searcher {
+ public:
+  Searcher(Shared& sh, WorkPool& pool) : sh_(sh), pool_(pool) {}
+  Counters counts;  // this thread's totals, added to once per subtree
+  unsigned long long donations = 0;  // subtrees given to other threads
+
+  void run() {
+    // Allocated here, by the thread that uses them, away from the other threads' lines.
+    kids_.resize(static_cast<size_t>(problem::kSize) * problem::kSize);
+    count_.resize(problem::kSize);
+    next_.resize(problem::kSize);
+    Subtree s;
+    while (pool_.take(s, sh_.stop)) {
+      best_ = sh_.best.load(std::memory_order_relaxed);
+      if constexpr (kGoal == pj::Goal::count && problem::kEnds == 1) search_in_value_order(s);
+      else search_best_first(s);
+    }
+  }
+
+ private:
+  // Expansions between two looks at the shared state (the time limit, the incumbent, a
+  // thread waiting for work): counting nodes cost nanoseconds, bounded ones more.
+  static constexpr int kPollValues = 64, kPollBounded = 16;
+  // Counting searches the last levels recursively: measured on N-Queens 15, the
+  // recursion (which the compiler inlines into itself, giving each level its own
+  // branches) took 0.90 s where the iterative loop took 1.10 s, and a hand-written
+  // counter 0.80 s. Eight levels hold at most 8! leaves, a millisecond or so between
+  // two looks at the shared state; the levels above stay iterative, where a thread can
+  // give work away.
+  static constexpr int kRecursiveLevels = 8;
+  static constexpr int kRecursiveFrom = problem::kSize - kRecursiveLevels;
+
+  // Counting with values placed from the left: no bounds, so no children to sort. The
+  // node being expanded and its remaining candidates stay in registers; ancestors are
+  // pushed when the search descends and popped when it backtracks.
+  void search_in_value_order(const Subtree& s) {
+    // Ancestors' nodes and remaining values in two arrays, indexed by depth.
+    Node nodes[problem::kSize + 1];
+    Mask rems[problem::kSize + 1];
+    Counters c;
+    const int base = s.depth;
+    int depth = base;  // values in `cur`; its ancestors are at [base, depth)
+    Node cur = s.node;
+    Mask rem = problem::candidates(cur);
+    ++c.expanded;
+    int poll = kPollValues;
+    for (;;) {
+      if (rem == 0) {
+        if (depth == base) break;
+        --depth;
+        cur = nodes[depth];
+        rem = rems[depth];
+        continue;
+      }
+      const int v = pj::lowest(rem);
+      rem &= rem - 1;
+      Node child;
+      problem::place(cur, v, child);
+      // `visit`'s rules for counting, with one test on the common path: a child is
+      // evaluated; a leaf (no value left, so no candidates) is a solution; any other
+      // child is expanded, and one with no candidates is done without a push and a pop.
+      ++c.evaluated;
+      const Mask child_rem = problem::candidates(child);
+      if (child_rem == 0) {
+        if (depth + 1 == problem::kSize) ++c.solutions;
+        else ++c.expanded;
+        continue;
+      }
+      if (depth + 1 >= kRecursiveFrom) {
+        count_below(child, child_rem, depth + 1, c);
+      } else {
+        ++c.expanded;
+        nodes[depth] = cur;
+        rems[depth] = rem;
+        ++depth;
+        cur = child;
+        rem = child_rem;
+      }
+      if (--poll == 0) {
+        poll = kPollValues;
+        if (sh_.stop.load(std::memory_order_relaxed)) {
+          sh_.cut.store(true);
+          break;
+        }
+        if (pool_.hungry()) {
+          // The shallowest level with values left: an ancestor's (the thread keeps its
+          // path below it), or the current node's (the thread keeps half).
+          int at = base;
+          while (at < depth && rems[at] == 0) ++at;
+          if (at < depth) {
+            rems[at] = donate_values(nodes[at], at, rems[at], true);
+          } else {
+            nodes[depth] = cur;  // passed through memory: `cur` itself stays in registers
+            rem = donate_values(nodes[depth], depth, rem, false);
+          }
+        }
+      }
+    }
+    counts.add(c);
+  }
+
+  // Expands `node` (at `depth`, with candidates `cand`) and counts its whole subtree,
+  // with the rules of the loop above.
+  static void count_below(const Node& node, Mask cand, int depth, Counters& c) {
+    ++c.expanded;
+    for (; cand; cand &= cand - 1) {
+      const int v = pj::lowest(cand);
+      Node child;
+      problem::place(node, v, child);
+      ++c.evaluated;
+      const Mask child_rem = problem::candidates(child);
+      if (child_rem == 0) {
+        if (depth + 1 == problem::kSize) ++c.solutions;
+        else ++c.expanded;
+        continue;
+      }
+      count_below(child, child_rem, depth + 1, c);
+    }
+  }
+
+  // Gives away the highest half of `open`, the values left to place below `parent` (at
+  // `depth`): the children are generated and evaluated here, those kept are donated.
+  // Returns the values the thread keeps. Out of line, with its own counters, so that
+  // the search loop's node and counters stay in registers.
+  [[gnu::noinline]] Mask donate_values(const Node& parent, int depth, Mask open, bool below_path) {
+    if (!worth_donating(depth + 1)) return open;
+    const int left = pj::popcount(open);
+    Counters c;
+    long long best = best_;
+    for (int give = below_path ? (left + 1) / 2 : left / 2; give > 0; --give) {
+      const int v = highest(open);
+      open &= ~pj::bit<Mask>(v);
+      Subtree part;
+      problem::place(parent, v, part.node);
+      if (!visit(part.node, depth, depth, v, nullptr, best, sh_, c)) continue;
+      part.bound = kNoBound;
+      part.depth = part.lo = depth + 1;
+      gift_.push_back(part);
+    }
+    counts.add(c);
+    donations += gift_.size();
+    pool_.give(gift_);
+    gift_.clear();
+    return open;
+  }
+
+  // Optimisation (and two ends): the children of a node are generated and bounded
+  // together, then searched best bound first (ties by value), so that good leaves, and
+  // the pruning they bring, come early in a search from scratch. A kept child is checked
+  // again against the incumbent when its turn comes. With the incumbent fixed (--ub at
+  // the optimum) the order changes nothing: the same children are generated, bounded
+  // and pruned.
+  void search_best_first(const Subtree& s) {
+    Counters c;
+    long long best = best_;
+    if (kGoal != pj::Goal::count && pruned(s.bound, best)) return;
+    int perm[problem::kSize];
+    for (int i = 0; i < problem::kSize; ++i) perm[i] = s.perm[i];
+    const int base = s.depth;
+    // Level k holds the children of a node at depth base + k, sorted (stable).
+    auto expand_into = [&](const Node& parent, int lo, int k) {
+      Kid* level = &kids_[static_cast<size_t>(k) * problem::kSize];
+      const int n = children_of(parent, base + k, lo, perm, best, sh_, c, level);
+      for (int i = 1; i < n; ++i) {
+        Kid kid = level[i];
+        int at = i;
+        for (; at > 0 && level[at - 1].key > kid.key; --at) level[at] = level[at - 1];
+        level[at] = kid;
+      }
+      count_[k] = n;
+      next_[k] = 0;
+    };
+    expand_into(s.node, s.lo, 0);
+    int k = 0;
+    int poll = kPollBounded;
+    while (k >= 0) {
+      if (next_[k] == count_[k]) {
+        --k;
+        continue;
+      }
+      const Kid& kid = kids_[static_cast<size_t>(k) * problem::kSize + next_[k]++];
+      if (kGoal != pj::Goal::count && pruned(bound_of(kid), best)) continue;
+      perm[kid.pos] = kid.v;
+      expand_into(kid.node, kid.lo, k + 1);
+      ++k;
+      if (--poll == 0) {
+        poll = kPollBounded;
+        if (sh_.stop.load(std::memory_order_relaxed)) {
+          sh_.cut.store(true);
+          break;
+        }
+        best = sh_.best.load(std::memory_order_relaxed);
+        if (pool_.hungry()) donate_level(k, base, perm);
+      }
+    }
+    counts.add(c);
+  }
+
+  // Gives away the worst half of the shallowest level with children left (all of them
+  // below the path the thread is on: it keeps that path). The children were evaluated
+  // here; the thief expands them.
+  void donate_level(int deepest, int base, const int* perm) {
+    int k = 0;
+    while (k <= deepest && next_[k] == count_[k]) ++k;
+    if (k > deepest || !worth_donating(base + k + 1)) return;
+    const int left = count_[k] - next_[k];
+    const int give = k < deepest ? (left + 1) / 2 : left / 2;
+    for (int i = count_[k] - give; i < count_[k]; ++i) {
+      const Kid& kid = kids_[static_cast<size_t>(k) * problem::kSize + i];
+      Subtree part;
+      part.node = kid.node;
+      part.bound = bound_of(kid);
+      part.depth = base + k + 1;
+      part.lo = kid.lo;
+      // The path's values sit at their positions; the others are written as the thief
+      // descends (a leaf has every position written).
+      for (int j = 0; j < problem::kSize; ++j) part.perm[j] = perm[j];
+      part.perm[kid.pos] = kid.v;
+      gift_.push_back(part);
+    }
+    count_[k] -= give;
+    donations += gift_.size();
+    pool_.give(gift_);
+    gift_.clear();
+  }
+
+  Shared& sh_;
+  WorkPool& pool_;
+  long long best_ = 0;  // the incumbent when the current subtree started
+  std::vector<Kid> kids_;
+  std::vector<int> count_, next_;
+  std::vector<Subtree> gift_;
+};
+
 // Generates the children of `parent` (see children_of); those to be expanded are handed
 // to `keep` in increasing value.
 template <class Keep>
-inline void expand(const Node& parent, int depth, int lo, int* perm, Shared& sh, Counters& c, Keep&& keep) {
+inline void expand(const Node& parent, int depth, int lo, int* perm, long long& best, Shared& sh, Counters& c,
+                   Keep&& keep) {
   Kid kids[problem::kSize];
-  const int n = children_of(parent, depth, lo, perm, sh, c, kids);
+  const int n = children_of(parent, depth, lo, perm, best, sh, c, kids);
   for (int i = 0; i < n; ++i) keep(kids[i]);
 }
 
-// Depth-first search of the subtree below `start`, at `start_depth` (expanded here), for
-// counting with values placed from the left: no bounds, so no children to sort.
-// The skeleton tracks depth itself: the node carries `d` only if the spec reads it.
-inline void dfs(const Node& start, int start_depth, const int* start_perm, Shared& sh, Counters& c) {
-  Node stack[problem::kSize + 1];
-  Mask rem[problem::kSize + 1];
-  int perm[problem::kSize];
-  for (int i = 0; i < problem::kSize; ++i) perm[i] = start_perm[i];
-  stack[0] = start;
-  rem[0] = problem::candidates(start);
-  ++c.expanded;
-  int top = 0;
-  while (top >= 0 && !sh.stop.load(std::memory_order_relaxed)) {
-    if (rem[top] == 0) {
-      --top;
-      continue;
-    }
-    const Node& parent = stack[top];
-    int v = pj::lowest(rem[top]);
-    rem[top] &= rem[top] - 1;
-    Node& child = stack[top + 1];
-    problem::place(parent, v, child);
-    if (!visit(child, start_depth + top, start_depth + top, v, perm, sh, c)) continue;
-    ++c.expanded;
-    rem[top + 1] = problem::candidates(child);
-    ++top;
-  }
-  if (top >= 0) sh.cut.store(true);
-}
-
-// Optimisation: the children of a node are generated and bounded together, then
-// searched best bound first (ties by value), so that good leaves, and the pruning they
-// bring, come early in a search from scratch. A kept child is checked again against the
-// incumbent when its turn comes. With the incumbent fixed (--ub at the optimum) the
-// order changes nothing: the same children are generated, bounded and pruned.
-inline void dfs_best_child_first(const Node& start, int start_depth, int start_lo, const int* start_perm, Shared& sh,
-                                 Counters& c) {
-  const int levels = problem::kSize - start_depth;
-  std::vector<Kid> kids(static_cast<size_t>(levels) * problem::kSize);
-  std::vector<int> count(levels, 0), next(levels, 0);
-  int perm[problem::kSize];
-  for (int i = 0; i < problem::kSize; ++i) perm[i] = start_perm[i];
-  // Children of `parent` (at depth start_depth + k) into level k, sorted (stable).
-  auto expand_into = [&](const Node& parent, int lo, int k) {
-    Kid* level = &kids[static_cast<size_t>(k) * problem::kSize];
-    const int n = children_of(parent, start_depth + k, lo, perm, sh, c, level);
-    for (int i = 1; i < n; ++i) {
-      Kid kid = level[i];
-      int at = i;
-      for (; at > 0 && level[at - 1].key > kid.key; --at) level[at] = level[at - 1];
-      level[at] = kid;
-    }
-    count[k] = n;
-    next[k] = 0;
-  };
-  expand_into(start, start_lo, 0);
-  int k = 0;
-  while (k >= 0 && !sh.stop.load(std::memory_order_relaxed)) {
-    if (next[k] == count[k]) {
-      --k;
-      continue;
-    }
-    const Kid& kid = kids[static_cast<size_t>(k) * problem::kSize + next[k]++];
-    long long b = kGoal == pj::Goal::minimize ? kid.key : -kid.key;
-    if (kGoal != pj::Goal::count && pruned(b, sh.best.load(std::memory_order_relaxed))) continue;
-    perm[kid.pos] = kid.v;
-    expand_into(kid.node, kid.lo, k + 1);
-    ++k;
-  }
-  if (k >= 0) sh.cut.store(true);
-}
-
-struct FrontierNode {
-  Node node;
-  int lo;  // values at the front (all of them, unless two ends)
-  int perm[problem::kSize];
-};
-
-// Expands level[begin, end) at `depth` into `next`, in order.
-inline void expand_range(std::vector<FrontierNode>& level, size_t begin, size_t end, int depth, Shared& sh,
-                         Counters& c, std::vector<FrontierNode>& next) {
+// Expands level[begin, end) at `depth` onto the end of `out`, in order. The counters
+// and the vector grown are locals, handed back once: slices run on threads whose
+// results sit side by side.
+inline void expand_range(std::vector<Subtree>& level, size_t begin, size_t end, int depth, Shared& sh,
+                         Counters& total, std::vector<Subtree>& out) {
+  Counters c;
+  std::vector<Subtree> next;
+  next.swap(out);
+  long long best = sh.best.load(std::memory_order_relaxed);
   for (size_t k = begin; k < end; ++k) {
-    FrontierNode& f = level[k];
-    expand(f.node, depth, f.lo, f.perm, sh, c, [&](const Kid& kid) {
-      FrontierNode n{kid.node, kid.lo, {}};
+    Subtree& f = level[k];
+    expand(f.node, depth, f.lo, f.perm, best, sh, c, [&](const Kid& kid) {
+      Subtree n{kid.node, bound_of(kid), depth + 1, kid.lo, {}};
       for (int i = 0; i < problem::kSize; ++i) n.perm[i] = f.perm[i];
       n.perm[kid.pos] = kid.v;
       next.push_back(n);
     });
   }
+  total.add(c);
+  out.swap(next);
 }
 
 // Breadth-first from the root until `stop(depth, level size)` says the level is deep
@@ -249,20 +463,20 @@ inline void expand_range(std::vector<FrontierNode>& level, size_t begin, size_t 
 // expanded by `threads` threads over contiguous slices, joined in order, so the
 // frontier is the same node sequence whatever the thread count.
 template <class Stop>
-std::vector<FrontierNode> build_frontier(Shared& sh, Counters& total, int& depth, int threads, Stop&& stop) {
+std::vector<Subtree> build_frontier(Shared& sh, Counters& total, int& depth, int threads, Stop&& stop) {
   Node root;
   problem::root(root);
-  FrontierNode first{root, problem::kPrefixLength, {}};
+  Subtree first{root, kNoBound, problem::kPrefixLength, problem::kPrefixLength, {}};
   problem::prefix_values(first.perm);
-  std::vector<FrontierNode> level{first};
+  std::vector<Subtree> level{first};
   depth = problem::kPrefixLength;
   while (!level.empty() && depth < problem::kSize - 1 && !stop(depth, level.size())) {
-    std::vector<FrontierNode> next;
+    std::vector<Subtree> next;
     size_t parts = level.size() >= 1024 ? static_cast<size_t>(threads > 1 ? threads : 1) : 1;
     if (parts == 1) {
       expand_range(level, 0, level.size(), depth, sh, total, next);
     } else {
-      std::vector<std::vector<FrontierNode>> out(parts);
+      std::vector<std::vector<Subtree>> out(parts);
       std::vector<Counters> counts(parts);
       std::vector<std::thread> pool;
       for (size_t t = 0; t < parts; ++t)
@@ -276,9 +490,7 @@ std::vector<FrontierNode> build_frontier(Shared& sh, Counters& total, int& depth
       next.reserve(total_size);
       for (size_t t = 0; t < parts; ++t) {
         next.insert(next.end(), out[t].begin(), out[t].end());
-        total.expanded += counts[t].expanded;
-        total.evaluated += counts[t].evaluated;
-        total.solutions += counts[t].solutions;
+        total.add(counts[t]);
       }
     }
     level.swap(next);
@@ -303,6 +515,7 @@ inline void fill_result(PjCpuResult* out, const Counters& total, const Shared& s
 }
 
 }  // namespace cpu_skeleton
+#pragma GCC visibility pop
 
 extern "C" int pj_cpu_abi(void) { return PJ_CPU_ABI; }
 
@@ -312,9 +525,11 @@ extern "C" int pj_cpu_search(const PjCpuArgs* args, PjCpuResult* out) {
   start_incumbent(sh, args);
   Counters total;
   int threads = args->threads > 0 ? args->threads : 1;
+  WorkPool pool(threads);
 
-  // The time limit: a watcher sets `stop`, which every search loop reads (relaxed: a
-  // stale read only costs a few more nodes), unless the search ends first.
+  // The time limit: a watcher sets `stop`, which every search loop reads at its
+  // periodic check, and wakes the threads that wait for work; unless the search ends
+  // first.
   std::mutex done_lock;
   std::condition_variable done_cv;
   bool done = false;
@@ -323,31 +538,28 @@ extern "C" int pj_cpu_search(const PjCpuArgs* args, PjCpuResult* out) {
     watcher = std::thread([&] {
       std::unique_lock<std::mutex> g(done_lock);
       auto limit = std::chrono::duration<double>(args->time_limit_s);
-      if (!done_cv.wait_for(g, limit, [&] { return done; })) sh.stop.store(true);
+      if (done_cv.wait_for(g, limit, [&] { return done; })) return;
+      sh.stop.store(true);
+      pool.wake_all();
     });
-  // Enough subtrees for the threads to share, or the depth asked for (below the root).
+  // Enough subtrees for the threads to start with, or the depth asked for (below the
+  // root); donations balance the rest.
   int depth = 0;
   size_t want = static_cast<size_t>(threads) * 64;
   int root_depth = problem::kPrefixLength;
-  std::vector<FrontierNode> level = build_frontier(sh, total, depth, threads, [&](int dd, size_t n) {
+  pool.set_frontier(build_frontier(sh, total, depth, threads, [&](int dd, size_t n) {
     return args->split_depth > 0 ? dd >= root_depth + args->split_depth : n >= want;
-  });
+  }));
   out->frontier_depth = depth;
-  out->frontier_nodes = level.size();
+  out->frontier_nodes = pool.frontier_size();
 
-  std::atomic<size_t> cursor{0};
-  std::vector<Counters> per_thread(threads);
-  auto worker = [&](int t) {
-    for (size_t i; !sh.stop.load(std::memory_order_relaxed) && (i = cursor.fetch_add(1)) < level.size();) {
-      const FrontierNode& f = level[i];
-      if constexpr (kGoal == pj::Goal::count && problem::kEnds == 1) dfs(f.node, depth, f.perm, sh, per_thread[t]);
-      else dfs_best_child_first(f.node, depth, f.lo, f.perm, sh, per_thread[t]);
-    }
-  };
-  std::vector<std::thread> pool;
-  for (int t = 1; t < threads; ++t) pool.emplace_back(worker, t);
-  worker(0);
-  for (auto& th : pool) th.join();
+  std::vector<Searcher> searchers;
+  searchers.reserve(threads);
+  for (int t = 0; t < threads; ++t) searchers.emplace_back(sh, pool);
+  std::vector<std::thread> team;
+  for (int t = 1; t < threads; ++t) team.emplace_back([&searchers, t] { searchers[t].run(); });
+  searchers[0].run();
+  for (auto& th : team) th.join();
   if (watcher.joinable()) {
     {
       std::lock_guard<std::mutex> g(done_lock);
@@ -356,14 +568,14 @@ extern "C" int pj_cpu_search(const PjCpuArgs* args, PjCpuResult* out) {
     done_cv.notify_all();
     watcher.join();
   }
-  for (const auto& c : per_thread) {
-    total.expanded += c.expanded;
-    total.evaluated += c.evaluated;
-    total.solutions += c.solutions;
+  out->donations = 0;
+  for (const auto& s : searchers) {
+    total.add(s.counts);
+    out->donations += s.donations;
   }
   fill_result(out, total, sh);
   // Partial when a search stopped inside its subtree or subtrees were never taken.
-  out->stopped = sh.cut.load() || cursor.load() < level.size() ? 1 : 0;
+  out->stopped = sh.cut.load() || pool.left() ? 1 : 0;
   return 0;
 }
 
@@ -376,7 +588,7 @@ extern "C" int pj_cpu_frontier(const PjCpuArgs* args, int depth, unsigned long l
   start_incumbent(sh, args);
   Counters total;
   int reached = 0;
-  std::vector<FrontierNode> level = build_frontier(sh, total, reached, args->threads, [&](int dd, size_t n) {
+  std::vector<Subtree> level = build_frontier(sh, total, reached, args->threads, [&](int dd, size_t n) {
     return depth > 0 ? dd >= depth : n >= min_nodes;
   });
   out->count = level.size();

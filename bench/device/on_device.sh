@@ -14,6 +14,7 @@
 #   bash bench/device/on_device.sh flowshop-cpu16-two-ends flowshop-cpu16-forward  # the CPU backend on 16 cores
 #   bash bench/device/on_device.sh compile-cold        # ivm on ta022/029/030: cold compile, then warm
 #   bash bench/device/on_device.sh ivm-shape           # ivm search: run-time data against specialized, unroll budget
+#   bash bench/device/on_device.sh cpu-scaling         # the cpu skeleton at 1-16 threads; the hand-written counter
 set -uo pipefail
 source "$(dirname "$0")/env.sh"
 out="${OUT:-/tmp/permjit-out}"
@@ -96,6 +97,17 @@ for mode in "$@"; do
     flowshop-dfs-bar)  # dfs at the optimum on ta029, ta030, ta022 (the three reference instances)
       python3 bench/run.py bench/flowshop_dfs_bar.json --permjit "$(command -v permjit)" \
         --out "$out/flowshop-dfs-bar.jsonl" 2>&1 | tee "$out/flowshop-dfs-bar.log"
+      ;;
+    cpu-scaling)  # the cpu skeleton at 1-16 threads (bench/cpu_scaling.json) and the hand-written N-Queens counter
+      python3 bench/run.py bench/cpu_scaling.json --permjit "$(command -v permjit)" \
+        --out "$out/cpu-scaling.jsonl" 2>&1 | tee "$out/cpu-scaling.log"
+      cc="$(command -v cc || command -v gcc || echo "c++ -x c")"
+      $cc -O3 -march=native -o /tmp/nqueens_bitboard bench/cpu/nqueens_bitboard.c
+      for n in 15 16; do
+        for r in 1 2 3; do /tmp/nqueens_bitboard "$n" | tee -a "$out/cpu-scaling-bitboard.jsonl"; done
+      done
+      python3 bench/cpu_scaling.py "$out/cpu-scaling.jsonl" "$out/cpu-scaling-bitboard.jsonl" \
+        --plot "$out/cpu-scaling.png" | tee "$out/cpu-scaling.md"
       ;;
     test-time-limit)
       permjit_gpu_tests "[time_limit]" --durations yes 2>&1 | tee "$out/gpu-tests-time-limit.log" | tail -8

@@ -14,6 +14,7 @@
 #include "runtime/cache.hpp"
 #include "runtime/host_compiler.hpp"
 #include "runtime/compile_unit.hpp"
+#include "runtime/run_time_data.hpp"
 
 using namespace permjit;
 using namespace permjit::test;
@@ -39,14 +40,15 @@ class Simulation {
     std::stringstream sim;
     sim << in.rdbuf();
     REQUIRE(!sim.str().empty());
-    std::string unit = assemble_unit(generate_problem(spec), {"ivm_interval.h", "ivm_explorer.h"},
-                                     {generate_ivm_layout(spec)});
+    const ProblemSource problem = generate_problem(spec);
+    std::string unit = assemble_unit(problem, {"ivm_interval.h", "ivm_explorer.h"}, {generate_ivm_layout(spec)});
     unit += "#line 1 \"tests/ivm/ivm_host_sim.hpp\"\n" + sim.str();
     HostModule m = compile_host_module(unit, ModuleCache(cache_dir()));
     handle_ = dlopen(m.path.c_str(), RTLD_NOW | RTLD_LOCAL);
     REQUIRE(handle_ != nullptr);
     fn_ = reinterpret_cast<SimFn>(dlsym(handle_, "pj_ivm_sim"));
     REQUIRE(fn_ != nullptr);
+    fill_host_data(problem.data, handle_, m.path);  // the instance's values, read at run time
   }
   ~Simulation() {
     if (handle_) dlclose(handle_);
