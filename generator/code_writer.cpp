@@ -37,10 +37,28 @@ void CodeWriter::close_loop() {
   Loop l = loops_.back();
   loops_.pop_back();
   const int64_t body = statements_ - l.statements_at + l.inner_extra;
-  const bool unroll = l.trip <= 1 || l.trip * body <= unroll_budget_;
+  const bool unroll = l.must_unroll || l.trip <= 1 || l.trip * body <= unroll_budget_;
   if (!unroll) text_.insert(l.pragma_at + std::string("#pragma unroll").size(), " 1");
   // What this loop adds to its parent's size beyond the text already counted.
-  if (!loops_.empty()) loops_.back().inner_extra += (unroll ? l.trip * body : body) - (statements_ - l.statements_at);
+  const int64_t extra = (unroll ? l.trip * body : body) - (statements_ - l.statements_at);
+  (loops_.empty() ? outer_extra_ : loops_.back().inner_extra) += extra;
+}
+
+void CodeWriter::require_unroll() {
+  for (Loop& l : loops_) l.must_unroll = true;
+}
+
+void CodeWriter::open_function() {
+  function_at_ = text_.size();
+  function_statements_ = statements_;
+  function_extra_ = outer_extra_;
+}
+
+void CodeWriter::close_function() {
+  const int64_t size = statements_ - function_statements_ + outer_extra_ - function_extra_;
+  if (size < heavy_from_) return;
+  const size_t at = text_.find("PJ_HD ", function_at_);
+  if (at != std::string::npos) text_.replace(at, 5, "PJ_HEAVY");
 }
 
 void CodeWriter::user_place(const Loc& loc) {

@@ -28,7 +28,19 @@ class CodeWriter {
   // statements, inner loops at their unrolled size.
   void open_loop(int64_t trip);
   void close_loop();
+  // The body of every open loop indexes an array kept in registers (state, a local
+  // array) by a value known only when the loop is unrolled: rolled, that array would go
+  // to local memory (3-10x slower searches measured), so these loops unroll whatever
+  // their size.
+  void require_unroll();
   void set_unroll_budget(int64_t statements) { unroll_budget_ = statements; }
+  // A function whose body, unrolled, passes `heavy_from` statements is compiled once
+  // and called (PJ_HEAVY, __noinline__ on the device) rather than inlined into every
+  // kernel that uses it. open_function before its signature line, close_function after
+  // its closing brace.
+  void open_function();
+  void close_function();
+  void set_heavy_from(int64_t statements) { heavy_from_ = statements; }
   const std::string& text() const { return text_; }
   const std::string& generated_name() const { return name_; }
 
@@ -45,14 +57,21 @@ class CodeWriter {
     int64_t trip;
     int64_t statements_at;   // statements_ when it opened
     int64_t inner_extra = 0; // what its inner loops add by unrolling
+    bool must_unroll = false;
   };
   std::vector<Loop> loops_;
   int64_t statements_ = 0;   // lines of code written (not directives)
+  int64_t outer_extra_ = 0;  // what loops outside any loop add by unrolling
   int64_t unroll_budget_ = kDefaultUnrollBudget;
+  size_t function_at_ = 0;   // the open function's signature line in text_
+  int64_t function_statements_ = 0, function_extra_ = 0;
+  int64_t heavy_from_ = kDefaultHeavyFrom;
 
  public:
   // Statements a fully unrolled loop nest may expand to (PERMJIT_UNROLL_BUDGET overrides).
   static constexpr int64_t kDefaultUnrollBudget = 8192;
+  // Unrolled statements from which a function is compiled once (PERMJIT_HEAVY_FROM overrides).
+  static constexpr int64_t kDefaultHeavyFrom = 4096;
 };
 
 std::string quote_path(const std::string& path);

@@ -149,12 +149,14 @@ namespace {
 void emit_int_function(GenContext& g, const char* comment, const char* name, const Expr* e, const Block& prelude,
                        const NodeNames& names) {
   g.out.line(std::string("// ") + comment);
+  g.out.open_function();
   g.out.line("PJ_HD " + ExprEmitter::cxx_type(Type::int_, g.width.wide) + " " + name + "(const Node& s) {");
   g.out.indent();
   if (e) emit_return(g, prelude, *e, names);
   else g.out.line(std::string("(void)s; return 0;  // count: no ") + name);
   g.out.dedent();
   g.out.line("}");
+  g.out.close_function();
   g.out.line("");
 }
 }  // namespace

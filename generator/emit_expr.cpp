@@ -159,10 +159,13 @@ std::string ExprEmitter::indexed(const Expr& e, std::string* in_bounds) {
   PJ_INTERNAL_ASSERT(s && s->dims.size() == e.args.size() - 1, "index arity");
   std::string text = name(*e.args[0]);
   std::string ok;
+  const bool in_registers = s->kind == Symbol::Kind::state || s->kind == Symbol::Kind::local;
   for (size_t k = 1; k < e.args.size(); ++k) {
     std::string i = emit(*e.args[k]);
     int64_t dim = s->dims[k - 1];
-    if (value_range(*e.args[k], env_).within(0, dim - 1)) {
+    const ValueRange r = value_range(*e.args[k], env_);
+    if (in_registers && !(r.known && r.lo == r.hi)) out_.require_unroll();
+    if (r.within(0, dim - 1)) {
       text += "[" + i + "]";
       continue;
     }
@@ -261,6 +264,7 @@ void ExprEmitter::stmt(const Stmt& s, const std::string& target, const std::stri
         idx += "[" + i + "]";
       }
       out_.line("  " + n + idx + " = " + init + ";");
+      out_.require_unroll();  // the array is indexed by the loop variables
       for (size_t k = 0; k < s.sym->dims.size(); ++k) out_.close_loop();
       out_.dedent();
       out_.line("}");

@@ -9,14 +9,15 @@
 namespace permjit {
 
 namespace {
-// The unroll budget of generated loops (generator/code_writer.hpp): the default, or
-// PERMJIT_UNROLL_BUDGET for measuring others (it changes the source, so the cache key).
-int64_t unroll_budget() {
-  const char* env = std::getenv("PERMJIT_UNROLL_BUDGET");
-  if (!env || !*env) return CodeWriter::kDefaultUnrollBudget;
+// The unroll budget and the size from which functions are called rather than inlined
+// (generator/code_writer.hpp): the defaults, or environment variables for measuring
+// others (they change the source, so the cache key).
+int64_t tuning(const char* variable, int64_t fallback) {
+  const char* env = std::getenv(variable);
+  if (!env || !*env) return fallback;
   char* end = nullptr;
   long long v = std::strtoll(env, &end, 10);
-  return end && *end == '\0' && v >= 0 ? v : CodeWriter::kDefaultUnrollBudget;
+  return end && *end == '\0' && v >= 0 ? v : fallback;
 }
 }  // namespace
 
@@ -26,7 +27,8 @@ int64_t unroll_budget() {
 ProblemSource generate_problem(const ProblemSpec& spec) {
   PJ_INTERNAL_ASSERT(spec.size > 0, "generate_problem needs a spec whose size is known");
   GenContext g(spec, spec.name + ".problem.inc");
-  g.out.set_unroll_budget(unroll_budget());
+  g.out.set_unroll_budget(tuning("PERMJIT_UNROLL_BUDGET", CodeWriter::kDefaultUnrollBudget));
+  g.out.set_heavy_from(tuning("PERMJIT_HEAVY_FROM", CodeWriter::kDefaultHeavyFrom));
   g.live = live_symbols(spec);
   g.width = int_width(spec);
   emit_header(g);

@@ -4,6 +4,9 @@
 
 #if defined(__CUDACC__)
 #define PJ_HD __host__ __device__ __forceinline__
+// A function whose unrolled body is large (generator/code_writer.hpp): compiled once and
+// called, not inlined into every kernel (NVRTC's time grows with every copy).
+#define PJ_HEAVY __host__ __device__ __noinline__
 // Instance data: constant memory serves warp-uniform reads (e.g. tails indexed by a
 // shared loop variable) at register speed.
 #define PJ_DATA __constant__ const
@@ -15,6 +18,7 @@
 #define PJ_RUN_TIME_DATA_GLOBAL __device__
 #else
 #define PJ_HD inline
+#define PJ_HEAVY inline
 #define PJ_DATA static const
 #define PJ_DATA_GLOBAL static const
 #define PJ_RUN_TIME_DATA __attribute__((visibility("default")))
