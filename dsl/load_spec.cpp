@@ -714,9 +714,9 @@ const DataItem* ProblemSpec::find_data(const std::string& n) const {
 }
 
 ProblemSpec load_spec(const LoadOptions& opts) {
-  if (!opts.specialize.empty() && opts.specialize != "data")
-    command_line_error("--specialize " + opts.specialize, 14, "unknown value '" + opts.specialize + "' of --specialize",
-                       "--specialize data compiles the instance's values into the code");
+  if (opts.data != "compiled" && opts.data != "run-time")
+    command_line_error("--data " + opts.data, 8, "unknown value '" + opts.data + "' of --data",
+                       "--data is compiled (the instance's values in the code) or run-time (one module per shape)");
   Diagnostics d;
   ProblemSpec spec;
   spec.file = read_source(opts.spec_path);
@@ -741,7 +741,7 @@ ProblemSpec load_spec(const LoadOptions& opts) {
   Reader(spec, d, opts).run(root);
   if (d.has_errors()) throw UserErrors(std::move(d));
   mark_start_data(spec);
-  if (opts.specialize.empty()) keep_data_at_run_time(spec);
+  if (opts.data == "run-time") keep_data_at_run_time(spec);
   return spec;
 }
 

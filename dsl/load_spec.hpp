@@ -15,10 +15,10 @@ struct LoadOptions {
   // false for `check` without --instance: types are checked, sizes that come from the
   // instance stay unknown. true: a spec with data needs an instance.
   bool need_instance = true;
-  // --specialize: "data" compiles the values of instance arrays into the source; empty,
-  // code reads them at run time, so one module serves every instance of a shape
-  // (dsl/run_time_data.hpp).
-  std::string specialize;
+  // --data: "compiled" (the default) compiles the values of instance arrays into the
+  // source; "run-time" has code read them at run time, so one module serves every
+  // instance of a shape (dsl/run_time_data.hpp; measured in docs/performance.md).
+  std::string data = "compiled";
 };
 
 // Reads, checks and loads everything it can, collecting every error; throws UserErrors

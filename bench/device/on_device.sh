@@ -132,7 +132,7 @@ for mode in "$@"; do
         --out "$out/cdp-sensitivity.jsonl" 2>&1 | tee "$out/sensitivity.log"
       python3 bench/sensitivity.py "$out/cdp-sensitivity.jsonl" | tee "$out/cdp-sensitivity.md"
       ;;
-    ivm-shape)  # ta022/029/030 (ivm) and nug12 (ivm, dfs) at the optimum: the default, heavy functions inlined, and the code of before (specialized, all inlined and unrolled)
+    ivm-shape)  # ta022/029/030 (ivm) at the optimum: the default (compiled data), and run-time data with bound() called
       python3 bench/run.py bench/ivm_shape.json --permjit "$(command -v permjit)" --out "$out/ivm-shape.jsonl" 2>&1 |
         tee "$out/ivm-shape.log"
       ;;

@@ -1,7 +1,8 @@
-// Under test: instance data at run time (dsl/run_time_data.hpp). Instances of one shape
-// (the same sizes and value classes) generate one source, so the module compiled for
-// the first serves the next (a cache hit), with the next one's data uploaded when it
-// loads; its answers are the brute-force ones. --specialize data compiles the values in.
+// Under test: instance data at run time (--data run-time, dsl/run_time_data.hpp).
+// Instances of one shape (the same sizes and value classes) generate one source, so the
+// module compiled for the first serves the next (a cache hit), with the next one's data
+// uploaded when it loads; its answers are the brute-force ones. --data compiled (the
+// default) compiles the values in.
 #include <filesystem>
 
 #include "flowshop_support.hpp"
@@ -18,11 +19,11 @@ std::string fresh_cache(const std::string& name) {
 }
 
 SolveResult solve_with(const std::string& spec, const std::string& instance, const std::string& cache,
-                       const std::string& specialize = "") {
+                       const std::string& data = "run-time") {
   SolveOptions o;
   o.load.spec_path = spec;
   o.load.instance_path = instance;
-  o.load.specialize = specialize;
+  o.load.data = data;
   o.skeleton = "cpu";
   o.threads = 2;
   o.cache_dir = cache;
@@ -84,11 +85,11 @@ TEST_CASE("another value class is another shape: its own module, its own optimum
   CHECK(b.objective == brute_force_min(7, true, [&](const std::vector<int>& p) { return tour_cost(large, p); }));
 }
 
-TEST_CASE("specializing on data compiles the values in: one module per instance, the same answers", "[e2e][one_shape]") {
+TEST_CASE("compiled data: one module per instance, the same answers as run-time data", "[e2e][one_shape]") {
   const std::string cache = fresh_cache("specialize");
   Matrix d1 = random_matrix(7, 10, 99, 8), d2 = random_matrix(7, 10, 99, 9);
-  SolveResult a = solve_with(problem("atsp.toml"), temp_file("spec_a.atsp", tsplib_text(d1)), cache, "data");
-  SolveResult b = solve_with(problem("atsp.toml"), temp_file("spec_b.atsp", tsplib_text(d2)), cache, "data");
+  SolveResult a = solve_with(problem("atsp.toml"), temp_file("spec_a.atsp", tsplib_text(d1)), cache, "compiled");
+  SolveResult b = solve_with(problem("atsp.toml"), temp_file("spec_b.atsp", tsplib_text(d2)), cache, "compiled");
   CHECK_FALSE(b.cache_hit);
   CHECK(a.objective == brute_force_min(7, true, [&](const std::vector<int>& p) { return tour_cost(d1, p); }));
   CHECK(b.objective == brute_force_min(7, true, [&](const std::vector<int>& p) { return tour_cost(d2, p); }));
@@ -97,10 +98,10 @@ TEST_CASE("specializing on data compiles the values in: one module per instance,
   CHECK(c.expanded == a.expanded);  // the same tree, data compiled in or read at run time
 }
 
-TEST_CASE("the specialize option takes data only, refused at its value", "[e2e][one_shape][options]") {
+TEST_CASE("the data option takes compiled or run-time, refused at its value", "[e2e][one_shape][options]") {
   SolveOptions o;
   o.load.spec_path = problem("nqueens.toml");
-  o.load.specialize = "everything";
+  o.load.data = "everything";
   o.cache_dir = cache_dir();
   try {
     solve(o);
@@ -108,7 +109,7 @@ TEST_CASE("the specialize option takes data only, refused at its value", "[e2e][
   } catch (const UserErrors& e) {
     const Diagnostic& d = e.diags.all().front();
     CHECK(d.loc.file->path == "<command line>");
-    CHECK(d.loc.col == 14);
-    CHECK_THAT(d.message, Catch::Contains("unknown value 'everything' of --specialize"));
+    CHECK(d.loc.col == 8);
+    CHECK_THAT(d.message, Catch::Contains("unknown value 'everything' of --data"));
   }
 }

@@ -19,9 +19,9 @@ void add_spec_options(CLI::App* cmd, permjit::LoadOptions& load) {
   cmd->add_option("--instance,-i", load.instance_path, "the instance file the spec reads its data from");
   cmd->add_option("--record", load.instance_record,
                   "for a file of one instance per line (e.g. korf100.txt): the line to read, from 1");
-  cmd->add_option("--specialize", load.specialize,
-                  "data: compile the instance's values into the code (default: read at run time, one module "
-                  "per shape)");
+  cmd->add_option("--data", load.data,
+                  "compiled: the instance's values in the code (default) | run-time: read when the module loads, "
+                  "one module per shape");
 }
 
 int report(const permjit::UserErrors& e) {
