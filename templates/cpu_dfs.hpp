@@ -248,17 +248,8 @@ class alignas(64) Searcher {
       const int v = pj::lowest(rem);
       rem &= rem - 1;
       Node child;
-      problem::place(cur, v, child);
-      // `visit`'s rules for counting, with one test on the common path: a child is
-      // evaluated; a leaf (no value left, so no candidates) is a solution; any other
-      // child is expanded, and one with no candidates is done without a push and a pop.
-      ++c.evaluated;
-      const Mask child_rem = problem::candidates(child);
-      if (child_rem == 0) {
-        if (depth + 1 == problem::kSize) ++c.solutions;
-        else ++c.expanded;
-        continue;
-      }
+      const Mask child_rem = counted_child(cur, v, depth, child, c);
+      if (child_rem == 0) continue;
       if (depth + 1 >= kRecursiveFrom) {
         count_below(child, child_rem, depth + 1, c);
       } else {
@@ -297,18 +288,26 @@ class alignas(64) Searcher {
   static void count_below(const Node& node, Mask cand, int depth, Counters& c) {
     ++c.expanded;
     for (; cand; cand &= cand - 1) {
-      const int v = pj::lowest(cand);
       Node child;
-      problem::place(node, v, child);
-      ++c.evaluated;
-      const Mask child_rem = problem::candidates(child);
-      if (child_rem == 0) {
-        if (depth + 1 == problem::kSize) ++c.solutions;
-        else ++c.expanded;
-        continue;
-      }
-      count_below(child, child_rem, depth + 1, c);
+      const Mask child_rem = counted_child(node, pj::lowest(cand), depth, child, c);
+      if (child_rem != 0) count_below(child, child_rem, depth + 1, c);
     }
+  }
+
+  // `visit`'s rules for counting a child of a counting search, with one test on the
+  // common path: a child is evaluated; a leaf (no value left, so no candidates) is a
+  // solution; any other child is expanded, and one with no candidates is done here,
+  // without a push and a pop. Returns the child's candidates: 0 when it is done.
+  static inline __attribute__((always_inline)) Mask counted_child(const Node& parent, int v, int depth, Node& child,
+                                                                  Counters& c) {
+    problem::place(parent, v, child);
+    ++c.evaluated;
+    const Mask child_rem = problem::candidates(child);
+    if (child_rem == 0) {
+      if (depth + 1 == problem::kSize) ++c.solutions;
+      else ++c.expanded;
+    }
+    return child_rem;
   }
 
   // Gives away the highest half of `open`, the values left to place below `parent` (at

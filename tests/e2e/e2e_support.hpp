@@ -12,6 +12,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "dsl/diagnostics.hpp"
 #include "runtime/skeletons.hpp"
 #include "runtime/solve.hpp"
 #include "test_paths.hpp"
@@ -26,6 +27,29 @@ inline SkeletonUnits units_of(std::string_view skeleton, const ProblemSpec& spec
   const Skeleton* sk = find_skeleton(skeleton);
   REQUIRE(sk != nullptr);
   return sk->units(UnitInputs{sk->name, spec, source, opts});
+}
+
+// The first diagnostic of the user error `f` raises (a test fails if it raises none).
+template <class F>
+Diagnostic first_user_error(F&& f) {
+  try {
+    f();
+  } catch (const UserErrors& e) {
+    REQUIRE(e.diags.has_errors());
+    return e.diags.all().front();
+  }
+  FAIL("no user error");
+  return {};
+}
+
+// That `f` raises a user error whose first diagnostic is at column `col` of the command
+// line and says `message`.
+template <class F>
+void check_command_line_error(F&& f, int col, const std::string& message) {
+  const Diagnostic d = first_user_error(std::forward<F>(f));
+  CHECK(d.loc.file->path == "<command line>");
+  CHECK(d.loc.col == col);
+  CHECK_THAT(d.message, Catch::Contains(message));
 }
 
 inline std::string temp_file(const std::string& name, const std::string& text) {

@@ -77,15 +77,10 @@ TEST_CASE("a GPU skeleton refuses a spec whose ints pass 32 bits, at the place",
   for (const char* name : {"dfs", "ivm", "cdp", "rec", "offload"}) {
     INFO(name);
     o.skeleton = name;
-    try {
-      prepare_solve(o);
-      FAIL("no user error");
-    } catch (const UserErrors& e) {
-      const Diagnostic& d = e.diags.all().front();
-      CHECK(d.loc.file->path == o.load.spec_path);
-      CHECK(d.loc.line > 0);
-      CHECK_THAT(d.message, Catch::Contains("past 32 bits") && Catch::Contains("skeleton '" + std::string(name) + "'"));
-    }
+    const Diagnostic d = first_user_error([&] { prepare_solve(o); });
+    CHECK(d.loc.file->path == o.load.spec_path);
+    CHECK(d.loc.line > 0);
+    CHECK_THAT(d.message, Catch::Contains("past 32 bits") && Catch::Contains("skeleton '" + std::string(name) + "'"));
   }
   o.skeleton = "cpu";
   CHECK_NOTHROW(prepare_solve(o));

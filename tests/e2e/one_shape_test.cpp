@@ -103,13 +103,5 @@ TEST_CASE("the data option takes compiled or run-time, refused at its value", "[
   o.load.spec_path = problem("nqueens.toml");
   o.load.data = "everything";
   o.cache_dir = cache_dir();
-  try {
-    solve(o);
-    FAIL("no user error");
-  } catch (const UserErrors& e) {
-    const Diagnostic& d = e.diags.all().front();
-    CHECK(d.loc.file->path == "<command line>");
-    CHECK(d.loc.col == 8);
-    CHECK_THAT(d.message, Catch::Contains("unknown value 'everything' of --data"));
-  }
+  check_command_line_error([&] { solve(o); }, 8, "unknown value 'everything' of --data");
 }

@@ -263,15 +263,7 @@ TEST_CASE("a --ub outside the skeleton's incumbent is refused before any work", 
   for (const char* name : {"dfs", "ivm", "cdp", "rec", "offload"}) {
     INFO(name);
     o.skeleton = name;
-    try {
-      prepare_solve(o);
-      FAIL("no user error");
-    } catch (const UserErrors& e) {
-      const Diagnostic& d = e.diags.all().front();
-      CHECK(d.loc.file->path == "<command line>");
-      CHECK(d.loc.col == 6);
-      CHECK_THAT(d.message, Catch::Contains("does not fit the 32-bit incumbent"));
-    }
+    check_command_line_error([&] { prepare_solve(o); }, 6, "does not fit the 32-bit incumbent");
   }
   o.skeleton = "cpu";
   CHECK_NOTHROW(prepare_solve(o));
@@ -283,13 +275,5 @@ TEST_CASE("a GPU skeleton on a machine without a GPU is refused at its name", "[
   if (cuda::first_device(dev, &why)) return;  // this machine has one: nothing to refuse
   SolveOptions o = nqueens();
   o.skeleton = "ivm";
-  try {
-    solve(o);
-    FAIL("no user error");
-  } catch (const UserErrors& e) {
-    const Diagnostic& d = e.diags.all().front();
-    CHECK(d.loc.file->path == "<command line>");
-    CHECK(d.loc.col == 12);
-    CHECK_THAT(d.message, Catch::Contains("skeleton 'ivm' needs a GPU"));
-  }
+  check_command_line_error([&] { solve(o); }, 12, "skeleton 'ivm' needs a GPU");
 }
