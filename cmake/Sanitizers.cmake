@@ -9,13 +9,13 @@ if(PERMJIT_FUZZ AND NOT CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
   message(FATAL_ERROR "PERMJIT_FUZZ needs clang (libFuzzer): configure with -DCMAKE_CXX_COMPILER=clang++")
 endif()
 set(permjit_sanitizers -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer)
+# Both link with --as-needed, which the plain build gets from the distribution's GCC but
+# the sanitized links did not: CUDA::toolkit names the driver's stub library, which
+# nothing calls (the driver is opened at run time) and which a host without a GPU lacks.
 if(PERMJIT_FUZZ)
   add_compile_options(${permjit_sanitizers} -fsanitize=fuzzer-no-link)
-  # --as-needed, as the distribution's GCC links by default: CUDA::toolkit names the
-  # driver's stub library, which the harnesses never call (the driver is opened at run
-  # time) and which a host without a GPU does not have.
   add_link_options(-fsanitize=address,undefined -Wl,--as-needed)
 elseif(PERMJIT_SANITIZE)
   add_compile_options(${permjit_sanitizers})
-  add_link_options(-fsanitize=address,undefined)
+  add_link_options(-fsanitize=address,undefined -Wl,--as-needed)
 endif()
