@@ -25,7 +25,9 @@ std::string hex64(unsigned long long v) {
   return buf;
 }
 
-std::string checksum(std::string_view header, std::string_view data) {
+}  // namespace
+
+std::string checkpoint_checksum(std::string_view header, std::string_view data) {
   XXH3_state_t* st = XXH3_createState();
   XXH3_64bits_reset(st);
   XXH3_64bits_update(st, header.data(), header.size());
@@ -34,6 +36,8 @@ std::string checksum(std::string_view header, std::string_view data) {
   XXH3_freeState(st);
   return h;
 }
+
+namespace {
 
 // Header values are single words or paths; a newline would end the header early.
 std::string one_line(const std::string& v) {
@@ -85,7 +89,7 @@ void write_checkpoint(const std::string& path, const IvmCheckpoint& c) {
     << "state-bytes " << c.state.size() << '\n';
   // The checksum line is the header's last: it covers every byte before it and the data.
   const std::string data = c.results + c.state;
-  const std::string header = h.str() + "checksum " + checksum(h.str(), data) + "\n\n";
+  const std::string header = h.str() + "checksum " + checkpoint_checksum(h.str(), data) + "\n\n";
   if (!write_file_atomic(path, header + data))
     throw std::runtime_error("cannot write the checkpoint " + path);
 }
@@ -94,6 +98,10 @@ IvmCheckpoint read_checkpoint(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error("cannot read the checkpoint " + path);
   const std::string file(std::istreambuf_iterator<char>(in), {});
+  return parse_checkpoint(file, path);
+}
+
+IvmCheckpoint parse_checkpoint(const std::string& file, const std::string& path) {
   auto damaged = [&](const std::string& why) { return std::runtime_error(path + ": damaged checkpoint: " + why); };
   const std::string_view text(file);
   const size_t first_end = text.find('\n');
@@ -126,7 +134,7 @@ IvmCheckpoint read_checkpoint(const std::string& path) {
     return it->second;
   };
   const std::string_view data = text.substr(data_at);
-  if (checksum(text.substr(0, checksum_at), data) != field("checksum"))
+  if (checkpoint_checksum(text.substr(0, checksum_at), data) != field("checksum"))
     throw damaged("the checksum does not match its contents");
   auto number = [&](const std::string& k) {
     try {

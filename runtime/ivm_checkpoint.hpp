@@ -7,6 +7,7 @@
 // cannot change (counting, or --ub at the optimum).
 #pragma once
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "generator/generate.hpp"
@@ -45,6 +46,11 @@ std::string data_identity(const std::vector<RunTimeArray>& data);
 void write_checkpoint(const std::string& path, const IvmCheckpoint& c);
 // Throws std::runtime_error naming the file: unreadable, not a checkpoint, damaged.
 IvmCheckpoint read_checkpoint(const std::string& path);
+// The same from the file's bytes; `path` names it in messages (the fuzz harness and
+// its replay test call this).
+IvmCheckpoint parse_checkpoint(const std::string& file, const std::string& path);
+// The checksum line's value: XXH3 of the header before that line and of the data.
+std::string checkpoint_checksum(std::string_view header, std::string_view data);
 // Why `saved` cannot continue the run `now` (one line per difference), or empty.
 std::string resume_mismatch(const IvmRunIdentity& saved, const IvmRunIdentity& now);
 

@@ -197,7 +197,10 @@ void run_ivm_skeleton(SkeletonRun& run) {
     cuda::check(cuda::api().FuncSetAttribute(k_explore, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                                              static_cast<int>(rows.shared_bytes)),
                 "cuFuncSetAttribute(max dynamic shared memory)");
-  SolveResult::Ivm& stats = r.ivm.emplace();
+  // Assigned, not emplace()d: clang 14 (the fuzz build) sees the nested struct with
+  // member initialisers as not default-constructible inside std::optional.
+  r.ivm = SolveResult::Ivm{};
+  SolveResult::Ivm& stats = *r.ivm;
   stats.rows = rows.describe();
   int blocks_per_sm = 0;
   cuda::check(cuda::api().OccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, k_explore, block, rows.shared_bytes),

@@ -2,6 +2,7 @@
 #include <string>
 
 #include "dsl/load_spec.hpp"
+#include "runtime/verify_bound.hpp"
 
 namespace permjit {
 
@@ -14,5 +15,15 @@ struct EmitOptions {
 
 // Prints the stage to stdout; returns the process exit code.
 int emit_command(const EmitOptions& opts);
+
+struct CheckOptions {
+  LoadOptions load;
+  bool verify_bound = false;  // --verify-bound
+  VerifyBoundOptions verify;
+};
+
+// Checks the spec (and the instance), prints what it is; with --verify-bound also
+// compares its bound with brute force (runtime/verify_bound.hpp). Returns the exit code.
+int check_command(CheckOptions opts);
 
 }  // namespace permjit
