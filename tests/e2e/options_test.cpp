@@ -48,13 +48,16 @@ TEST_CASE("an unknown skeleton or backend is refused", "[e2e][options]") {
   CHECK_THAT(first_error(o), Catch::Contains("unknown backend 'tpu'"));
 }
 
-TEST_CASE("asking for the GPU backend without a GPU says why", "[e2e][options]") {
+TEST_CASE("asking for the GPU backend or a GPU skeleton without a GPU says why, at its place", "[e2e][options]") {
   std::string why;
   cuda::Device dev;
   if (cuda::first_device(dev, &why)) return;  // this machine has one: nothing to refuse
   SolveOptions o = nqueens();
   o.backend = "gpu";
   CHECK_THAT(first_error(o), Catch::Contains("no GPU to run on: " + why));
+  o = nqueens();
+  o.skeleton = "ivm";  // refused before any compile
+  check_command_line_error([&] { solve(o); }, 12, "skeleton 'ivm' needs a GPU");
 }
 
 TEST_CASE("the cdp and rec options are checked before any work", "[e2e][options][cdp]") {
@@ -267,13 +270,4 @@ TEST_CASE("a --ub outside the skeleton's incumbent is refused before any work", 
   }
   o.skeleton = "cpu";
   CHECK_NOTHROW(prepare_solve(o));
-}
-
-TEST_CASE("a GPU skeleton on a machine without a GPU is refused at its name", "[e2e][options]") {
-  std::string why;
-  cuda::Device dev;
-  if (cuda::first_device(dev, &why)) return;  // this machine has one: nothing to refuse
-  SolveOptions o = nqueens();
-  o.skeleton = "ivm";
-  check_command_line_error([&] { solve(o); }, 12, "skeleton 'ivm' needs a GPU");
 }
