@@ -22,3 +22,36 @@ if ! ls "$cuda_root"/lib64/libnvrtc.so* >/dev/null 2>&1 && ! command -v nvcc >/d
   echo "error: the CUDA toolkit (NVRTC) was not found under $cuda_root; set CUDAToolkit_ROOT" >&2
   exit 1
 fi
+
+# `permjit emit --stage sass` runs cuobjdump and nvdisasm; a toolkit without them (the
+# NVRTC-only installs) gets them from NVIDIA's wheels of the same major version,
+# unpacked where permjit looks (tools/permjit/emit_command.cpp). Not fatal: only the
+# sass stage needs them, and its test is skipped without them.
+tools="${PERMJIT_CUDA_TOOLS:-${XDG_DATA_HOME:-$HOME/.local/share}/permjit/cuda-tools}"
+have_tool() { command -v "$1" >/dev/null 2>&1 || [ -x "$cuda_root/bin/$1" ] || [ -x "$tools/bin/$1" ]; }
+if ! have_tool cuobjdump || ! have_tool nvdisasm; then
+  major=$( (ls "$cuda_root"/lib64/libnvrtc.so.* 2>/dev/null || true) | sed -n 's/.*libnvrtc\.so\.\([0-9]*\).*/\1/p' | head -1)
+  if [ -n "$major" ] && python3 -m pip --version >/dev/null 2>&1; then
+    wheels=$(mktemp -d)
+    if python3 -m pip download -q --no-deps -d "$wheels" "nvidia-cuda-cuobjdump==$major.*" "nvidia-cuda-nvdisasm==$major.*" \
+        >/dev/null 2>&1; then
+      mkdir -p "$tools/bin"
+      python3 - "$wheels" "$tools/bin" <<'PY'
+import os, sys, zipfile
+src, dst = sys.argv[1], sys.argv[2]
+for w in os.listdir(src):
+    with zipfile.ZipFile(os.path.join(src, w)) as z:
+        for n in z.namelist():
+            if n.endswith("/bin/cuobjdump") or n.endswith("/bin/nvdisasm"):
+                out = os.path.join(dst, os.path.basename(n))
+                with open(out, "wb") as f:
+                    f.write(z.read(n))
+                os.chmod(out, 0o755)
+PY
+      echo "installed cuobjdump and nvdisasm (CUDA $major wheels) in $tools/bin"
+    else
+      echo "warning: cuobjdump/nvdisasm not found and not downloadable: emit --stage sass is unavailable" >&2
+    fi
+    rm -rf "$wheels"
+  fi
+fi

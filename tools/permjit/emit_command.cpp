@@ -53,10 +53,18 @@ CompileUnit emitted_unit(const EmitOptions& opts, const ProblemSpec& spec, const
   return std::move(*unit);
 }
 
-// cuobjdump from PATH or the CUDA toolkit, or empty.
+// Where scripts/install-deps.sh puts a disassembler when the CUDA toolkit lacks one.
+std::string installed_tools_dir() {
+  if (const char* d = std::getenv("PERMJIT_CUDA_TOOLS"); d && *d) return std::string(d) + "/bin";
+  if (const char* x = std::getenv("XDG_DATA_HOME"); x && *x) return std::string(x) + "/permjit/cuda-tools/bin";
+  if (const char* h = std::getenv("HOME"); h && *h) return std::string(h) + "/.local/share/permjit/cuda-tools/bin";
+  return {};
+}
+
+// A CUDA tool from PATH, the CUDA toolkit or the installed tools, or empty.
 std::string find_tool(const std::string& name) {
   std::string path = std::getenv("PATH") ? std::getenv("PATH") : "";
-  path += ":/usr/local/cuda/bin";
+  path += ":/usr/local/cuda/bin:" + installed_tools_dir();
   size_t b = 0;
   while (b <= path.size()) {
     size_t e = path.find(':', b);
@@ -69,11 +77,14 @@ std::string find_tool(const std::string& name) {
 }
 
 int print_sass(const std::string& cubin) {
-  std::string tool = find_tool("cuobjdump");
-  if (tool.empty()) {
-    std::cerr << "permjit: error: --stage sass needs cuobjdump (CUDA toolkit), not found in PATH or /usr/local/cuda/bin\n";
+  std::string tool = find_tool("cuobjdump"), disasm = find_tool("nvdisasm");
+  if (tool.empty() || disasm.empty()) {
+    std::cerr << "permjit: error: --stage sass needs cuobjdump and nvdisasm (CUDA toolkit), not found in PATH, "
+                 "/usr/local/cuda/bin or " << installed_tools_dir() << "\n  hint: scripts/install-deps.sh installs them\n";
     return 1;
   }
+  // cuobjdump runs nvdisasm: the one found, which may not be on PATH.
+  setenv("NVDISASM_PATH", std::filesystem::path(disasm).parent_path().c_str(), 1);
   std::string file = (std::filesystem::temp_directory_path() / ("permjit-" + std::to_string(getpid()) + ".cubin")).string();
   if (!write_file_atomic(file, cubin)) {
     std::cerr << "permjit: error: cannot write " << file << '\n';
