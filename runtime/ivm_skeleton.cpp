@@ -1,6 +1,7 @@
 // Host side of the `ivm` skeleton (seed 001 Algorithm 1): cut [0, L!) among the
 // explorers, then alternate exploration kernels and work-stealing phases on the device
 // until no explorer has work; between rounds, progress lines and checkpoints.
+#include <array>
 #include <chrono>
 #include <climits>
 #include <optional>
@@ -32,7 +33,7 @@ double since(clock_type::time_point t) { return std::chrono::duration<double>(cl
 
 // The kernels' view of the explorers (pj_ivm::layout::Explorers in the generated layout).
 struct ExplorersArg {
-  CUdeviceptr I, V, M, last;
+  CUdeviceptr I, V, M, last, ends, last_ends, last_known;
   unsigned long long T;
 };
 
@@ -40,16 +41,21 @@ struct ExplorersArg {
 struct ExplorerArrays {
   unsigned long long T;
   size_t L, mask_bytes;
-  cuda::Buffer I, V, M, last;
+  cuda::Buffer I, V, M, last, ends, last_ends, last_known;
   ExplorerArrays(unsigned long long t, int levels, int mb)
       : T(t), L(static_cast<size_t>(levels)), mask_bytes(static_cast<size_t>(mb)), I(T), V(L * T),
-        M(L * T * mask_bytes), last(L * T) {}
-  ExplorersArg arg() const { return {I.ptr(), V.ptr(), M.ptr(), last.ptr(), T}; }
-  // The checkpoint's byte image: I, V, M, last, one after the other.
+        M(L * T * mask_bytes), last(L * T), ends(T * 8), last_ends(T * 8), last_known(T) {}
+  ExplorersArg arg() const {
+    return {I.ptr(), V.ptr(), M.ptr(), last.ptr(), ends.ptr(), last_ends.ptr(), last_known.ptr(), T};
+  }
+  // Every array, in the checkpoint's order.
+  std::array<cuda::Buffer*, 7> all() { return {&I, &V, &M, &last, &ends, &last_ends, &last_known}; }
+  std::array<const cuda::Buffer*, 7> all() const { return {&I, &V, &M, &last, &ends, &last_ends, &last_known}; }
+  // The checkpoint's byte image: the arrays one after the other.
   std::string download() const {
     std::string s(bytes(), '\0');
     size_t at = 0;
-    for (const cuda::Buffer* b : {&I, &V, &M, &last}) {
+    for (const cuda::Buffer* b : all()) {
       b->download(s.data() + at, b->bytes());
       at += b->bytes();
     }
@@ -57,12 +63,16 @@ struct ExplorerArrays {
   }
   void upload(const std::string& s) {
     size_t at = 0;
-    for (cuda::Buffer* b : {&I, &V, &M, &last}) {
+    for (cuda::Buffer* b : all()) {
       b->upload(s.data() + at, b->bytes());
       at += b->bytes();
     }
   }
-  size_t bytes() const { return I.bytes() + V.bytes() + M.bytes() + last.bytes(); }
+  size_t bytes() const {
+    size_t n = 0;
+    for (const cuda::Buffer* b : all()) n += b->bytes();
+    return n;
+  }
 };
 
 void launch(CUfunction f, unsigned long long threads, int block, void** args, const char* name, size_t shared = 0) {
@@ -147,7 +157,8 @@ SkeletonUnits ivm_units(const UnitInputs& in) {
             "with every position fixed there is nothing to search: use --skeleton cpu");
     throw UserErrors(std::move(d));
   }
-  return {std::nullopt, device_unit(in, {"gpu_abi.h", "gpu_search.cuh", "ivm_interval.h", "ivm_explorer.h", "gpu_ivm.cuh"},
+  return {std::nullopt, device_unit(in, {"gpu_abi.h", "gpu_search.cuh", "ivm_interval.h", "ivm_explorer.h", "ivm_two_ends.h",
+                                                                   "gpu_ivm.cuh"},
                                     {"-DPJ_BLOCK=" + std::to_string(in.opts.block())}, {generate_ivm_layout(in.spec)})};
 }
 
@@ -184,7 +195,7 @@ void run_ivm_skeleton(SkeletonRun& run) {
   r.cache_hit = image.cache_hit;
   r.t_compile = since(t0);
   const int mask_bytes = module.read_int("pj_ivm_mask_bytes");
-  const int explorer_bytes = 1 + L * (2 + mask_bytes);
+  const int explorer_bytes = 1 + L * (2 + mask_bytes) + 16 + 1;
   PJ_INTERNAL_ASSERT(module.read_int("pj_ivm_explorer_bytes") == explorer_bytes,
                      "the IVM layout differs between the host and the device");
 

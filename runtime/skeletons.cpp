@@ -48,6 +48,7 @@ const Skeleton kSkeletons[] = {
      .summary = "IVM explorers with work stealing on the GPU, factoradic intervals (seed 001)",
      .run = run_ivm_skeleton,
      .units = ivm_units,
+     .two_ends = true,
      .default_placement = true,  // the fastest GPU skeleton measured (docs/performance.md)
      .int32_only = true,
      .takes = kIvmTakes},

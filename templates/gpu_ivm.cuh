@@ -97,7 +97,15 @@ extern "C" __global__ void pj_ivm_init(pj_ivm::layout::Explorers e, const unsign
   }
   pj_ivm::Digit f[L];
   for (int l = 0; l < L; ++l) f[l] = first[l * e.T + i];
-  pj_ivm::enter(x, f, PrunedBy{read_volatile(&r->best)});
+  const int best = read_volatile(&r->best);  // nothing is found during this kernel
+  if constexpr (problem::kEnds == 2) {
+    pj_ivm::decide_last_ends(x, best);
+    pj_ivm::Counters root;
+    pj_ivm::enter_two_ends(x, f, best, nullptr, &root);
+    if (root.evaluated) atomicAdd(&r->evaluated, root.evaluated);
+  } else {
+    pj_ivm::enter(x, f, PrunedBy{best});
+  }
 }
 
 // TreeExplore: every explorer works on its interval until `trigger` explorers are
@@ -124,7 +132,10 @@ __device__ __forceinline__ void explore_round(pj_ivm::layout::Explorers e, PjIvm
   if (i < e.T) {
     Ref x{e, i};
     Hooks h{kOptimise ? read_volatile(&r->best) : 0, r, ctl, ctl->trigger, round, Prefix()};
-    if (pj_ivm::explore(x, stack, stride, h, c)) atomicAdd(&ctl->empty, 1u);
+    bool empty = false;
+    if constexpr (problem::kEnds == 2) empty = pj_ivm::explore_two_ends(x, stack, stride, h, c);
+    else empty = pj_ivm::explore(x, stack, stride, h, c);
+    if (empty) atomicAdd(&ctl->empty, 1u);
     left = pj_ivm::remaining(x);
     active = left > 0;
     lengths[i] = left;
@@ -177,6 +188,10 @@ extern "C" __global__ void pj_ivm_steal(pj_ivm::layout::Explorers e, const long 
   const long long v = victim[i];
   if (v < 0) return;
   claimed[v] = 0;
-  if (pj_ivm::steal_half(Ref{e, i}, Ref{e, static_cast<unsigned long long>(v)}, PrunedBy{read_volatile(&r->best)}))
-    atomicAdd(&ctl->steals, 1u);
+  const Ref thief{e, i}, robbed{e, static_cast<unsigned long long>(v)};
+  const int best = read_volatile(&r->best);
+  bool stolen = false;
+  if constexpr (problem::kEnds == 2) stolen = pj_ivm::steal_half_two_ends(thief, robbed, best);
+  else stolen = pj_ivm::steal_half(thief, robbed, PrunedBy{best});
+  if (stolen) atomicAdd(&ctl->steals, 1u);
 }

@@ -25,6 +25,18 @@ inline FlowshopInstance read_taillard(const std::string& path) {
   return f;
 }
 
+// Processing times 1..hi, seeded.
+inline FlowshopInstance random_flowshop(int jobs, int machines, unsigned seed, int hi = 99) {
+  FlowshopInstance f;
+  f.jobs = jobs;
+  f.machines = machines;
+  f.p = Matrix(machines, std::vector<int>(jobs));
+  Matrix r = random_matrix(std::max(jobs, machines), 1, hi, seed);
+  for (int k = 0; k < machines; ++k)
+    for (int j = 0; j < jobs; ++j) f.p[k][j] = r[k][j];
+  return f;
+}
+
 inline std::string taillard_text(const FlowshopInstance& f) {
   std::string s = std::to_string(f.jobs) + " " + std::to_string(f.machines) + "\n";
   for (const auto& row : f.p) {

@@ -12,17 +12,6 @@ using namespace permjit::test;
 
 namespace {
 
-FlowshopInstance random_flowshop(int jobs, int machines, unsigned seed) {
-  FlowshopInstance f;
-  f.jobs = jobs;
-  f.machines = machines;
-  f.p = Matrix(machines, std::vector<int>(jobs));
-  Matrix r = random_matrix(std::max(jobs, machines), 1, 99, seed);
-  for (int k = 0; k < machines; ++k)
-    for (int j = 0; j < jobs; ++j) f.p[k][j] = r[k][j];
-  return f;
-}
-
 std::string taillard(const std::string& name) { return instance("flowshop/" + name + ".txt"); }
 
 // From scratch: the optimum, and a permutation whose makespan is the optimum.

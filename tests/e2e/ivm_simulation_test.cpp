@@ -8,8 +8,10 @@
 #include <climits>
 #include <fstream>
 #include <sstream>
+#include <tuple>
 
 #include "e2e_support.hpp"
+#include "flowshop_support.hpp"
 #include "generator/generate.hpp"
 #include "runtime/cache.hpp"
 #include "runtime/host_compiler.hpp"
@@ -24,8 +26,10 @@ namespace {
 struct PjIvmSimResult {
   unsigned long long expanded, evaluated, solutions, rounds, steals;
   int best;
+  unsigned long long leaves_reached;
+  int most_visits;
 };
-using SimFn = PjIvmSimResult (*)(unsigned long long, long long, int, int);
+using SimFn = PjIvmSimResult (*)(unsigned long long, long long, int, int, int);
 
 // The simulation compiled with one problem, loaded.
 class Simulation {
@@ -41,7 +45,7 @@ class Simulation {
     sim << in.rdbuf();
     REQUIRE(!sim.str().empty());
     const ProblemSource problem = generate_problem(spec);
-    std::string unit = assemble_unit(problem, {"ivm_interval.h", "ivm_explorer.h"}, {generate_ivm_layout(spec)});
+    std::string unit = assemble_unit(problem, {"ivm_interval.h", "ivm_explorer.h", "ivm_two_ends.h"}, {generate_ivm_layout(spec)});
     unit += "#line 1 \"tests/ivm/ivm_host_sim.hpp\"\n" + sim.str();
     HostModule m = compile_host_module(unit, ModuleCache(cache_dir()));
     handle_ = dlopen(m.path.c_str(), RTLD_NOW | RTLD_LOCAL);
@@ -53,8 +57,8 @@ class Simulation {
   ~Simulation() {
     if (handle_) dlclose(handle_);
   }
-  PjIvmSimResult run(unsigned long long T, long long budget, int best, int restore_round = 0) const {
-    return fn_(T, budget, best, restore_round);
+  PjIvmSimResult run(unsigned long long T, long long budget, int best, int restore_round = 0, int climb = 0) const {
+    return fn_(T, budget, best, restore_round, climb);
   }
 
  private:
@@ -73,7 +77,9 @@ struct Shape {
 const Shape kShapes[] = {{1, 1 << 30, 0, false}, {7, 3, 0, true},  {64, 1, 0, true}, {300, 17, 0, true},
                          {50000, 5, 0, false},   {64, 2, 4, true}, {9, 1, 20, true}};
 
-void check_against_cpu(const Simulation& sim, const SolveResult& cpu, int best) {
+// `steals`: whether the shapes that move work must have stolen (a small tree may end in
+// the first round).
+void check_against_cpu(const Simulation& sim, const SolveResult& cpu, int best, bool steals = true) {
   for (const Shape& s : kShapes) {
     PjIvmSimResult r = sim.run(s.T, s.budget, best, s.restore_round);
     INFO("explorers " << s.T << ", budget " << s.budget << ", restore after round " << s.restore_round << ": "
@@ -81,7 +87,7 @@ void check_against_cpu(const Simulation& sim, const SolveResult& cpu, int best) 
     CHECK(r.expanded == cpu.expanded);
     CHECK(r.evaluated == cpu.evaluated);
     CHECK(r.solutions == cpu.solutions);
-    if (s.steals) CHECK(r.steals > 0);
+    if (s.steals && steals) CHECK(r.steals > 0);
   }
 }
 
@@ -109,5 +115,103 @@ TEST_CASE("IVM explorers agree with the cpu skeleton on ATSP and QAP at the opti
     // From scratch the simulation finds the same optimum.
     PjIvmSimResult free_run = sim.run(16, 5, INT_MAX);
     CHECK(free_run.best == scratch.objective);
+  }
+}
+
+// Two ends: the ends of the nodes that intervals share travel with the intervals
+// (templates/ivm_two_ends.h). A bound that never prunes and sums differently at the two
+// ends makes the nodes choose both ends (by the tie-break on bound sums); every one of
+// the 7! leaves must be reached exactly once however the intervals are cut, stolen and
+// resumed, and the counts equal the cpu skeleton's.
+TEST_CASE("IVM explorers over two ends reach every leaf once", "[e2e][ivm][two_ends]") {
+  std::string spec = temp_file("ivm_two_ends_probe.toml", R"toml(
+[problem]
+name = "two_ends_probe"
+goal = "maximize"
+size = "7"
+
+[state]
+score = "int"
+
+[branch]
+ends = 2
+place = { score = "score + v * (d + 1)" }
+place_back = { score = "score + (7 - v) * (d + 3)" }
+bound = "1000 + score % 11"
+objective = "0"
+)toml");
+  SolveResult cpu = run(spec);
+  REQUIRE(cpu.found);
+  Simulation sim(spec, "", {});
+  for (const Shape& s : kShapes) {
+    PjIvmSimResult r = sim.run(s.T, s.budget, INT_MIN, s.restore_round);
+    INFO("explorers " << s.T << ", budget " << s.budget << ", restore after round " << s.restore_round);
+    CHECK(r.leaves_reached == 5040);
+    CHECK(r.most_visits == 1);
+    CHECK(r.expanded == cpu.expanded);
+    CHECK(r.evaluated == cpu.evaluated);
+  }
+}
+
+// Ends that change with the incumbent. The bound scatters nodes by a hash of their path
+// and no leaf improves the incumbent (every objective is 0); instead the incumbent is
+// made to climb through the bounds, round after round, as leaves found elsewhere would
+// make it. Which end keeps fewer children, and so the end a node takes, changes with it:
+// explorers that each decided the ends of the nodes they share would disagree, and
+// leaves would be searched twice or not at all.
+TEST_CASE("IVM explorers over two ends share the ends the incumbent chose", "[e2e][ivm][two_ends]") {
+  std::string spec = temp_file("ivm_two_ends_drift.toml", R"toml(
+[problem]
+name = "two_ends_drift"
+goal = "maximize"
+size = "8"
+
+[state]
+score = "int"
+
+[branch]
+ends = 2
+place = { score = "(score * 31 + v * 7 + d * 13) % 10007" }
+place_back = { score = "(score * 37 + v * 11 + d * 3) % 10007" }
+bound = "score % 1000"
+objective = "0"
+)toml");
+  Simulation sim(spec, "", {});
+  for (const Shape& s : kShapes) {
+    for (int climb : {1, 4}) {
+      PjIvmSimResult r = sim.run(s.T, s.budget, -1, s.restore_round, climb);
+      INFO("explorers " << s.T << ", budget " << s.budget << ", restore after round " << s.restore_round
+                        << ", the incumbent climbing by " << climb << " a round: " << r.leaves_reached << " leaves, "
+                        << r.steals << " steals, " << r.rounds << " rounds");
+      CHECK(r.most_visits <= 1);
+    }
+  }
+}
+
+// Two-ended flowshops: from scratch (the incumbent, and with it the ends nodes choose,
+// changes while explorers steal) the optimum is brute force's and no leaf is searched
+// twice; at the optimum the counts equal the cpu skeleton's.
+TEST_CASE("IVM explorers over two-ended flowshops: optimum and counts", "[e2e][ivm][two_ends][flowshop]") {
+  for (auto [jobs, machines, seed] : {std::tuple{7, 3, 5u}, std::tuple{8, 4, 6u}}) {
+    FlowshopInstance f = random_flowshop(jobs, machines, seed);
+    std::string inst = temp_file("ivm_two_ends_" + std::to_string(seed) + ".txt", taillard_text(f));
+    long long best = brute_force_min(jobs, false, [&](const std::vector<int>& order) { return makespan(f, order); });
+    for (const char* lb : {"lb=1", "lb=2"}) {
+      INFO(jobs << "x" << machines << ", " << lb);
+      std::vector<std::string> params{"branching=2", lb};
+      Simulation sim(problem("flowshop.toml"), inst, params);
+      unsigned long long steals = 0;
+      for (const Shape& s : kShapes) {
+        PjIvmSimResult r = sim.run(s.T, s.budget, INT_MAX, s.restore_round);
+        INFO("explorers " << s.T << ", budget " << s.budget);
+        CHECK(r.best == best);
+        CHECK(r.most_visits <= 1);
+        steals += r.steals;
+      }
+      CHECK(steals > 0);
+      // At the optimum these trees are small: work need not move.
+      SolveResult cpu = run(problem("flowshop.toml"), inst, params, 2, best);
+      check_against_cpu(sim, cpu, static_cast<int>(best), false);
+    }
   }
 }

@@ -33,7 +33,7 @@ SolveResult solve_with(const std::string& spec, const std::string& instance, con
 // Times 1..99, and job 0 takes 99 on every machine: each table then reaches the same
 // largest value in every instance (99 for p, 3 x 99 for the tails, ...), so every
 // instance has the same value classes, and so one shape.
-FlowshopInstance random_flowshop(int jobs, int machines, unsigned seed) {
+FlowshopInstance one_shape_flowshop(int jobs, int machines, unsigned seed) {
   Matrix square = random_matrix(std::max(jobs, machines), 1, 99, seed);
   FlowshopInstance f;
   f.jobs = jobs;
@@ -49,7 +49,7 @@ FlowshopInstance random_flowshop(int jobs, int machines, unsigned seed) {
 TEST_CASE("flowshops of one shape share a module and get their own optima", "[e2e][one_shape]") {
   const std::string cache = fresh_cache("flowshop");
   for (unsigned seed : {1u, 2u, 3u}) {
-    FlowshopInstance f = random_flowshop(7, 4, seed);
+    FlowshopInstance f = one_shape_flowshop(7, 4, seed);
     const std::string file = temp_file("shape7x4_" + std::to_string(seed) + ".txt", taillard_text(f));
     const long long best = brute_force_min(7, false, [&](const std::vector<int>& p) { return makespan(f, p); });
     SolveResult r = solve_with(problem("flowshop.toml"), file, cache);

@@ -170,15 +170,18 @@ static int spec_line_of(const std::string& path, const std::string& text) {
   return 0;
 }
 
-// A GPU skeleton named for a spec with branch.ends = 2 is refused at the spec's `ends`,
-// before any driver or compile; with no skeleton named, auto picks cpu.
-TEST_CASE("two ends: a GPU skeleton is refused at the spec, auto picks cpu", "[e2e][options][two_ends]") {
+// A GPU skeleton that places values from the left only, named for a spec with
+// branch.ends = 2, is refused at the spec's `ends`, before any driver or compile; `ivm`
+// takes it; with no skeleton named and no GPU, auto picks cpu.
+TEST_CASE("two ends: a one-end GPU skeleton is refused at the spec, ivm takes it", "[e2e][options][two_ends]") {
   SolveOptions o;
   o.load.spec_path = problem("flowshop.toml");
   o.load.instance_path = instance("flowshop/ta001.txt");
   o.load.params = {"branching=2"};
   o.cache_dir = cache_dir();
-  for (const char* sk : {"dfs", "ivm", "offload", "cdp"}) {
+  o.skeleton = "ivm";
+  CHECK(std::string(prepare_solve(o).skeleton->name) == "ivm");
+  for (const char* sk : {"dfs", "offload", "cdp"}) {
     o.skeleton = sk;
     try {
       prepare_solve(o);

@@ -28,13 +28,6 @@ VerifyBoundOptions options(int samples) {
   return o;
 }
 
-FlowshopInstance random_flowshop(int jobs, int machines, unsigned seed) {
-  FlowshopInstance f{jobs, machines, random_matrix(std::max(jobs, machines), 1, 20, seed)};
-  f.p.resize(machines);
-  for (auto& row : f.p) row.resize(jobs);
-  return f;
-}
-
 std::string flowshop_8x3() { return source_dir() + "/tests/e2e/inputs/flowshop_8x3.txt"; }
 }  // namespace
 
@@ -49,7 +42,7 @@ TEST_CASE("the flowshop bounds hold at every node of an 8x3 instance", "[verify-
 }
 
 TEST_CASE("the two-ended flowshop bound holds below sampled nodes placed at either end", "[verify-bound]") {
-  const std::string inst = temp_file("verify_flowshop_10x3.txt", taillard_text(random_flowshop(10, 3, 7)));
+  const std::string inst = temp_file("verify_flowshop_10x3.txt", taillard_text(random_flowshop(10, 3, 7, 20)));
   BoundReport r = verify_bound(load(problem("flowshop.toml"), inst, {"branching=2"}), options(12));
   CHECK_FALSE(r.bad);
   CHECK_FALSE(r.whole_tree);

@@ -5,6 +5,8 @@
 // that every node is counted once however the intervals are cut, stolen and resumed.
 #include <climits>
 #include <cstring>
+#include <map>
+#include <string>
 #include <vector>
 
 namespace ivm_sim {
@@ -13,16 +15,23 @@ using pj_ivm::L;
 using problem::Node;
 constexpr pj::Goal kGoal = problem::kGoal;
 
+constexpr bool kTwoEnds = problem::kEnds == 2;
+
 struct World {
   unsigned long long T;
-  std::vector<pj_ivm::layout::Digit> I, V, last;
+  std::vector<pj_ivm::layout::Digit> I, V, last, last_known;
   std::vector<problem::Mask> M;
+  std::vector<unsigned long long> ends, last_ends;
   pj_ivm::Counters c;
   int best;
   unsigned long long rounds = 0, steals = 0;
+  std::map<std::string, int> visits;  // each leaf reached, by its values in position order
   explicit World(unsigned long long t)
-      : T(t), I(t), V(L * t), last(L * t), M(L * t), best(0) {}
-  pj_ivm::layout::Explorers view() { return pj_ivm::layout::Explorers{I.data(), V.data(), M.data(), last.data(), T}; }
+      : T(t), I(t), V(L * t), last(L * t), last_known(t), M(L * t), ends(t), last_ends(t), best(0) {}
+  pj_ivm::layout::Explorers view() {
+    return pj_ivm::layout::Explorers{I.data(),    V.data(),         M.data(),          last.data(),
+                                     ends.data(), last_ends.data(), last_known.data(), T};
+  }
 };
 
 inline bool is_pruned(const Node& n, int best) {
@@ -36,9 +45,11 @@ struct Hooks {
   static constexpr unsigned kPeriod = 1;
   int best;
   long long budget;
+  std::map<std::string, int>* visits;
   bool poll() { return --budget < 0; }  // asked before each child: `budget` children
   bool pruned(const Node& n) const { return is_pruned(n, best); }
-  void leaf(const Node& n, const int*, pj_ivm::Counters& c) {
+  void leaf(const Node& n, const int* vals, pj_ivm::Counters& c) {
+    ++(*visits)[std::string(vals, vals + L)];
     if constexpr (kGoal == pj::Goal::count) {
       ++c.solutions;
     } else {
@@ -60,6 +71,9 @@ inline void start(World& w, int initial_best) {
     for (int l = 0; l < L; ++l) x.last(l) = last[l];
     if (empty) {
       pj_ivm::set_empty(x);
+    } else if constexpr (kTwoEnds) {
+      pj_ivm::decide_last_ends(x, w.best);
+      pj_ivm::enter_two_ends(x, first, w.best, nullptr, &w.c);
     } else {
       const int best = w.best;
       pj_ivm::enter(x, first, [best](const Node& n) { return is_pruned(n, best); });
@@ -76,8 +90,9 @@ inline bool round(World& w, long long budget) {
   ++w.rounds;
   for (unsigned long long i = 0; i < w.T; ++i) {
     pj_ivm::Ref x{e, i};
-    Hooks h{w.best, budget};
-    pj_ivm::explore(x, stack, 1, h, w.c);
+    Hooks h{w.best, budget, &w.visits};
+    if constexpr (kTwoEnds) pj_ivm::explore_two_ends(x, stack, 1, h, w.c);
+    else pj_ivm::explore(x, stack, 1, h, w.c);
     w.best = h.best;
     lengths[i] = pj_ivm::remaining(x);
     total += lengths[i];
@@ -97,9 +112,11 @@ inline bool round(World& w, long long budget) {
   for (unsigned long long i = 0; i < w.T; ++i) {
     if (victim[i] < 0) continue;
     const int best = w.best;
-    if (pj_ivm::steal_half(pj_ivm::Ref{e, i}, pj_ivm::Ref{e, static_cast<unsigned long long>(victim[i])},
-                           [best](const Node& n) { return is_pruned(n, best); }))
-      ++w.steals;
+    const pj_ivm::Ref thief{e, i}, robbed{e, static_cast<unsigned long long>(victim[i])};
+    bool stolen = false;
+    if constexpr (kTwoEnds) stolen = pj_ivm::steal_half_two_ends(thief, robbed, best);
+    else stolen = pj_ivm::steal_half(thief, robbed, [best](const Node& n) { return is_pruned(n, best); });
+    if (stolen) ++w.steals;
   }
   return true;
 }
@@ -109,17 +126,23 @@ inline bool round(World& w, long long budget) {
 struct PjIvmSimResult {
   unsigned long long expanded, evaluated, solutions, rounds, steals;
   int best;
+  unsigned long long leaves_reached;  // distinct leaves
+  int most_visits;                    // of one leaf: 1 unless a leaf was searched twice
 };
 
 // Solves with T explorers and `budget` children per explorer and round. With
 // restore_round > 0 the world is copied after that round, run three rounds on, and put
-// back -- a crash and a resume from the copy -- before running to the end.
-extern "C" PjIvmSimResult pj_ivm_sim(unsigned long long T, long long budget, int initial_best, int restore_round) {
+// back -- a crash and a resume from the copy -- before running to the end. `climb`
+// moves the incumbent by that much after every round, towards better (as leaves found
+// elsewhere would): the explorers must stay exact for any incumbent that only improves.
+extern "C" PjIvmSimResult pj_ivm_sim(unsigned long long T, long long budget, int initial_best, int restore_round,
+                                     int climb) {
   ivm_sim::World w(T);
   ivm_sim::start(w, initial_best);
   bool more = true;
   while (more) {
     more = ivm_sim::round(w, budget);
+    if (climb) w.best = ivm_sim::kGoal == pj::Goal::maximize ? w.best + climb : w.best - climb;
     if (more && restore_round > 0 && static_cast<long long>(w.rounds) == restore_round) {
       ivm_sim::World saved = w;
       for (int k = 0; k < 3 && more; ++k) more = ivm_sim::round(w, budget);
@@ -128,5 +151,7 @@ extern "C" PjIvmSimResult pj_ivm_sim(unsigned long long T, long long budget, int
       more = true;
     }
   }
-  return PjIvmSimResult{w.c.expanded, w.c.evaluated, w.c.solutions, w.rounds, w.steals, w.best};
+  int most = 0;
+  for (const auto& [leaf, n] : w.visits) most = n > most ? n : most;
+  return PjIvmSimResult{w.c.expanded, w.c.evaluated, w.c.solutions, w.rounds, w.steals, w.best, w.visits.size(), most};
 }

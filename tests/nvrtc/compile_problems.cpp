@@ -106,6 +106,21 @@ TEST_CASE("every problem compiles with NVRTC for sm_90, with the dfs, ivm, offlo
   }
 }
 
+// Jobs at both ends: the ivm kernels over a two-ended tree (templates/ivm_two_ends.h).
+// A 20x5 instance keeps the compile short.
+TEST_CASE("the ivm kernels compile for a two-ended flowshop", "[nvrtc][two_ends]") {
+  LoadOptions o;
+  o.spec_path = test::problem("flowshop.toml");
+  o.instance_path = test::instance("flowshop/ta001.txt");
+  o.params = {"branching=2"};
+  ProblemSpec spec = load_spec(o);
+  NvrtcOutput ivm = compile_unit(device_unit_of("ivm", spec, generate_problem(spec)));
+  INFO(ivm.log);
+  REQUIRE(ivm.ok);
+  CHECK(ivm.ptx.find(".entry pj_ivm_explore_local") != std::string::npos);
+  CHECK(ivm.cubin.size() > 0);
+}
+
 TEST_CASE("an NVRTC error points into the spec through #line", "[nvrtc]") {
   // A generated source whose user line is broken on purpose: the log must name the
   // .toml and its line, not the generated file.
