@@ -166,7 +166,7 @@ void run_cdp(SkeletonRun& run, bool device_launch) {
 
   // Algorithm 2: the CPU search to d_cpu.
   auto t1 = clock_type::now();
-  GpuFrontier f(g.host, opts, optimise, default_frontier_nodes(g.dev), "SMs x threads/SM", spec.size, r);
+  GpuFrontier f(g.host, opts, run.start_bound(), optimise, default_frontier_nodes(g.dev), "SMs x threads/SM", spec.size, r);
   f.check_layout(g.module);
   const int dcpu = f.depth();
   const int dgpu = choose_dgpu(opts, dcpu, spec.size, r.dgpu_reason);
@@ -202,7 +202,7 @@ void run_cdp(SkeletonRun& run, bool device_launch) {
   r.memory_plan = describe_plan(plan, f.count());
 
   PjGpuResults init{};
-  init.best = f.start_incumbent(opts, spec.goal);
+  init.best = f.start_incumbent(spec.goal);
   init.recorded = init.best;
   cuda::Buffer results(sizeof(PjGpuResults));
   results.upload(&init, sizeof init);

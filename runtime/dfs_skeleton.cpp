@@ -41,7 +41,7 @@ void run_dfs_skeleton(SkeletonRun& run) {
 
   // The CPU search to d_cpu.
   auto t1 = clock_type::now();
-  GpuFrontier f(g.host, opts, optimise, default_frontier_nodes(g.dev), "4 x SMs x threads/SM", spec.size, r);
+  GpuFrontier f(g.host, opts, run.start_bound(), optimise, default_frontier_nodes(g.dev), "4 x SMs x threads/SM", spec.size, r);
   f.check_layout(g.module);
   const size_t words = f.words();
   const size_t prefix_bytes = optimise ? static_cast<size_t>(spec.size) : 0;
@@ -57,7 +57,7 @@ void run_dfs_skeleton(SkeletonRun& run) {
   if (opts.time_limit > 0) chunk = std::min(chunk, std::max<unsigned long long>(1, (f.count() + 31) / 32));
 
   PjGpuResults init{};
-  init.best = f.start_incumbent(opts, spec.goal);
+  init.best = f.start_incumbent(spec.goal);
   init.recorded = init.best;
   cuda::Buffer results(sizeof(PjGpuResults));
   results.upload(&init, sizeof init);

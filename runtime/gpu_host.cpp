@@ -46,11 +46,11 @@ int host_threads(const SolveOptions& opts) {
   return opts.threads > 0 ? opts.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
 }
 
-GpuFrontier::GpuFrontier(const HostModule& host_module, const SolveOptions& opts, bool with_prefix,
-                         unsigned long long want, const std::string& why_want, int size, SolveResult& r)
-    : cpu_(host_module), size_(size) {
+GpuFrontier::GpuFrontier(const HostModule& host_module, const SolveOptions& opts, std::optional<long long> ub,
+                         bool with_prefix, unsigned long long want, const std::string& why_want, int size, SolveResult& r)
+    : cpu_(host_module), ub_(ub), size_(size) {
   int threads = host_threads(opts);
-  f_ = cpu_.frontier(opts.ub, opts.dcpu, want, with_prefix, threads);
+  f_ = cpu_.frontier(ub, opts.dcpu, want, with_prefix, threads);
   r.threads = threads;  // host threads that built the frontier
   r.dcpu_reason = opts.dcpu > 0 ? "--dcpu" : "first depth with >= " + std::to_string(want) + " nodes (" + why_want + ")";
   r.frontier_depth = f_.depth;
@@ -83,8 +83,8 @@ void GpuFrontier::check_layout(const cuda::Module& m) const {
                          " bytes) and the device (" + std::to_string(device_node_bytes) + " bytes)");
 }
 
-int GpuFrontier::start_incumbent(const SolveOptions& opts, Goal goal) const {
-  long long start = f_.counts.found ? f_.counts.best : opts.ub ? *opts.ub : (goal == Goal::maximize ? INT_MIN : INT_MAX);
+int GpuFrontier::start_incumbent(Goal goal) const {
+  long long start = f_.counts.found ? f_.counts.best : ub_ ? *ub_ : (goal == Goal::maximize ? INT_MIN : INT_MAX);
   // prepare_solve refused a --ub outside 32 bits; the frontier's best is a 32-bit objective.
   PJ_INTERNAL_ASSERT(start >= INT_MIN && start <= INT_MAX, "the starting incumbent does not fit 32 bits");
   return static_cast<int>(start);

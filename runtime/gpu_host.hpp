@@ -42,11 +42,12 @@ int host_threads(const SolveOptions& opts);
 
 // The frontier at d_cpu, built by the compiled CPU module and freed with the object:
 // --dcpu when given, else the first depth with at least `want` nodes (`why_want` says
-// where that number comes from, for r.dcpu_reason). Fills r's frontier fields.
+// where that number comes from, for r.dcpu_reason), pruned against `ub` (--ub or the
+// warm start's incumbent). Fills r's frontier fields.
 class GpuFrontier {
  public:
-  GpuFrontier(const HostModule& host_module, const SolveOptions& opts, bool with_prefix, unsigned long long want,
-              const std::string& why_want, int size, SolveResult& r);
+  GpuFrontier(const HostModule& host_module, const SolveOptions& opts, std::optional<long long> ub, bool with_prefix,
+              unsigned long long want, const std::string& why_want, int size, SolveResult& r);
   ~GpuFrontier();
   GpuFrontier(const GpuFrontier&) = delete;
   GpuFrontier& operator=(const GpuFrontier&) = delete;
@@ -62,15 +63,16 @@ class GpuFrontier {
               SolveResult& r) const;
   // Asserts that the module's kernels lay a node out as the host does (pj_node_bytes).
   void check_layout(const cuda::Module& m) const;
-  // The incumbent the device starts from: the frontier's best leaf, else --ub, else
+  // The incumbent the device starts from: the frontier's best leaf, else `ub`, else
   // the goal's worst value (prepare_solve refused a --ub outside 32 bits).
-  int start_incumbent(const SolveOptions& opts, Goal goal) const;
+  int start_incumbent(Goal goal) const;
   // r's nodes and best solution: the frontier's and the device's together.
   void merge(const PjGpuResults& device, SolveResult& r) const;
 
  private:
   CpuModule cpu_;
   PjFrontier f_{};
+  std::optional<long long> ub_;
   int size_;
   mutable std::vector<unsigned> soa_;  // the layout of the last chunk uploaded
 };

@@ -21,6 +21,7 @@
 #include "runtime/skeletons.hpp"
 #include "runtime/solve.hpp"
 #include "runtime/version.hpp"
+#include "runtime/warm_start.hpp"
 #include "templates/gpu_abi.h"
 #include "templates/prelude.h"
 #include "templates/ivm_interval.h"
@@ -259,8 +260,16 @@ void run_ivm_skeleton(SkeletonRun& run) {
   } else {
     PjGpuResults init{};
     // prepare_solve refused a --ub outside the 32-bit incumbent.
-    init.best = static_cast<int>(opts.ub ? *opts.ub : (spec.goal == Goal::maximize ? INT_MIN : INT_MAX));
+    const std::optional<long long> ub = run.start_bound();
+    init.best = static_cast<int>(ub ? *ub : (spec.goal == Goal::maximize ? INT_MIN : INT_MAX));
     init.recorded = init.best;
+    // The warm start's solution is the answer unless the search finds a better one, and
+    // travels in the results so that a checkpoint keeps it.
+    if (!opts.ub && run.warm && run.warm->wait()) {
+      const WarmIncumbent& w = *run.warm->wait();
+      init.found = 1;
+      for (size_t j = 0; j < w.permutation.size(); ++j) init.perm[j] = static_cast<unsigned char>(w.permutation[j]);
+    }
     init.expanded = 1;  // the root, whose children the explorers' first rows hold
     results.upload(&init, sizeof init);
     IvmSplit split = split_leaves(T, L);

@@ -230,7 +230,7 @@ void run_offload_skeleton(SkeletonRun& run) {
   if (opts.batch > 0) o.batch = opts.batch;
   if (opts.in_flight > 0) o.in_flight = opts.in_flight;
   o.threads = host_threads(opts);
-  o.ub = opts.ub;  // within 32 bits: prepare_solve refused others
+  o.ub = run.start_bound();  // within 32 bits: prepare_solve refused others
 
   auto t1 = clock_type::now();
   size_t node_bytes = static_cast<size_t>(module.read_int("pj_node_bytes"));

@@ -90,6 +90,16 @@ std::string format_human(const SolveResult& r) {
       s += fmt::format("{}     none: no complete permutation is feasible\n", word);
     }
   }
+  if (r.warm_start) {
+    const auto& w = *r.warm_start;
+    if (w.objective)
+      s += fmt::format("warm start  {} from {:.3f} s of the cpu skeleton{}, the search's first incumbent\n", *w.objective,
+                       w.seconds, w.complete ? " (which finished)" : "");
+    else if (!w.failure.empty())
+      s += fmt::format("warm start  none: {}\n", w.failure);
+    else
+      s += fmt::format("warm start  none found in {:.3f} s\n", w.seconds);
+  }
   s += fmt::format("nodes       expanded {}, evaluated {}\n", grouped(r.expanded), grouped(r.evaluated));
   s += fmt::format("time        {:.3f} s: spec+generate {:.3f} s, compile {:.3f} s ({}: {}), search {:.3f} s\n",
                    r.t_total, r.t_generate, r.t_compile, r.cache_hit ? "cache hit" : "compiled",
@@ -172,6 +182,13 @@ std::string format_json(const SolveResult& r) {
   // Only a complete search proves its answer (or counts every solution).
   j["complete"] = !r.stopped;
   j["time_limit_s"] = r.time_limit > 0 ? nlohmann::ordered_json(r.time_limit) : nlohmann::ordered_json(nullptr);
+  if (r.warm_start)
+    j["warm_start"] = {{"objective", r.warm_start->objective ? nlohmann::ordered_json(*r.warm_start->objective)
+                                                             : nlohmann::ordered_json(nullptr)},
+                       {"seconds", r.warm_start->seconds},
+                       {"complete", r.warm_start->complete}};
+  else
+    j["warm_start"] = nullptr;
   j["nodes"] = {{"expanded", r.expanded}, {"evaluated", r.evaluated}};
   j["compile_s"] = {{"host", r.compile.host}, {"nvrtc", r.compile.nvrtc}, {"link", r.compile.link},
                     {"load", r.compile.load}};

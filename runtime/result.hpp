@@ -30,6 +30,16 @@ struct SolveResult {
   long long objective = 0;
   std::vector<int> permutation;
 
+  // The incumbent found before a GPU search (runtime/warm_start.hpp): its value, if
+  // any, the cpu search's seconds, whether it finished, why it failed.
+  struct WarmStartReport {
+    std::optional<long long> objective;
+    double seconds = 0;
+    bool complete = false;
+    std::string failure;
+  };
+  std::optional<WarmStartReport> warm_start;
+
   uint64_t expanded = 0, evaluated = 0;
   double t_generate = 0, t_compile = 0, t_search = 0, t_total = 0;
   // t_compile by stage: the host compiler, NVRTC, nvJitLink, loading the device module

@@ -41,6 +41,12 @@ const OptionInfo kOptions[] = {
      [](const SolveOptions& o) {
        return o.time_limit < 0 ? std::string("--time-limit takes a number of seconds above 0") : std::string();
      }},
+    {SkeletonOption::warm_start, "--warm-start", Shape::placement, {},
+     [](const SolveOptions& o) { return if_set(o.warm_start.has_value(), o.warm_start.value_or(0)); },
+     [](const SolveOptions& o) {
+       return o.warm_start.value_or(0) < 0 ? std::string("--warm-start takes a number of seconds, 0 for none")
+                                           : std::string();
+     }},
     {SkeletonOption::split_depth, "--split-depth", Shape::placement, {},
      [](const SolveOptions& o) { return if_set(o.split_depth != 0, o.split_depth); }},
     {SkeletonOption::all_solutions, "--all-solutions", Shape::path, {},

@@ -4,6 +4,7 @@
 
 #include "dsl/diagnostics.hpp"
 #include "runtime/solve.hpp"
+#include "runtime/warm_start.hpp"
 
 namespace permjit {
 
@@ -11,15 +12,16 @@ namespace {
 using O = SkeletonOption;
 
 constexpr Takes kCpuTakes[] = {{O::time_limit}, {O::split_depth}, {O::all_solutions}, {O::roots}};
-constexpr Takes kDfsTakes[] = {{O::time_limit}, {O::dcpu}, {O::block_size}, {O::max_chunk}};
+constexpr Takes kDfsTakes[] = {{O::time_limit}, {O::dcpu}, {O::block_size}, {O::max_chunk}, {O::warm_start}};
 constexpr Takes kIvmTakes[] = {{O::block_size}, {O::explorers}, {O::trigger}, {O::ivm_rows},
-                               {O::checkpoint}, {O::checkpoint_every}, {O::resume}};
+                               {O::checkpoint}, {O::checkpoint_every}, {O::resume}, {O::warm_start}};
 constexpr Takes kCdpTakes[] = {{O::dcpu},      {O::block_size},       {O::max_chunk},  {O::dgpu},
-                               {O::child_block_size}, {O::child_grids}, {O::pending_launches}};
+                               {O::child_block_size}, {O::child_grids}, {O::pending_launches}, {O::warm_start}};
 // rec launches one final grid from the host: nothing per block, nothing from the device.
-constexpr Takes kRecTakes[] = {{O::dcpu}, {O::block_size}, {O::max_chunk}, {O::dgpu}, {O::child_block_size}};
+constexpr Takes kRecTakes[] = {{O::dcpu},      {O::block_size}, {O::max_chunk},
+                               {O::dgpu},      {O::child_block_size}, {O::warm_start}};
 constexpr Takes kOffloadTakes[] = {{O::block_size}, {O::offload},  {O::pool_max},
-                                   {O::pool_min},   {O::batch},    {O::in_flight}};
+                                   {O::pool_min},   {O::batch},    {O::in_flight}, {O::warm_start}};
 constexpr Takes kIdaTakes[] = {{O::all_solutions}, {O::roots}, {O::balance, "static dynamic donate"},
                                {O::donate_after},  {O::ida_stack}};
 // A thread has no stack in shared memory to give nodes from: no donation.
@@ -96,6 +98,15 @@ const Skeleton kSkeletons[] = {
 }  // namespace
 
 SkeletonUnits probe_units(const UnitInputs& in) { return {std::nullopt, device_unit(in, {"probe.cuh"}, {})}; }
+
+std::optional<long long> SkeletonRun::start_bound() const {
+  if (opts.ub) return opts.ub;
+  if (warm) {
+    const std::optional<WarmIncumbent>& found = warm->wait();
+    if (found) return found->value;
+  }
+  return std::nullopt;
+}
 
 ModuleCache SkeletonRun::cache() const {
   return ModuleCache(opts.cache_dir.empty() ? default_cache_dir() : opts.cache_dir);

@@ -2,6 +2,7 @@
 // options it takes and the translation units it compiles. Every choice by name goes
 // through it (find_skeleton, default_skeleton); nothing else compares skeleton names.
 #pragma once
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -17,6 +18,7 @@
 namespace permjit {
 
 struct SolveOptions;
+class WarmStart;
 
 enum class Backend { cpu, gpu };
 const char* backend_name(Backend b);
@@ -27,7 +29,11 @@ struct SkeletonRun {
   const SkeletonUnits& units;  // built by the row's `units`: what the run compiles
   const SolveOptions& opts;
   SolveResult& result;  // fill nodes, objective, times of compile and search
+  WarmStart* warm = nullptr;  // the incumbent found before the search, when there is one
   ModuleCache cache() const;  // --cache-dir, else the default
+  // The incumbent the search starts from: --ub, else the warm start's (waiting for it;
+  // call it once the module is compiled, so that both run at once), else none.
+  std::optional<long long> start_bound() const;
 };
 
 struct Skeleton {

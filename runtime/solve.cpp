@@ -9,6 +9,7 @@
 #include "generator/generate.hpp"
 #include "runtime/cuda_driver.hpp"
 #include "runtime/skeletons.hpp"
+#include "runtime/warm_start.hpp"
 
 namespace permjit {
 
@@ -170,8 +171,22 @@ SolveResult solve(const SolveOptions& opts) {
   PreparedSolve p = prepare_solve(opts);
   require_device(*p.skeleton, opts);
   SolveResult r = std::move(p.header);
-  SkeletonRun run{p.spec, p.source, p.units, opts, r};
+  // Started before the skeleton compiles its module: the two run at once.
+  std::optional<WarmStart> warm;
+  if (WarmStart::wanted(opts, p.spec, p.skeleton->backend == Backend::gpu)) warm.emplace(opts);
+  SkeletonRun run{p.spec, p.source, p.units, opts, r, warm ? &*warm : nullptr};
   p.skeleton->run(run);
+  if (warm) {
+    const std::optional<WarmIncumbent>& found = warm->wait();
+    r.warm_start = SolveResult::WarmStartReport{found ? std::optional<long long>(found->value) : std::nullopt,
+                                                warm->seconds(), warm->complete(), warm->failure()};
+    // The search found nothing better: the warm start's solution is the optimum.
+    if (found && !r.found && !r.stopped) {
+      r.found = true;
+      r.objective = found->value;
+      r.permutation = found->permutation;
+    }
+  }
   r.t_total = std::chrono::duration<double>(std::chrono::steady_clock::now() - p.start).count();
   return r;
 }

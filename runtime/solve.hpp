@@ -30,6 +30,7 @@ struct SolveOptions {
   unsigned long long pool_max = 0, pool_min = 0, batch = 0;  // offload: 0 chooses
   int in_flight = 0;             // offload: batches on the device at once; 0 chooses
   std::optional<long long> ub;
+  std::optional<double> warm_start;  // GPU, optimisation: seconds of the cpu skeleton before the search (runtime/warm_start.hpp)
   double time_limit = 0;             // cpu skeleton, > 0: stop the search after this many seconds
   bool all_solutions = false;        // path problems: finish the last IDA* iteration
   unsigned long long roots = 0;      // path problems: roots of the upper tree; 0: chosen by the skeleton
@@ -50,8 +51,10 @@ struct SolveOptions {
   // The defaults of the options above, named once.
   static constexpr int kDefaultBlockSize = 128;
   static constexpr double kDefaultCheckpointEvery = 60;
+  static constexpr double kDefaultWarmStart = 0.3;
   int block() const { return block_size > 0 ? block_size : kDefaultBlockSize; }
   double seconds_between_checkpoints() const { return checkpoint_every.value_or(kDefaultCheckpointEvery); }
+  double warm_start_seconds() const { return warm_start.value_or(kDefaultWarmStart); }
 };
 
 constexpr unsigned kMinIdaStack = 8;  // --ida-stack: a warp's stack must hold a few pops

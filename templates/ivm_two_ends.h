@@ -76,46 +76,20 @@ PJ_HD void by_position(const int* vals, EndBits ends, int* out) {
   }
 }
 
-// One end's children of a node: those its (first) bound keeps, how many, the sum of the
-// keys of all of them (bounds, negated when maximising: smaller is better) and the bound
-// of each kept value.
-struct EndChildren {
-  Mask kept = 0;
-  int count = 0;
-  long long key_sum = 0;
-};
-
-PJ_HD EndChildren evaluate_end(const Node& parent, Mask cand, int end, int best, int* bound_of) {
-  EndChildren out;
-  for (Mask rem = cand; rem; rem &= rem - 1) {
-    const int v = pj::lowest(rem);
-    if constexpr (problem::kGoal == pj::Goal::count) {
-      out.kept |= pj::bit<Mask>(v);
-      ++out.count;
-    } else {
-      Node child;
-      place_at(parent, v, end, child);
-      const int b = problem::bound(child);
-      out.key_sum += problem::kGoal == pj::Goal::maximize ? -static_cast<long long>(b) : b;
-      if (prunes(b, best)) continue;
-      out.kept |= pj::bit<Mask>(v);
-      ++out.count;
-      bound_of[v] = b;
-    }
-  }
-  return out;
-}
+// The first bound of a node. Called, not inlined, on the device: the explorer asks it
+// from several places, and one copy of a large bound compiles in a fraction of the time.
+PJ_HEAVY int bound_of(const Node& n) { return problem::bound(n); }
 
 // Staged bounds: the kept children of one end that the refinement keeps too. Only the
 // survivors of the first bound are refined, one after the other.
-PJ_HD Mask refine_kept(const Node& parent, Mask kept, int end, int best, const int* bound_of) {
+PJ_HD Mask refine_kept(const Node& parent, Mask kept, int end, int best, const int* first_bound) {
   if constexpr (problem::kStages == 2) {
     Mask out = 0;
     for (Mask rem = kept; rem; rem &= rem - 1) {
       const int v = pj::lowest(rem);
       Node child;
       place_at(parent, v, end, child);
-      const int first = bound_of[v], refined = problem::refine(child, first);
+      const int first = first_bound[v], refined = problem::refine(child, first);
       // The better informed of the two (docs/spec-language.md, "Staged bounds").
       const int b = problem::kGoal == pj::Goal::maximize ? (refined < first ? refined : first)
                                                           : (refined > first ? refined : first);
@@ -123,31 +97,45 @@ PJ_HD Mask refine_kept(const Node& parent, Mask kept, int end, int best, const i
     }
     return out;
   }
-  (void)parent, (void)end, (void)best, (void)bound_of;
+  (void)parent, (void)end, (void)best, (void)first_bound;
   return kept;
 }
 
 // The children of `parent` (a node whose children are not leaves) to expand, and their
 // end: `forced` when it is 0 or 1 (a decided end), else the end with fewer children
-// kept; on a tie the end whose keys sum higher, then the front. With staged bounds the
+// kept (by the first bound); on a tie the end whose keys -- bounds, negated when
+// maximising: smaller is better -- sum higher, then the front. With staged bounds the
 // choice is made on the first bound, and only the kept end's children are refined.
 // Evaluates both ends unless the end is forced; the caller counts 2 x candidates either
-// way.
-PJ_HD Mask children_two_ends(const Node& parent, Mask cand, int forced, int best, int& end) {
-  int bound_front[problem::kSize], bound_back[problem::kSize];
-  if (forced >= 0) {
-    end = forced;
-    const EndChildren e = evaluate_end(parent, cand, end, best, bound_front);
-    return refine_kept(parent, e.kept, end, best, bound_front);
+// way. One loop over the ends, not unrolled: one copy of the bound.
+PJ_HEAVY Mask children_two_ends(const Node& parent, Mask cand, int forced, int best, int& end) {
+  int first_bound[2][problem::kSize];
+  Mask kept[2] = {0, 0};
+  int count[2] = {0, 0};
+  long long key_sum[2] = {0, 0};
+  const int from = forced >= 0 ? forced : 0, to = forced >= 0 ? forced : 1;
+#pragma unroll 1
+  for (int e = from; e <= to; ++e) {
+    for (Mask rem = cand; rem; rem &= rem - 1) {
+      const int v = pj::lowest(rem);
+      if constexpr (problem::kGoal == pj::Goal::count) {
+        kept[e] |= pj::bit<Mask>(v);
+        ++count[e];
+      } else {
+        Node child;
+        place_at(parent, v, e, child);
+        const int b = bound_of(child);
+        key_sum[e] += problem::kGoal == pj::Goal::maximize ? -static_cast<long long>(b) : b;
+        if (prunes(b, best)) continue;
+        kept[e] |= pj::bit<Mask>(v);
+        ++count[e];
+        first_bound[e][v] = b;
+      }
+    }
   }
-  const EndChildren front = evaluate_end(parent, cand, 0, best, bound_front);
-  const EndChildren back = evaluate_end(parent, cand, 1, best, bound_back);
-  if (back.count < front.count || (back.count == front.count && back.key_sum > front.key_sum)) {
-    end = 1;
-    return refine_kept(parent, back.kept, 1, best, bound_back);
-  }
-  end = 0;
-  return refine_kept(parent, front.kept, 0, best, bound_front);
+  if (forced >= 0) end = forced;
+  else end = count[1] < count[0] || (count[1] == count[0] && key_sum[1] > key_sum[0]) ? 1 : 0;
+  return refine_kept(parent, kept[end], end, best, first_bound[end]);
 }
 
 // A node at level k has children that are leaves when one value is left.
@@ -294,7 +282,7 @@ PJ_HD bool explore_two_ends(Ref x, layout::Level* stack, int stride, Hooks& hook
       continue;
     }
     if constexpr (problem::kGoal != pj::Goal::count) {
-      if (prunes(problem::bound(child), hooks.best)) continue;
+      if (prunes(bound_of(child), hooks.best)) continue;
     }
     ++c.expanded;
     const int k = top + 1;

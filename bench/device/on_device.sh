@@ -15,6 +15,7 @@
 #   bash bench/device/on_device.sh compile-cold        # ivm on ta022/029/030: cold compile, then warm
 #   bash bench/device/on_device.sh ivm-shape           # ivm search: run-time data against specialized, unroll budget
 #   bash bench/device/on_device.sh cpu-scaling         # the cpu skeleton at 1-16 threads; the hand-written counter
+#   bash bench/device/on_device.sh test-two-ends flowshop-two-ends-opt  # two-ended ivm: tests; ta021-030 at the optimum
 set -uo pipefail
 source "$(dirname "$0")/env.sh"
 out="${OUT:-/tmp/permjit-out}"
@@ -135,6 +136,13 @@ for mode in "$@"; do
     ivm-shape)  # ta022/029/030 (ivm) at the optimum: the default (compiled data), and run-time data with bound() called
       python3 bench/run.py bench/ivm_shape.json --permjit "$(command -v permjit)" --out "$out/ivm-shape.jsonl" 2>&1 |
         tee "$out/ivm-shape.log"
+      ;;
+    test-two-ends)  # two-ended ivm and the warm start against cpu
+      permjit_gpu_tests "[two_ends],[warm_start]" --durations yes 2>&1 | tee "$out/gpu-tests-two-ends.log" | tail -30
+      ;;
+    flowshop-two-ends-opt)  # ivm, jobs at both ends, ta021-ta030 at the optimum
+      python3 bench/run.py bench/flowshop_two_ends_ivm_opt.json --permjit "$(command -v permjit)" \
+        --out "$out/flowshop-two-ends-opt.jsonl" 2>&1 | tee "$out/flowshop-two-ends-opt.log"
       ;;
     compile-cold)  # ivm on ta022/029/030 at the optimum: each with an empty cache (cold), then again (warm)
       bash bench/compile_cold.sh "$out/compile-cold.jsonl" 2>&1 | tee "$out/compile-cold.log"

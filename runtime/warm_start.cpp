@@ -1,0 +1,51 @@
+#include "runtime/warm_start.hpp"
+
+#include <chrono>
+#include <exception>
+
+#include "runtime/solve.hpp"
+
+namespace permjit {
+
+bool WarmStart::wanted(const SolveOptions& opts, const ProblemSpec& spec, bool gpu_skeleton) {
+  const bool optimise = spec.goal == Goal::minimize || spec.goal == Goal::maximize;
+  // --ub gives the incumbent; a resumed search has its own.
+  return gpu_skeleton && optimise && !opts.ub && opts.resume.empty() && opts.warm_start_seconds() > 0;
+}
+
+WarmStart::WarmStart(const SolveOptions& opts) {
+  // A solve of its own: the GPU skeletons' options do not apply to the cpu skeleton.
+  SolveOptions fresh;
+  fresh.load = opts.load;
+  fresh.backend = "cpu";
+  fresh.skeleton = "cpu";
+  fresh.threads = opts.threads;
+  fresh.time_limit = opts.warm_start_seconds();
+  fresh.cache_dir = opts.cache_dir;
+  fresh.progress = SolveOptions::Progress::off;
+  thread_ = std::thread([this, fresh] {
+    auto t0 = std::chrono::steady_clock::now();
+    try {
+      SolveResult r = solve(fresh);
+      if (r.found) best_ = WarmIncumbent{r.objective, r.permutation};
+      complete_ = !r.stopped;
+    } catch (const std::exception& e) {
+      failure_ = e.what();
+    }
+    seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  });
+}
+
+WarmStart::~WarmStart() {
+  if (thread_.joinable()) thread_.join();
+}
+
+const std::optional<WarmIncumbent>& WarmStart::wait() {
+  if (!joined_) {
+    thread_.join();
+    joined_ = true;
+  }
+  return best_;
+}
+
+}  // namespace permjit
