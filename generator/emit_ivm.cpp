@@ -54,16 +54,12 @@ void emit_ivm_layout(GenContext& g) {
   out.line("  Digit* V;          // [kLevels][T]: the value placed at each level of the current path");
   out.line("  problem::Mask* M;  // [kLevels][T]: row l, the values still to try at level l");
   out.line("  Digit* last;       // [kLevels][T]: the factoradic digits of the interval's last leaf");
-  out.line("  // Two ends (templates/ivm_two_ends.h; unused with one end): bit l of `ends` is the");
-  out.line("  // end (1: back) of the node at level l of the current path; bit l of `last_ends`,");
-  out.line("  // for l < last_known, that of the node at level l of the last leaf's path.");
-  out.line("  unsigned long long* ends;       // [T]");
-  out.line("  unsigned long long* last_ends;  // [T]");
-  out.line("  Digit* last_known;              // [T]");
+  out.line("  unsigned long long* ends;  // [T]: two ends (templates/ivm_two_ends.h; unused with one end),");
+  out.line("                            // bit l the end (1: back) of the node at level l of the path");
   out.line("  unsigned long long T;");
   out.line("};");
   out.line("constexpr int kExplorerBytes =");
-  out.line("    1 + kLevels * (2 * int(sizeof(Digit)) + int(sizeof(problem::Mask))) + 16 + int(sizeof(Digit));");
+  out.line("    1 + kLevels * (2 * int(sizeof(Digit)) + int(sizeof(problem::Mask))) + 8;");
   out.line("");
   out.line("}  // namespace pj_ivm::layout");
 }

@@ -34,7 +34,7 @@ double since(clock_type::time_point t) { return std::chrono::duration<double>(cl
 
 // The kernels' view of the explorers (pj_ivm::layout::Explorers in the generated layout).
 struct ExplorersArg {
-  CUdeviceptr I, V, M, last, ends, last_ends, last_known;
+  CUdeviceptr I, V, M, last, ends;
   unsigned long long T;
 };
 
@@ -42,16 +42,16 @@ struct ExplorersArg {
 struct ExplorerArrays {
   unsigned long long T;
   size_t L, mask_bytes;
-  cuda::Buffer I, V, M, last, ends, last_ends, last_known;
+  cuda::Buffer I, V, M, last, ends;
   ExplorerArrays(unsigned long long t, int levels, int mb)
       : T(t), L(static_cast<size_t>(levels)), mask_bytes(static_cast<size_t>(mb)), I(T), V(L * T),
-        M(L * T * mask_bytes), last(L * T), ends(T * 8), last_ends(T * 8), last_known(T) {}
+        M(L * T * mask_bytes), last(L * T), ends(T * 8) {}
   ExplorersArg arg() const {
-    return {I.ptr(), V.ptr(), M.ptr(), last.ptr(), ends.ptr(), last_ends.ptr(), last_known.ptr(), T};
+    return {I.ptr(), V.ptr(), M.ptr(), last.ptr(), ends.ptr(), T};
   }
   // Every array, in the checkpoint's order.
-  std::array<cuda::Buffer*, 7> all() { return {&I, &V, &M, &last, &ends, &last_ends, &last_known}; }
-  std::array<const cuda::Buffer*, 7> all() const { return {&I, &V, &M, &last, &ends, &last_ends, &last_known}; }
+  std::array<cuda::Buffer*, 5> all() { return {&I, &V, &M, &last, &ends}; }
+  std::array<const cuda::Buffer*, 5> all() const { return {&I, &V, &M, &last, &ends}; }
   // The checkpoint's byte image: the arrays one after the other.
   std::string download() const {
     std::string s(bytes(), '\0');
@@ -196,7 +196,7 @@ void run_ivm_skeleton(SkeletonRun& run) {
   r.cache_hit = image.cache_hit;
   r.t_compile = since(t0);
   const int mask_bytes = module.read_int("pj_ivm_mask_bytes");
-  const int explorer_bytes = 1 + L * (2 + mask_bytes) + 16 + 1;
+  const int explorer_bytes = 1 + L * (2 + mask_bytes) + 8;
   PJ_INTERNAL_ASSERT(module.read_int("pj_ivm_explorer_bytes") == explorer_bytes,
                      "the IVM layout differs between the host and the device");
 

@@ -84,28 +84,32 @@ __device__ __forceinline__ unsigned long long thread_index() {
 }  // namespace pj_ivm::device
 
 // Explorer i starts on [first_i, last_i] (its last digits are already in place), or
-// has nothing when empty[i].
+// has nothing when empty[i]. Two ends: explorer 0 starts with every leaf, the others
+// with nothing (templates/ivm_two_ends.h says why).
 extern "C" __global__ void pj_ivm_init(pj_ivm::layout::Explorers e, const unsigned char* __restrict__ first,
                                        const unsigned char* __restrict__ empty, PjGpuResults* r) {
   using namespace pj_ivm::device;
   const unsigned long long i = thread_index();
   if (i >= e.T) return;
   Ref x{e, i};
+  const int best = read_volatile(&r->best);  // nothing is found during this kernel
+  if constexpr (problem::kEnds == 2) {  // the whole tree to explorer 0 (templates/ivm_two_ends.h)
+    if (i != 0) {
+      pj_ivm::set_empty(x);
+      return;
+    }
+    pj_ivm::Counters root;
+    pj_ivm::enter_root(x, best, root);
+    atomicAdd(&r->evaluated, root.evaluated);
+    return;
+  }
   if (empty[i]) {
     pj_ivm::set_empty(x);
     return;
   }
   pj_ivm::Digit f[L];
   for (int l = 0; l < L; ++l) f[l] = first[l * e.T + i];
-  const int best = read_volatile(&r->best);  // nothing is found during this kernel
-  if constexpr (problem::kEnds == 2) {
-    pj_ivm::decide_last_ends(x, best);
-    pj_ivm::Counters root;
-    pj_ivm::enter_two_ends(x, f, best, nullptr, &root);
-    if (root.evaluated) atomicAdd(&r->evaluated, root.evaluated);
-  } else {
-    pj_ivm::enter(x, f, PrunedBy{best});
-  }
+  pj_ivm::enter(x, f, PrunedBy{best});
 }
 
 // TreeExplore: every explorer works on its interval until `trigger` explorers are
@@ -189,9 +193,8 @@ extern "C" __global__ void pj_ivm_steal(pj_ivm::layout::Explorers e, const long 
   if (v < 0) return;
   claimed[v] = 0;
   const Ref thief{e, i}, robbed{e, static_cast<unsigned long long>(v)};
-  const int best = read_volatile(&r->best);
   bool stolen = false;
-  if constexpr (problem::kEnds == 2) stolen = pj_ivm::steal_half_two_ends(thief, robbed, best);
-  else stolen = pj_ivm::steal_half(thief, robbed, PrunedBy{best});
+  if constexpr (problem::kEnds == 2) stolen = pj_ivm::steal_row_two_ends(thief, robbed);
+  else stolen = pj_ivm::steal_half(thief, robbed, PrunedBy{read_volatile(&r->best)});
   if (stolen) atomicAdd(&ctl->steals, 1u);
 }

@@ -45,8 +45,6 @@ struct Ref {
   PJ_HD Mask& M(int l) const { return e.M[l * e.T + i]; }
   PJ_HD layout::Digit& last(int l) const { return e.last[l * e.T + i]; }
   PJ_HD unsigned long long& ends() const { return e.ends[i]; }
-  PJ_HD unsigned long long& last_ends() const { return e.last_ends[i]; }
-  PJ_HD layout::Digit& last_known() const { return e.last_known[i]; }
 };
 
 PJ_HD bool is_empty(Ref x) { return x.I() == 0 && x.M(0) == 0; }
@@ -155,8 +153,6 @@ PJ_HD void set_empty(Ref x) {
   x.I() = 0;
   x.M(0) = 0;
   x.ends() = 0;
-  x.last_ends() = 0;
-  x.last_known() = 0;
 }
 
 struct Counters {

@@ -7,29 +7,24 @@
 // Numbering. A node has as many children at either end, so a leaf's factoradic digit at
 // level l is still the rank of its value among the free ones; the end of each node on a
 // path says where the value goes. An explorer keeps the ends of its current path as bits
-// (`ends`).
+// (`ends`), saved with its state (a checkpoint resumes exactly).
 //
-// Ends that several explorers share. The end of a node depends on the incumbent, so two
-// explorers that each decided it could disagree, and the permutations of the node's
-// subtree would be lost or found twice. A node is shared by the intervals that hold its
-// leaves: an explorer decides the end of a node only when no other explorer holds it, and
-// otherwise takes the end from whoever decided it first:
-//   - at the start all explorers decide the ends on their first and last paths with the
-//     same incumbent (nothing is found during the init kernel), so neighbours agree;
-//   - a thief takes the ends of the victim's path where its first path follows it, the
-//     victim's `last_ends` where it follows the victim's last path (those become the
-//     thief's), and decides the others; the victim's new last path is the thief's first
-//     path up to the node where the thief's interval starts, so the victim's `last_ends`
-//     become the thief's decisions;
-//   - an explorer expanding a node on its last path below `last_known` uses `last_ends`.
-// The ends travel with the explorer's state, so a checkpoint resumes exactly.
+// Ends are decided once. The end of a node depends on the incumbent, so two explorers
+// that each decided it could disagree, and the permutations below it would be lost or
+// found twice. Here no node is ever decided by two explorers: the search starts with one
+// explorer holding every leaf (the root is decided once), and a thief takes whole
+// subtrees from a row of its victim -- the upper half of the victim's shallowest
+// non-empty row -- so its interval starts at a child of a node on the victim's path. The
+// nodes the two then share are that path's, decided already; the thief copies their
+// ends. The split point is still a factoradic number, so intervals, their lengths and
+// the hypercube's victim selection work as with one end; the cut is at a row, not at the
+// exact middle (templates/cpu_work_pool.hpp gives away half of a level the same way).
 //
 // Counting. A node's expansion -- generating its children at both ends, bounding them
-// (both ends count as evaluated), choosing the end -- is counted by the explorer that
-// owns the node's first leaf, as in the one-end explorer; the children of a node whose
-// children are leaves (one value left) are evaluated when popped. The root's expansion is
-// counted by the explorer whose interval starts at leaf 0. With the incumbent fixed the
-// totals equal the `cpu` skeleton's.
+// (both ends count as evaluated), choosing the end, refining the kept end's children
+// when the bounds are staged -- happens when the node is popped from a row, by the
+// explorer that pops it; the root's, when the search starts. Rows hold the children
+// kept. With the incumbent fixed the totals equal the `cpu` skeleton's.
 #pragma once
 
 namespace problem {  // MERGE-SHIM: until staged bounds land
@@ -102,20 +97,18 @@ PJ_HD Mask refine_kept(const Node& parent, Mask kept, int end, int best, const i
 }
 
 // The children of `parent` (a node whose children are not leaves) to expand, and their
-// end: `forced` when it is 0 or 1 (a decided end), else the end with fewer children
-// kept (by the first bound); on a tie the end whose keys -- bounds, negated when
-// maximising: smaller is better -- sum higher, then the front. With staged bounds the
-// choice is made on the first bound, and only the kept end's children are refined.
-// Evaluates both ends unless the end is forced; the caller counts 2 x candidates either
-// way. One loop over the ends, not unrolled: one copy of the bound.
-PJ_HEAVY Mask children_two_ends(const Node& parent, Mask cand, int forced, int best, int& end) {
+// end: the end with fewer children kept (by the first bound); on a tie the end whose
+// keys -- bounds, negated when maximising: smaller is better -- sum higher, then the
+// front. With staged bounds the choice is made on the first bound, and only the kept
+// end's children are refined. The caller counts the 2 x candidates evaluated. One loop
+// over the ends, not unrolled: one copy of the bound.
+PJ_HEAVY Mask children_two_ends(const Node& parent, Mask cand, int best, int& end) {
   int first_bound[2][problem::kSize];
   Mask kept[2] = {0, 0};
   int count[2] = {0, 0};
   long long key_sum[2] = {0, 0};
-  const int from = forced >= 0 ? forced : 0, to = forced >= 0 ? forced : 1;
 #pragma unroll 1
-  for (int e = from; e <= to; ++e) {
+  for (int e = 0; e < 2; ++e) {
     for (Mask rem = cand; rem; rem &= rem - 1) {
       const int v = pj::lowest(rem);
       if constexpr (problem::kGoal == pj::Goal::count) {
@@ -133,97 +126,30 @@ PJ_HEAVY Mask children_two_ends(const Node& parent, Mask cand, int forced, int b
       }
     }
   }
-  if (forced >= 0) end = forced;
-  else end = count[1] < count[0] || (count[1] == count[0] && key_sum[1] > key_sum[0]) ? 1 : 0;
+  end = count[1] < count[0] || (count[1] == count[0] && key_sum[1] > key_sum[0]) ? 1 : 0;
   return refine_kept(parent, kept[end], end, best, first_bound[end]);
 }
 
 // A node at level k has children that are leaves when one value is left.
 PJ_HD bool leaf_children(int k) { return k + 1 == L; }
 
-// Decides the ends of the nodes on the explorer's last path that it shares with the
-// next interval (those whose subtree holds a leaf after `last`), at the start of the
-// search, as the next explorer's enter_two_ends() decides them: same nodes, same
-// incumbent. Stops where the path leaves the kept children.
-PJ_HD void decide_last_ends(Ref x, int best) {
-  Node node;
-  problem::root(node);
-  EndBits ends = 0;
-  int k = 0;
-  for (; k + 1 < L; ++k) {
-    bool shared = false;  // the node's subtree goes on after `last`
-    for (int l = k; l < L; ++l) shared = shared || x.last(l) != base_of(l, L) - 1;
-    if (!shared) break;
-    int end = 0;
-    const Mask kept = children_two_ends(node, problem::candidates(node), -1, best, end);
-    ends = with_end(ends, k, end);
-    const int c = value_of_rank(node.free, x.last(k));
-    if (!pj::test(kept, c)) {
-      ++k;
-      break;
-    }
-    Node child;
-    place_at(node, c, end, child);
-    node = child;
+// The whole tree to one explorer: the root expanded (its end decided, its children at
+// both ends counted as evaluated) and its kept children in row 0. Its last leaf is the
+// last of all.
+PJ_HD void enter_root(Ref x, int best, Counters& c) {
+  Node root;
+  problem::root(root);
+  for (int l = 0; l < L; ++l) x.last(l) = static_cast<layout::Digit>(base_of(l, L) - 1);
+  const Mask cand = problem::candidates(root);
+  int end = 0;
+  Mask kept = cand;  // a root with one value left has a leaf child: evaluated when popped
+  if (!leaf_children(0)) {
+    kept = children_two_ends(root, cand, best, end);
+    c.evaluated += 2ull * static_cast<unsigned long long>(pj::popcount(cand));
   }
-  x.last_ends() = ends;
-  x.last_known() = static_cast<layout::Digit>(k);
-}
-
-// Makes the explorer start at leaf `first` (its last leaf, last_ends and last_known are
-// already set): the walk of enter() in templates/ivm_explorer.h, where each row holds
-// the kept children of the path node at its end. The end of a path node comes from
-// `other` (a victim whose current path the walk follows; may be null), from the
-// explorer's last_ends where the walk follows its last path, or is decided here.
-// `root_counts` receives the root's expansion when `first` is leaf 0. Returns how many
-// levels from the root had their end set (the rest of the path was not reached).
-PJ_HD int enter_two_ends(Ref x, const Digit* first, int best, const Ref* other, Counters* root_counts) {
-  Node node;
-  problem::root(node);
-  EndBits ends = 0;
-  bool on_last_path = true;  // the path so far equals last's digits
-  bool on_other_path = other != nullptr;
-  const int other_top = other ? other->I() : -1;
-  int decided = 0;
-  int l = 0;
-  for (;; ++l) {
-    const Mask cand = problem::candidates(node);
-    const Mask free = node.free;
-    const int d = first[l], e = x.last(l);
-    Mask kept = cand;
-    int end = 0;
-    if (!leaf_children(l)) {
-      int forced = -1;
-      if (on_other_path && l <= other_top) forced = end_at(other->ends(), l);
-      else if (on_last_path && l < x.last_known()) forced = end_at(x.last_ends(), l);
-      kept = children_two_ends(node, cand, forced, best, end);
-      if (l == 0 && root_counts && is_zero_from(first, 0, L))
-        root_counts->evaluated += 2ull * static_cast<unsigned long long>(pj::popcount(cand));
-    }
-    ends = with_end(ends, l, end);
-    decided = l + 1;
-    Mask row = kept & ~lowest_n(free, d + 1);  // later siblings
-    if (on_last_path) row &= lowest_n(free, e + 1);
-    const int c = value_of_rank(free, d);
-    const bool is_child = pj::test(kept, c);
-    if (is_zero_from(first, l + 1, L)) {  // the path node's first leaf is `first`
-      if (is_child) row |= pj::bit<Mask>(c);
-      x.M(l) = row;
-      break;
-    }
-    x.M(l) = row;
-    if (!is_child) break;
-    Node child;
-    place_at(node, c, end, child);
-    x.V(l) = static_cast<layout::Digit>(c);
-    on_last_path = on_last_path && d == e;
-    on_other_path = on_other_path && l < other_top && other->V(l) == c;
-    node = child;
-  }
-  x.I() = static_cast<layout::Digit>(l);
-  x.ends() = ends;
-  normalize(x);
-  return decided;
+  x.I() = 0;
+  x.M(0) = kept;
+  x.ends() = with_end(0, 0, end);
 }
 
 // Explores the interval depth-first, as explore() in templates/ivm_explorer.h does with
@@ -248,8 +174,6 @@ PJ_HD bool explore_two_ends(Ref x, layout::Level* stack, int stride, Hooks& hook
   Mask rem = x.M(top);
   int tight = 0;  // as in explore(): the node at level k is on last's path when tight >= k
   while (tight < top && rank_of(stack[tight * stride].node.free, vals[tight]) == x.last(tight)) ++tight;
-  const int last_known = x.last_known();
-  const EndBits last_ends = x.last_ends();
 
   unsigned since_poll = 0;
   bool done = false;
@@ -291,8 +215,7 @@ PJ_HD bool explore_two_ends(Ref x, layout::Level* stack, int stride, Hooks& hook
     Mask child_rem = cand;
     int end = 0;
     if (!leaf_children(k)) {
-      const int forced = on_last && k < last_known ? end_at(last_ends, k) : -1;
-      child_rem = children_two_ends(child, cand, forced, hooks.best, end);
+      child_rem = children_two_ends(child, cand, hooks.best, end);
       c.evaluated += 2ull * static_cast<unsigned long long>(pj::popcount(cand));
     }
     ends = with_end(ends, k, end);
@@ -317,26 +240,41 @@ PJ_HD bool explore_two_ends(Ref x, layout::Level* stack, int stride, Hooks& hook
   return done;
 }
 
-// A thief's steal over a two-ended tree: steal_half() of templates/ivm_explorer.h, the
-// ends passed on as the header says. The victim's state is read before it is clipped.
-PJ_HD bool steal_half_two_ends(Ref thief, Ref victim, int best) {
+// A thief's steal over a two-ended tree: the upper half of the victim's shallowest
+// non-empty row (all of it when a deeper row is left to the victim; a last row keeps at
+// least its lowest value), as whole subtrees of a node both now have on their path.
+// False (nothing changes) when the victim has a single subtree left.
+PJ_HD bool steal_row_two_ends(Ref thief, Ref victim) {
   if (is_empty(victim)) return false;
-  Digit pos[L], last[L], mid[L];
-  position(victim, pos);
-  load_last(victim, last);
-  if (compare(pos, last, L) >= 0) return false;
-  split_half(pos, last, mid, L);
-  for (int l = 0; l < L; ++l) thief.last(l) = last[l];
-  thief.last_ends() = victim.last_ends();
-  thief.last_known() = victim.last_known();
-  const int decided = enter_two_ends(thief, mid, best, &victim, nullptr);
-  // The nodes both now hold: the thief's first path above the node its interval starts
-  // at (levels whose digits of `mid` are not all zero below).
-  int shared = 0;
-  while (shared < L && !is_zero_from(mid, shared, L)) ++shared;
-  victim.last_ends() = thief.ends();
-  victim.last_known() = static_cast<layout::Digit>(decided < shared ? decided : shared);
-  step(mid, -1, L);  // the victim's new last leaf
+  const int top = victim.I();
+  int j = 0;
+  while (j < top && victim.M(j) == 0) ++j;
+  const Mask row = victim.M(j);
+  const int left = pj::popcount(row);
+  const int give = j < top ? (left + 1) / 2 : left / 2;
+  if (give == 0) return false;
+  const Mask kept = lowest_n(row, left - give);  // the victim keeps the lowest values
+  const Mask given = row & ~kept;
+  // The thief: the victim's path above row j, its ends, the given values; the victim's
+  // last leaf. Its interval starts at the first leaf below the lowest given value.
+  Mask free = root_free();
+  Digit mid[L];
+  for (int l = 0; l < j; ++l) {
+    const int v = victim.V(l);
+    mid[l] = static_cast<Digit>(rank_of(free, v));
+    free &= ~pj::bit<Mask>(v);
+    thief.V(l) = static_cast<layout::Digit>(v);
+    thief.M(l) = 0;
+  }
+  mid[j] = static_cast<Digit>(rank_of(free, pj::lowest(given)));
+  for (int l = j + 1; l < L; ++l) mid[l] = 0;
+  for (int l = 0; l < L; ++l) thief.last(l) = victim.last(l);
+  thief.M(j) = given;
+  thief.I() = static_cast<layout::Digit>(j);
+  thief.ends() = victim.ends();
+  // The victim ends just before the thief's first leaf.
+  victim.M(j) = kept;
+  step(mid, -1, L);
   for (int l = 0; l < L; ++l) victim.last(l) = mid[l];
   clip_to_last(victim);
   return true;

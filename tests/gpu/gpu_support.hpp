@@ -24,7 +24,7 @@ inline SolveOptions options_for(const Run& r, const std::string& skeleton) {
   o.load.params = r.params;
   o.skeleton = skeleton;
   o.ub = r.ub;
-  o.warm_start = 0;  // the GPU search alone: the warm start's tests turn it on
+  if (skeleton != "cpu") o.warm_start = 0;  // the GPU search alone: the warm start's tests turn it on
   o.cache_dir = cache_dir();
   return o;
 }

@@ -19,18 +19,17 @@ constexpr bool kTwoEnds = problem::kEnds == 2;
 
 struct World {
   unsigned long long T;
-  std::vector<pj_ivm::layout::Digit> I, V, last, last_known;
+  std::vector<pj_ivm::layout::Digit> I, V, last;
   std::vector<problem::Mask> M;
-  std::vector<unsigned long long> ends, last_ends;
+  std::vector<unsigned long long> ends;
   pj_ivm::Counters c;
   int best;
   unsigned long long rounds = 0, steals = 0;
   std::map<std::string, int> visits;  // each leaf reached, by its values in position order
   explicit World(unsigned long long t)
-      : T(t), I(t), V(L * t), last(L * t), last_known(t), M(L * t), ends(t), last_ends(t), best(0) {}
+      : T(t), I(t), V(L * t), last(L * t), M(L * t), ends(t), best(0) {}
   pj_ivm::layout::Explorers view() {
-    return pj_ivm::layout::Explorers{I.data(),    V.data(),         M.data(),          last.data(),
-                                     ends.data(), last_ends.data(), last_known.data(), T};
+    return pj_ivm::layout::Explorers{I.data(), V.data(), M.data(), last.data(), ends.data(), T};
   }
 };
 
@@ -69,11 +68,11 @@ inline void start(World& w, int initial_best) {
     pj_ivm::Ref x{e, i};
     const bool empty = !pj_ivm::part_of(i, w.T, first, last, L);
     for (int l = 0; l < L; ++l) x.last(l) = last[l];
-    if (empty) {
+    if constexpr (kTwoEnds) {  // the whole tree to explorer 0 (templates/ivm_two_ends.h)
+      if (i == 0) pj_ivm::enter_root(x, w.best, w.c);
+      else pj_ivm::set_empty(x);
+    } else if (empty) {
       pj_ivm::set_empty(x);
-    } else if constexpr (kTwoEnds) {
-      pj_ivm::decide_last_ends(x, w.best);
-      pj_ivm::enter_two_ends(x, first, w.best, nullptr, &w.c);
     } else {
       const int best = w.best;
       pj_ivm::enter(x, first, [best](const Node& n) { return is_pruned(n, best); });
@@ -114,7 +113,7 @@ inline bool round(World& w, long long budget) {
     const int best = w.best;
     const pj_ivm::Ref thief{e, i}, robbed{e, static_cast<unsigned long long>(victim[i])};
     bool stolen = false;
-    if constexpr (kTwoEnds) stolen = pj_ivm::steal_half_two_ends(thief, robbed, best);
+    if constexpr (kTwoEnds) stolen = pj_ivm::steal_row_two_ends(thief, robbed);
     else stolen = pj_ivm::steal_half(thief, robbed, [best](const Node& n) { return is_pruned(n, best); });
     if (stolen) ++w.steals;
   }
