@@ -71,6 +71,15 @@ class Checker {
     return t;
   }
 
+  // The same, with an int local `name` visible to the prelude and the value.
+  Type value_with_local(Block& prelude, Expr& v, const std::string& name, const Symbol** local) {
+    size_t mark = scope_.size();
+    *local = bind_local(name, Type::int_, v.loc);
+    Type t = value(prelude, v);
+    scope_.resize(mark);
+    return t;
+  }
+
   std::vector<const Symbol*> with_indices(Expr& e, const std::vector<std::string>& names, Type& got) {
     std::vector<const Symbol*> syms;
     size_t mark = scope_.size();
@@ -416,6 +425,17 @@ void check_block(Block& b, ProblemSpec& spec, const CheckContext& ctx, Diagnosti
 bool check_value(Block& prelude, Expr& value, Type want, ProblemSpec& spec, const CheckContext& ctx,
                  Diagnostics& diags) {
   Type got = Checker(spec, ctx, diags).value(prelude, value);
+  if (got == Type::error) return false;
+  if (got != want) {
+    diags.error(value.loc, std::string(ctx.where) + " must be " + type_name(want) + ", found " + type_name(got));
+    return false;
+  }
+  return true;
+}
+
+bool check_value_with_local(Block& prelude, Expr& value, Type want, const std::string& name, const Symbol** local,
+                            ProblemSpec& spec, const CheckContext& ctx, Diagnostics& diags) {
+  Type got = Checker(spec, ctx, diags).value_with_local(prelude, value, name, local);
   if (got == Type::error) return false;
   if (got != want) {
     diags.error(value.loc, std::string(ctx.where) + " must be " + type_name(want) + ", found " + type_name(got));

@@ -24,6 +24,10 @@ void check_block(Block& b, ProblemSpec& spec, const CheckContext& ctx, Diagnosti
 // A value block: `prelude` then `value` in the prelude's scope; `value` must be `want`.
 bool check_value(Block& prelude, Expr& value, Type want, ProblemSpec& spec, const CheckContext& ctx,
                  Diagnostics& diags);
+// check_value with one more int local, `name`, in scope (refine's `bound`); its
+// symbol (owned by spec.locals) goes to `*local`.
+bool check_value_with_local(Block& prelude, Expr& value, Type want, const std::string& name, const Symbol** local,
+                            ProblemSpec& spec, const CheckContext& ctx, Diagnostics& diags);
 // An expression that sees int locals `names` (a derived table's indices), bound to the
 // returned symbols (owned by spec.locals), in order.
 std::vector<const Symbol*> check_with_indices(Expr& e, const std::vector<std::string>& names, Type want,

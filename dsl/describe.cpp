@@ -72,7 +72,9 @@ std::string describe_spec(const ProblemSpec& s) {
       for (const auto& [n, e] : p->simultaneous) o << "    " << n << " : " << typed(*e) << '\n';
     }
   }
+  if (b.stages == 2) o << "  stages     : 2 (refine computed on the children that bound does not prune)\n";
   for (auto [name, prelude, value] : {std::tuple{"bound      : ", &b.bound_prelude, b.bound.get()},
+                                      std::tuple{"refine     : ", &b.refine_prelude, b.refine.get()},
                                       std::tuple{"objective  : ", &b.objective_prelude, b.objective.get()}}) {
     if (!value) continue;
     o << "  " << name;

@@ -580,7 +580,8 @@ class Reader {
       d_.error(Loc{spec_.file, 1, 1}, "missing section [branch]");
       return;
     }
-    check_keys(*t, {"candidates", "filter", "ends", "place", "place_back", "bound", "objective"}, "[branch]");
+    check_keys(*t, {"candidates", "filter", "ends", "place", "place_back", "bound", "objective", "stages", "refine"},
+               "[branch]");
     Branch& b = spec_.branch;
     if (auto n = t->get("ends")) read_ends(*n);
     if (auto n = t->get("candidates")) {
@@ -611,6 +612,51 @@ class Reader {
       if (*slot) check_value(*prelude, **slot, Type::int_, spec_, {key, true, false, false}, d_);
     }
     check_ends();
+    read_stages(*t);
+  }
+
+  // branch.stages and branch.refine (docs/spec-language.md, "Staged bounds"): stages is
+  // 1 or 2, known from the parameters; refine without stages means 2.
+  void read_stages(const toml::table& t) {
+    Branch& b = spec_.branch;
+    const toml::node* stages = t.get("stages");
+    const toml::node* refine = t.get("refine");
+    if (spec_.goal == Goal::count) {
+      for (auto [key, n] : {std::pair{"stages", stages}, std::pair{"refine", refine}})
+        if (n)
+          d_.error(loc(*n), std::string("branch.") + key + " is only for minimize and maximize goals",
+                   "a count problem has no bound to refine");
+      return;
+    }
+    if (refine) {
+      b.refine = value_of(*refine, "branch.refine", b.refine_prelude);
+      if (b.refine)
+        check_value_with_local(b.refine_prelude, *b.refine, Type::int_, "bound", &b.refine_bound, spec_,
+                               {.where = "branch.refine"}, d_);
+    }
+    if (!stages) {
+      b.stages = refine ? 2 : 1;
+      return;
+    }
+    b.stages_loc = loc(*stages);
+    ExprPtr e = expr_of(*stages, "branch.stages");
+    if (!e) return;
+    CheckContext ctx{.where = "branch.stages", .node = false};
+    if (!check_typed(*e, Type::int_, spec_, ctx, d_)) return;
+    auto v = eval_static(*e, &d_);
+    if (!v) {
+      d_.error(b.stages_loc, "branch.stages must be known before the search (literals and parameters)");
+      return;
+    }
+    if (*v != 1 && *v != 2) {
+      d_.error(b.stages_loc, "branch.stages is " + std::to_string(*v) + "; it must be 1 or 2",
+               "1: the bound alone; 2: the bound, then branch.refine on the children it does not prune");
+      return;
+    }
+    b.stages = static_cast<int>(*v);
+    if (b.stages == 2 && !refine)
+      d_.error(b.stages_loc, "branch.stages = 2 needs branch.refine: the second stage of the bound",
+               "add refine = \"...\" to [branch], or set stages = 1");
   }
 
   // branch.ends: 1 or 2, known from the parameters (the generated code depends on it).

@@ -99,8 +99,16 @@ struct Branch {
   Loc ends_loc;
   ExprPtr bound;      // int, on the child (minimize / maximize)
   ExprPtr objective;  // int, on a leaf (minimize / maximize)
+  // Staged bounds (docs/spec-language.md, "Staged bounds"): with stages = 2, `refine`
+  // is computed only on a child whose cheap `bound` does not prune it, and the child's
+  // bound is the tighter of the two. `refine` is checked with either value of stages
+  // and generated only with 2.
+  int stages = 1;
+  Loc stages_loc;             // line 0: the key is not in the spec
+  ExprPtr refine;             // int, on the child, with `bound` in scope
+  const Symbol* refine_bound = nullptr;  // the name `bound` inside refine: the cheap bound's value
   // Statements run before each value (a value written as a block ending in `return`).
-  Block candidates_prelude, filter_prelude, bound_prelude, objective_prelude;
+  Block candidates_prelude, filter_prelude, bound_prelude, objective_prelude, refine_prelude;
 };
 
 struct ProblemSpec {

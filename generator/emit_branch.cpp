@@ -161,11 +161,55 @@ void emit_int_function(GenContext& g, const char* comment, const char* name, con
 }
 }  // namespace
 
+namespace {
+// refine(s, bound): the second stage of the bound, and staged_bound(s, best), what the
+// skeletons compare with their incumbent (docs/spec-language.md, "Staged bounds").
+// With two stages refine is __noinline__ on the device (PJ_HEAVY): one call, under the
+// branch on the cheap bound, instead of its body inlined beside the cheap bound's.
+void emit_refine(GenContext& g) {
+  const Branch& b = g.spec.branch;
+  const std::string t = ExprEmitter::cxx_type(Type::int_, g.width.wide);
+  if (b.stages == 2) {
+    g.out.line("// The second stage of the bound, on a child s whose bound() (the argument) does not prune it.");
+    ExprEmitter x(g.spec, g.out, NodeNames{"s.", "s.", 1, g.spec.size - 1}, g.local_ids, g.width.wide);
+    g.out.line("PJ_HEAVY " + t + " refine(const Node& s, " + t + " " + x.name_of_local(b.refine_bound) + ") {");
+    g.out.indent();
+    g.out.user_place(b.refine->loc);
+    std::string v = x.emit_value(b.refine_prelude, *b.refine);
+    g.out.line("return " + v + ";");
+    g.out.generated_place();
+  } else {
+    g.out.line("// One stage (branch.stages = 1): bound() is final.");
+    g.out.line("PJ_HD " + t + " refine(const Node& s, " + t + " bound) {");
+    g.out.indent();
+    g.out.line("(void)s;");
+    g.out.line("return bound;");
+  }
+  g.out.dedent();
+  g.out.line("}");
+  g.out.line("");
+  g.out.line("// The bound that a skeleton compares with its incumbent `best`: bound(s) when it prunes");
+  g.out.line("// (or with one stage), else the tighter of it and refine(s, bound(s)).");
+  g.out.line("template <class Best>");
+  g.out.line("PJ_HD " + t + " staged_bound(const Node& s, Best best) {");
+  g.out.indent();
+  g.out.line("const " + t + " cheap = bound(s);");
+  g.out.line("if (kStages == 1) return cheap;");
+  g.out.line("if (kGoal == pj::Goal::minimize ? cheap >= best : cheap <= best) return cheap;");
+  g.out.line("const " + t + " r = refine(s, cheap);");
+  g.out.line("return kGoal == pj::Goal::minimize ? pj::max<" + t + ">(cheap, r) : pj::min<" + t + ">(cheap, r);");
+  g.out.dedent();
+  g.out.line("}");
+  g.out.line("");
+}
+}  // namespace
+
 void emit_evaluation(GenContext& g) {
   const Branch& b = g.spec.branch;
   int n = g.spec.size;
   emit_int_function(g, "A lower bound (minimize) or upper bound (maximize) on every leaf below s.", "bound",
                     b.bound.get(), b.bound_prelude, NodeNames{"s.", "s.", 1, n - 1});  // a child that is not a leaf
+  emit_refine(g);
   emit_int_function(g, "The objective of a complete permutation.", "objective", b.objective.get(),
                     b.objective_prelude, NodeNames{"s.", "s.", n, n});
 }

@@ -46,6 +46,9 @@ class ExprEmitter {
   // Declares the local `s` (e.g. a summed position) with the C++ value `value` in [lo, hi].
   void bind_local(const Symbol* s, const std::string& value, int64_t lo, int64_t hi);
 
+  // The C++ name of a local the caller declares itself (a function's parameter).
+  std::string name_of_local(const Symbol* s) { return local_name(s); }
+
   static std::string cxx_type(Type t, bool wide_int = false);
   // `c ? a : b` as pj::select<T>, a select the device compiler keeps.
   static std::string select(Type t, const std::string& c, const std::string& a, const std::string& b,

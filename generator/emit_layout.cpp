@@ -64,6 +64,10 @@ void emit_constants(GenContext& g) {
     } else {
       g.out.line("constexpr int kEnds = 1;  // values fill the positions from the left");
     }
+    if (s.branch.stages == 2)
+      g.out.line("constexpr int kStages = 2;  // refine() on the children that bound() does not prune");
+    else
+      g.out.line("constexpr int kStages = 1;  // bound() alone");
   }
   if (!s.params.empty()) g.out.line("// parameters");
   for (const auto& p : s.params) g.out.line("constexpr int " + ExprEmitter::param_name(p.name) + " = " + std::to_string(p.value) + ";");
@@ -83,16 +87,16 @@ namespace {
 
 size_t element_bytes(const char* type) { return type[0] == 'u' ? 1 : type[0] == 's' ? 2 : 4; }
 
-// The symbols that node code (state init, candidates, filter, place, bound, objective)
+// The symbols that node code (state init, candidates, filter, place, bound, refine, objective)
 // reads: derived tables that only feed other derived tables are not emitted, nor those
 // read only where a condition known before the search leaves code out.
 std::set<const Symbol*> node_reads(const ProblemSpec& s) {
   std::set<const Symbol*> out;
   const Branch& b = s.branch;
-  for (const Expr* e : {b.candidates.get(), b.filter.get(), b.bound.get(), b.objective.get()})
+  for (auto [prelude, e] : values_in_use(b)) {
     if (e) static_reads(*e, out);
-  for (const Block* blk : {&b.candidates_prelude, &b.filter_prelude, &b.bound_prelude, &b.objective_prelude})
-    static_reads(*blk, out);
+    static_reads(*prelude, out);
+  }
   for (const Placement* p : placements_in_use(b)) {
     static_reads(p->block, out);
     for (const auto& [n, e] : p->simultaneous) static_reads(*e, out);

@@ -61,6 +61,12 @@ class Analysis {
     d_ = {1, n};
     block(b.bound_prelude);
     if (b.bound) expr(*b.bound);
+    if (b.stages == 2 && b.refine) {
+      // refine's `bound` is the value just computed.
+      vars_[b.refine_bound] = b.bound ? expr(*b.bound) : exact(0);
+      block(b.refine_prelude);
+      expr(*b.refine);
+    }
     block(b.objective_prelude);
     if (b.objective) expr(*b.objective);
     return result_;

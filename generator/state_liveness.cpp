@@ -62,6 +62,15 @@ void static_reads(const Expr& e, std::set<const Symbol*>& out) {
 
 void static_reads(const Block& b, std::set<const Symbol*>& out) { block_reads(b, {}, true, out); }
 
+std::vector<std::pair<const Block*, const Expr*>> values_in_use(const Branch& b) {
+  std::vector<std::pair<const Block*, const Expr*>> out = {{&b.candidates_prelude, b.candidates.get()},
+                                                           {&b.filter_prelude, b.filter.get()},
+                                                           {&b.bound_prelude, b.bound.get()},
+                                                           {&b.objective_prelude, b.objective.get()}};
+  if (b.stages == 2) out.push_back({&b.refine_prelude, b.refine.get()});
+  return out;
+}
+
 std::vector<const Placement*> placements_in_use(const Branch& b) {
   if (b.ends == 2) return {&b.place, &b.place_back};
   return {&b.place};
@@ -88,10 +97,10 @@ std::set<const Symbol*> live_symbols(const ProblemSpec& s) {
     return live;
   }
   const Branch& b = s.branch;
-  for (const Expr* e : {b.candidates.get(), b.filter.get(), b.bound.get(), b.objective.get()})
+  for (auto [prelude, e] : values_in_use(b)) {
     if (e) static_reads(*e, live);
-  for (const Block* blk : {&b.candidates_prelude, &b.filter_prelude, &b.bound_prelude, &b.objective_prelude})
-    block_reads(*blk, live, true, live);
+    block_reads(*prelude, live, true, live);
+  }
   // The updates: a symbol is live when a live symbol's update reads it; to a fixpoint.
   const std::vector<const Placement*> placements = placements_in_use(b);
   for (size_t before = 0; before != live.size();) {

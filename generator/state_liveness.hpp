@@ -16,6 +16,11 @@ namespace permjit {
 void static_reads(const Expr& e, std::set<const Symbol*>& out);
 void static_reads(const Block& b, std::set<const Symbol*>& out);
 
+// The values node code computes, each with its prelude: candidates, filter, bound,
+// objective, and refine with branch.stages = 2. The expression is null where the spec
+// has none.
+std::vector<std::pair<const Block*, const Expr*>> values_in_use(const Branch& b);
+
 // The placements the skeletons call: `place`, and `place_back` with two ends.
 std::vector<const Placement*> placements_in_use(const Branch& b);
 

@@ -45,11 +45,11 @@ HostOffloadDevice::HostOffloadDevice(const OffloadModule& m, int slots)
     : fn_(m.host_bounds()), slots_(std::max(1, slots)), dev_{this, &attach, &submit, &finish} {}
 
 int HostOffloadDevice::submit(void* ctx, int slot, const void* nodes, unsigned long long count,
-                              const unsigned* offsets, unsigned long long children) {
+                              const unsigned* offsets, unsigned long long children, int best) {
   auto* self = static_cast<HostOffloadDevice*>(ctx);
   auto& s = self->slots_.at(slot);
   s.bounds.assign(children, 0);
-  self->fn_(offsets != nullptr, nodes, count, offsets, children, s.bounds.data());
+  self->fn_(offsets != nullptr, nodes, count, offsets, children, best, s.bounds.data());
   return 0;
 }
 

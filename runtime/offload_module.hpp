@@ -72,7 +72,7 @@ class HostOffloadDevice {
   PjOffloadDevice dev_;
   static int attach(void*) { return 0; }
   static int submit(void* ctx, int slot, const void* nodes, unsigned long long count, const unsigned* offsets,
-                    unsigned long long children);
+                    unsigned long long children, int best);
   static int finish(void* ctx, int slot, int* bounds);
 };
 

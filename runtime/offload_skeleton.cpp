@@ -137,10 +137,10 @@ class GpuOffloadDevice {
   }
 
   static int submit(void* ctx, int slot, const void* nodes, unsigned long long count, const unsigned* offsets,
-                    unsigned long long children) {
+                    unsigned long long children, int best) {
     auto* self = static_cast<GpuOffloadDevice*>(ctx);
     try {
-      self->launch(*self->slots_.at(slot), nodes, count, offsets, children);
+      self->launch(*self->slots_.at(slot), nodes, count, offsets, children, best);
       return 0;
     } catch (const std::exception& e) {
       return self->fail(e);
@@ -165,7 +165,7 @@ class GpuOffloadDevice {
   }
 
   void launch(Slot& s, const void* nodes, unsigned long long count, const unsigned* offsets,
-              unsigned long long children) {
+              unsigned long long children, int best) {
     const cuda::Api& api = cuda::api();
     CUstream st = s.stream.get();
     if (!s.start) {
@@ -182,8 +182,8 @@ class GpuOffloadDevice {
     }
     CUdeviceptr nodes_p = s.nodes_d.ptr(), offsets_p = s.offsets_d.ptr(), bounds_p = s.bounds_d.ptr();
     unsigned grid = static_cast<unsigned>((children + block_ - 1) / block_);
-    void* bound_args[] = {&nodes_p, &children, &bounds_p};
-    void* branch_args[] = {&nodes_p, &offsets_p, &count, &children, &bounds_p};
+    void* bound_args[] = {&nodes_p, &children, &best, &bounds_p};
+    void* branch_args[] = {&nodes_p, &offsets_p, &count, &children, &best, &bounds_p};
     cuda::check(api.EventRecord(s.start, st), "cuEventRecord");
     cuda::check(api.LaunchKernel(kernel_, grid, 1, 1, block_, 1, 1, 0, st, branch_ ? branch_args : bound_args, nullptr),
                 branch_ ? "launching pj_offload_branch" : "launching pj_offload_bound");

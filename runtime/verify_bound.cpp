@@ -58,6 +58,7 @@ BoundReport verify_bound(const ProblemSpec& spec, const VerifyBoundOptions& opts
     r.placed.assign(out.placed, out.placed + out.size);
     r.bound = out.bound;
     r.best = out.best;
+    r.stage = out.stage;
   }
   return r;
 }
@@ -79,9 +80,12 @@ void invalid_bound_error(const ProblemSpec& spec, const BoundReport& r) {
   for (int v : r.placed) placed += (placed.empty() ? "" : " ") + (v < 0 ? std::string("_") : std::to_string(v));
   const bool min = spec.goal == Goal::minimize;
   Diagnostics d;
-  d.error(spec.branch.bound->loc,
-          "not a valid bound: at the node [" + placed + "] (" + std::to_string(r.depth) +
-              " values placed, _ free) it is " + std::to_string(r.bound) + ", but the " +
+  const bool refined = r.stage == 2;
+  d.error(refined ? spec.branch.refine->loc : spec.branch.bound->loc,
+          std::string(refined ? "not a valid refinement of the bound" : "not a valid bound") + ": at the node [" +
+              placed + "] (" + std::to_string(r.depth) + " values placed, _ free) it is " + std::to_string(r.bound) +
+              (refined ? std::string(" (the ") + (min ? "larger" : "smaller") + " of bound and refine)" : "") +
+              ", but the " +
               (min ? "smallest" : "largest") + " objective of a leaf below that node is " + std::to_string(r.best),
           std::string("a search prunes a node whose bound is ") + (min ? "at or above" : "at or below") +
               " the incumbent, so it would miss that leaf; the bound must never " +

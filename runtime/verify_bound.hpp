@@ -25,7 +25,8 @@ struct BoundReport {
   bool bad = false;                 // a node whose bound is not a valid bound:
   int depth = 0;                    //   its values placed,
   std::vector<int> placed;          //   the value at each position, -1 where free,
-  long long bound = 0, best = 0;    //   its bound and the best leaf below it
+  long long bound = 0, best = 0;    //   its bound and the best leaf below it,
+  int stage = 1;                    //   1: the bound; 2: the bound refined (branch.refine)
 };
 
 // For an optimisation spec whose size is known (count and path specs have no bound to
@@ -34,8 +35,8 @@ BoundReport verify_bound(const ProblemSpec& spec, const VerifyBoundOptions& opts
 
 // What `check` prints for a bound found valid: how many nodes, which.
 std::string format_bound_report(const BoundReport& r);
-// For a report with `bad`: a user error at the spec's bound, naming the node (its
-// placed values), its bound and its best completion.
+// For a report with `bad`: a user error at the spec's bound (or its refine), naming the
+// node (its placed values), its bound and its best completion.
 [[noreturn]] void invalid_bound_error(const ProblemSpec& spec, const BoundReport& r);
 
 }  // namespace permjit

@@ -93,13 +93,25 @@ inline void record_leaf(const Node& leaf, const int* perm, long long& best, Shar
   }
 }
 
+// Which stages of the bound `visit` computes (docs/spec-language.md, "Staged bounds"):
+// both (problem::staged_bound), or the cheap bound alone, for the first pass of two ends
+// with two stages, whose end is chosen on the cheap bounds (see children_of).
+enum class Stages { both, cheap };
+
+// The tighter of a child's cheap bound and its refinement: what a child whose cheap
+// bound did not prune is bounded by.
+inline long long refined(const Node& child, long long cheap) {
+  const long long r = problem::refine(child, static_cast<decltype(problem::bound(child))>(cheap));
+  return kGoal == pj::Goal::minimize ? (r > cheap ? r : cheap) : (r < cheap ? r : cheap);
+}
+
 // Evaluates `child`, which placed v at position `pos` of a parent holding `depth`
 // values: counts it, records it if it is a leaf, and says whether it is to be expanded
 // (not a leaf, not pruned). The one place where the counting rules live; frontier
 // building, depth-first search and donation all use it. `bound_out`, if given, receives
 // the child's bound (when it was computed). Counting problems keep no permutation.
 inline bool visit(const Node& child, int depth, int pos, int v, int* perm, long long& best, Shared& sh,
-                  Counters& c, long long* bound_out = nullptr) {
+                  Counters& c, long long* bound_out = nullptr, Stages stages = Stages::both) {
   if constexpr (kGoal != pj::Goal::count) perm[pos] = v;
   ++c.evaluated;
   if (depth + 1 == problem::kSize) {
@@ -107,7 +119,7 @@ inline bool visit(const Node& child, int depth, int pos, int v, int* perm, long 
     return false;
   }
   if constexpr (kGoal != pj::Goal::count) {
-    long long b = problem::bound(child);
+    long long b = stages == Stages::both ? problem::staged_bound(child, best) : problem::bound(child);
     if (bound_out) *bound_out = b;
     if (pruned(b, best)) return false;
   }
@@ -136,10 +148,14 @@ inline long long bound_of(const Kid& kid) { return kGoal == pj::Goal::maximize ?
 // count), and the node keeps the end with fewer children to expand; on a tie, the end
 // whose bounds sum higher (minimising; lower, maximising: the end that says more), then
 // the front. The last position is the same from both ends: only the front is tried.
+// With two ends and two stages, the ends are bounded and chosen on the cheap bounds;
+// then the kept end's children are refined, and those the refinement prunes dropped.
 inline int children_of(const Node& parent, int depth, int lo, int* perm, long long& best, Shared& sh, Counters& c,
                        Kid* out) {
   ++c.expanded;
   const Mask cand = problem::candidates(parent);
+  const bool both_ends = problem::kEnds == 2 && depth + 1 < problem::kSize;
+  const Stages stages = both_ends && problem::kStages == 2 ? Stages::cheap : Stages::both;
   auto one_end = [&](bool back, Kid* kids, long long& key_sum) {
     const int pos = back ? problem::kSize - 1 - (depth - lo) : lo;
     int n = 0;
@@ -153,7 +169,7 @@ inline int children_of(const Node& parent, int depth, int lo, int* perm, long lo
 #endif
         problem::place(parent, v, kid.node);
       long long b = 0;
-      const bool keep = visit(kid.node, depth, pos, v, perm, best, sh, c, &b);
+      const bool keep = visit(kid.node, depth, pos, v, perm, best, sh, c, &b, stages);
       const long long key = kGoal == pj::Goal::minimize ? b : -b;
       key_sum += key;
       if (!keep) continue;
@@ -166,19 +182,32 @@ inline int children_of(const Node& parent, int depth, int lo, int* perm, long lo
     return n;
   };
   long long front_sum = 0;
-  const int front = one_end(false, out, front_sum);
+  int kept = one_end(false, out, front_sum);
   if constexpr (problem::kEnds == 2) {
-    if (depth + 1 < problem::kSize) {
+    if (both_ends) {
       Kid back_kids[problem::kSize];
       long long back_sum = 0;
       const int back = one_end(true, back_kids, back_sum);
-      if (back < front || (back == front && back_sum > front_sum)) {
+      if (back < kept || (back == kept && back_sum > front_sum)) {
         for (int i = 0; i < back; ++i) out[i] = back_kids[i];
-        return back;
+        kept = back;
       }
     }
   }
-  return front;
+  if constexpr (kGoal != pj::Goal::count && problem::kStages == 2) {
+    if (stages == Stages::cheap) {
+      int n = 0;
+      for (int i = 0; i < kept; ++i) {
+        const long long b = refined(out[i].node, bound_of(out[i]));
+        if (pruned(b, best)) continue;
+        out[n] = out[i];
+        out[n].key = kGoal == pj::Goal::minimize ? b : -b;
+        ++n;
+      }
+      kept = n;
+    }
+  }
+  return kept;
 }
 
 // A donation is worth its cost only if the subtree below the donated node has at least

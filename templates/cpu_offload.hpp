@@ -100,7 +100,7 @@ class Worker {
         Batch& b = batch[s];
         if (b.children == 0) continue;  // only leaves below: done on the host
         if (int rc = dev.submit(dev.ctx, first + s, b.send.data(), b.send.size(),
-                                team_.args.branch_on_device ? b.offsets.data() : nullptr, b.children))
+                                team_.args.branch_on_device ? b.offsets.data() : nullptr, b.children, best32()))
           return team_.fail(rc);
         ++stats.batches;
         stats.device_children += b.children;
@@ -131,6 +131,12 @@ class Worker {
   std::vector<unsigned> order_;
 
   long long best() const { return team_.sh.best.load(std::memory_order_relaxed); }
+  // The incumbent as the device's 32-bit bounds see it: none (the 64-bit start value)
+  // becomes the int that prunes nothing the device can bound.
+  int best32() const {
+    const long long b = best();
+    return static_cast<int>(b < INT_MIN ? INT_MIN : b > INT_MAX ? INT_MAX : b);
+  }
 
   // Takes up to `batch` parents (hybrid selection), expands them: leaves below a parent
   // are evaluated here; the other children go to the device. False when the pool held
@@ -280,10 +286,10 @@ class Worker {
 
 // What the device computes, done on the host (PjOffloadHostBoundsFn).
 inline void host_bounds(int branch_on_device, const void* nodes, unsigned long long count, const unsigned* offsets,
-                        unsigned long long children, int* bounds) {
+                        unsigned long long children, int best, int* bounds) {
   const Node* in = static_cast<const Node*>(nodes);
   if (!branch_on_device) {
-    for (unsigned long long i = 0; i < children; ++i) bounds[i] = problem::bound(in[i]);
+    for (unsigned long long i = 0; i < children; ++i) bounds[i] = problem::staged_bound(in[i], best);
     return;
   }
   for (unsigned long long p = 0; p < count; ++p) {
@@ -291,7 +297,7 @@ inline void host_bounds(int branch_on_device, const void* nodes, unsigned long l
     for (Mask m = problem::candidates(in[p]); m; m &= m - 1) {
       Node child;
       problem::place(in[p], pj::lowest(m), child);
-      bounds[k++] = problem::bound(child);
+      bounds[k++] = problem::staged_bound(child, best);
     }
   }
 }
@@ -329,6 +335,6 @@ extern "C" int pj_offload_search(const PjOffloadArgs* args, const PjOffloadDevic
 }
 
 extern "C" void pj_offload_host_bounds(int branch_on_device, const void* nodes, unsigned long long count,
-                                       const unsigned* offsets, unsigned long long children, int* bounds) {
-  cpu_offload::host_bounds(branch_on_device, nodes, count, offsets, children, bounds);
+                                       const unsigned* offsets, unsigned long long children, int best, int* bounds) {
+  cpu_offload::host_bounds(branch_on_device, nodes, count, offsets, children, best, bounds);
 }

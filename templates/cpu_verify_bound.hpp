@@ -5,6 +5,12 @@
 // with nothing pruned. Minimising, a bound above that best would prune the optimum
 // (maximising, below). The first such node is reported with its placed values.
 //
+// With two stages of bound (problem::kStages == 2) both are checked at every node: the
+// cheap bound, then the value a search bounds a child by when the cheap bound does not
+// prune it, the tighter of the cheap bound and refine(). A search refines only below
+// its incumbent, but the incumbent can be anything, so the refinement is checked as if
+// the cheap bound never pruned.
+//
 // Below a sampled node values are placed from the front only: the leaves below a node are
 // the same permutations whichever end takes them, and a spec's objective is a function
 // of the permutation.
@@ -101,17 +107,25 @@ struct Checker {
       return any && !out->bad;
     }
     ++out->checked;
-    const long long bound = problem::bound(node);
-    if (invalid(bound, b)) {
-      out->bad = 1;
-      out->depth = depth;
-      for (int i = 0; i < kSize; ++i) out->placed[i] = perm[i];
-      out->bound = bound;
-      out->best = b;
-      return false;
+    const auto cheap = problem::bound(node);
+    if (invalid(cheap, b)) return bad(depth, cheap, b, 1);
+    if (problem::kStages == 2) {
+      const auto r = problem::refine(node, cheap);
+      const long long refined = kGoal == pj::Goal::minimize ? (r > cheap ? r : cheap) : (r < cheap ? r : cheap);
+      if (invalid(refined, b)) return bad(depth, refined, b, 2);
     }
     best = b;
     return true;
+  }
+
+  bool bad(int depth, long long bound, long long best, int stage) {
+    out->bad = 1;
+    out->depth = depth;
+    for (int i = 0; i < kSize; ++i) out->placed[i] = perm[i];
+    out->bound = bound;
+    out->best = best;
+    out->stage = stage;
+    return false;
   }
 };
 

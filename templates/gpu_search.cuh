@@ -158,7 +158,8 @@ __device__ __forceinline__ void search_subtree(Node cur, int depth, int cut, con
         since_refresh = 0;
         best = inc.refresh();
       }
-      if (pruned(problem::bound(child), best)) continue;
+      // Two stages: refine() runs only where the cheap bound does not prune.
+      if (pruned(problem::staged_bound(child, best), best)) continue;
     }
     if constexpr (kCut) {
       if (depth + top + 1 == cut) {

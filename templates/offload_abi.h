@@ -3,7 +3,7 @@
 // objective) and calls back into permjit for the device work. Both sides include it.
 #pragma once
 
-#define PJ_OFFLOAD_ABI 2
+#define PJ_OFFLOAD_ABI 3
 
 extern "C" {
 
@@ -32,8 +32,10 @@ struct PjOffloadDevice {
   int (*attach)(void* ctx);
   // bound mode: `nodes` holds `children` child nodes; branch mode: `count` parents, and
   // offsets[count + 1] where parent i's children are offsets[i]..offsets[i+1]-1.
+  // `best` is the incumbent when the batch is sent: with two stages of bound
+  // (problem::kStages), a child whose cheap bound prunes against it is not refined.
   int (*submit)(void* ctx, int slot, const void* nodes, unsigned long long count, const unsigned* offsets,
-                unsigned long long children);
+                unsigned long long children, int best);
   // Waits for the slot and copies one bound per child into `bounds`.
   int (*finish)(void* ctx, int slot, int* bounds);
 };
@@ -52,5 +54,5 @@ typedef int (*PjOffloadSearchFn)(const PjOffloadArgs*, const PjOffloadDevice*, P
 // The device's work done on the host, with the same inputs and outputs as submit +
 // finish: for tests of the pool logic on machines without a GPU.
 typedef void (*PjOffloadHostBoundsFn)(int branch_on_device, const void* nodes, unsigned long long count,
-                                      const unsigned* offsets, unsigned long long children, int* bounds);
+                                      const unsigned* offsets, unsigned long long children, int best, int* bounds);
 }

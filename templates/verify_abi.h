@@ -3,7 +3,7 @@
 // when a struct changes.
 #pragma once
 
-#define PJ_VERIFY_ABI 1
+#define PJ_VERIFY_ABI 2
 
 extern "C" {
 
@@ -22,6 +22,7 @@ struct PjVerifyResult {
   int depth;                    // that node's values placed
   int placed[64];               // its value at each position, -1 where none is placed yet
   long long bound, best;        // its bound, and the best objective of a leaf below it
+  int stage;                    // 1: bound() passes `best`; 2: bound() does not, its refinement does
   int size;
 };
 

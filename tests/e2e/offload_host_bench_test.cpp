@@ -39,12 +39,12 @@ class TimedHostDevice {
 
   static int attach(void*) { return 0; }
   static int submit(void* ctx, int slot, const void* nodes, unsigned long long count, const unsigned* offsets,
-                    unsigned long long n) {
+                    unsigned long long n, int best) {
     auto* self = static_cast<TimedHostDevice*>(ctx);
     if (self->children.fetch_add(n) >= self->budget_) return 2;
     auto t = clock_type::now();
     self->bounds_[slot].resize(n);
-    self->fn_(offsets != nullptr, nodes, count, offsets, n, self->bounds_[slot].data());
+    self->fn_(offsets != nullptr, nodes, count, offsets, n, best, self->bounds_[slot].data());
     self->device_ns += std::chrono::duration_cast<std::chrono::nanoseconds>(clock_type::now() - t).count();
     return 0;
   }

@@ -47,6 +47,24 @@ TEST_CASE("flowshop: dfs, ivm and offload (bound, branch) prove the optimum with
   }
 }
 
+// Two stages of bound (lb=3: LB1, then LB2 on the children LB1 does not prune): the
+// skeletons that call problem::staged_bound search the CPU's tree.
+TEST_CASE("flowshop lb=3: dfs, cdp and offload prove the optimum with the CPU's totals", "[gpu][flowshop][stages]") {
+  for (const char* name : {"ta003", "ta009"}) {
+    Run r{problem("flowshop.toml"), instance(std::string("flowshop/") + name + ".txt"), {"lb=3"},
+          taillard_optimum(name)};
+    INFO(name << " lb=3");
+    SolveResult cpu = solve_with(r, "cpu");
+    CHECK_FALSE(cpu.found);
+    same_tree(cpu, solve_with(r, "dfs"));
+    same_tree(cpu, solve_with(r, "cdp"), "cdp");
+    for (const char* mode : {"bound", "branch"}) {
+      INFO("offload " << mode);
+      same_tree(cpu, solve_offload(r, mode), "offload");
+    }
+  }
+}
+
 TEST_CASE("flowshop from scratch on the GPU: ta002 and ta007 reach their optima", "[gpu][flowshop]") {
   for (const char* name : {"ta002", "ta007"}) {
     std::string inst = instance(std::string("flowshop/") + name + ".txt");
