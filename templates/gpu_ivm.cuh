@@ -18,6 +18,10 @@
 #ifndef PJ_IVM_POLL_PERIOD
 #define PJ_IVM_POLL_PERIOD 64
 #endif
+// Expansions between looks with two ends (templates/ivm_two_ends.h).
+#ifndef PJ_IVM_POLL_PERIOD_TWO_ENDS
+#define PJ_IVM_POLL_PERIOD_TWO_ENDS 4
+#endif
 
 // The host checks that it sizes the state as this compiler does.
 extern "C" __constant__ int pj_ivm_explorer_bytes = pj_ivm::layout::kExplorerBytes;
@@ -47,14 +51,15 @@ struct Prefix {
 struct PrunedBy {
   int best;
   __device__ bool operator()(const Node& n) const {
-    if constexpr (kOptimise) return gpu_search::pruned(problem::bound(n), best);
+    if constexpr (kOptimise) return gpu_search::pruned(problem::staged_bound(n, best), best);
     return false;
   }
 };
 
 // What templates/ivm_explorer.h asks of its caller, on the device.
 struct Hooks {
-  static constexpr unsigned kPeriod = PJ_IVM_POLL_PERIOD;
+  // With two ends a pop is an expansion (both ends bounded): look far more often.
+  static constexpr unsigned kPeriod = problem::kEnds == 2 ? PJ_IVM_POLL_PERIOD_TWO_ENDS : PJ_IVM_POLL_PERIOD;
   int best;
   PjGpuResults* r;
   const PjIvmControl* ctl;

@@ -27,11 +27,6 @@
 // kept. With the incumbent fixed the totals equal the `cpu` skeleton's.
 #pragma once
 
-namespace problem {  // MERGE-SHIM: until staged bounds land
-constexpr int kStages = 1;
-PJ_HD int refine(const Node&, int b) { return b; }
-}  // namespace problem
-
 namespace pj_ivm {
 
 using EndBits = unsigned long long;

@@ -25,7 +25,7 @@ SolveResult ivm(const Run& r, unsigned long long T = 0, unsigned long long trigg
 
 TEST_CASE("two-ended ivm proves Taillard 20x5 optima with the cpu's node totals", "[gpu][ivm][two_ends][flowshop]") {
   for (const char* name : {"ta001", "ta002", "ta005", "ta007"}) {
-    for (const char* lb : {"lb=1", "lb=2"}) {
+    for (const char* lb : {"lb=1", "lb=2", "lb=3"}) {
       Run r{problem("flowshop.toml"), instance(std::string("flowshop/") + name + ".txt"), {"branching=2", lb},
             taillard_optimum(name)};
       INFO(name << " " << lb);
@@ -42,7 +42,7 @@ TEST_CASE("two-ended ivm finds brute force's optimum from scratch", "[gpu][ivm][
     FlowshopInstance f = random_flowshop(9, 4, seed);
     std::string inst = temp_file("ivm_two_ends_gpu_" + std::to_string(seed) + ".txt", taillard_text(f));
     long long best = brute_force_min(9, false, [&](const std::vector<int>& order) { return makespan(f, order); });
-    for (const char* lb : {"lb=1", "lb=2"}) {
+    for (const char* lb : {"lb=1", "lb=3"}) {
       INFO("seed " << seed << " " << lb);
       SolveResult gpu = ivm({problem("flowshop.toml"), inst, {"branching=2", lb}, {}}, 64, 8);
       REQUIRE(gpu.found);

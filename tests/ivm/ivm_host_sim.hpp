@@ -34,8 +34,8 @@ struct World {
 };
 
 inline bool is_pruned(const Node& n, int best) {
-  if constexpr (kGoal == pj::Goal::minimize) return problem::bound(n) >= best;
-  else if constexpr (kGoal == pj::Goal::maximize) return problem::bound(n) <= best;
+  if constexpr (kGoal == pj::Goal::minimize) return problem::staged_bound(n, best) >= best;
+  else if constexpr (kGoal == pj::Goal::maximize) return problem::staged_bound(n, best) <= best;
   else return false;
 }
 
