@@ -14,6 +14,7 @@
 #   bash bench/device/on_device.sh flowshop-cpu16-two-ends flowshop-cpu16-forward  # the CPU backend on 16 cores
 #   bash bench/device/on_device.sh compile-cold        # ivm on ta022/029/030: cold compile, then warm
 #   bash bench/device/on_device.sh ivm-shape           # ivm search: run-time data against specialized, unroll budget
+#   bash bench/device/on_device.sh flowshop-public-counts  # ta022/029/030 with the public code's bound (tails=2)
 #   bash bench/device/on_device.sh cpu-scaling         # the cpu skeleton at 1-16 threads; the hand-written counter
 #   bash bench/device/on_device.sh test-two-ends flowshop-two-ends-opt  # two-ended ivm: tests; ta021-030 at the optimum
 set -uo pipefail
@@ -143,6 +144,15 @@ for mode in "$@"; do
     flowshop-two-ends-opt)  # ivm, jobs at both ends, ta021-ta030 at the optimum
       python3 bench/run.py bench/flowshop_two_ends_ivm_opt.json --permjit "$(command -v permjit)" \
         --out "$out/flowshop-two-ends-opt.jsonl" 2>&1 | tee "$out/flowshop-two-ends-opt.log"
+      ;;
+    flowshop-public-counts)  # ta022/029/030 at the optimum with the public code's tails (tails=2): its tree is expanded - 1
+      python3 bench/run.py bench/flowshop_public_counts.json --permjit "$(command -v permjit)" \
+        --out "$out/flowshop-public-counts.jsonl" 2>&1 | tee "$out/flowshop-public-counts.log"
+      python3 -c 'import json,sys
+for l in open(sys.argv[1]):
+    r = json.loads(l)
+    if "nodes" in r: print(r["instance"].split("/")[-1], r["skeleton"], "expanded", r["nodes"]["expanded"], "public tree", r["nodes"]["expanded"] - 1)' \
+        "$out/flowshop-public-counts.jsonl" | tee -a "$out/flowshop-public-counts.log"
       ;;
     compile-cold)  # ivm on ta022/029/030 at the optimum: each with an empty cache (cold), then again (warm)
       bash bench/compile_cold.sh "$out/compile-cold.jsonl" 2>&1 | tee "$out/compile-cold.log"

@@ -40,7 +40,119 @@ void proof_counts_agree(const std::string& name, const std::vector<std::string>&
   }
 }
 
+// The public GPU offload code's forward search at a fixed UB (docs/flowshop-counts.md),
+// written here from its description: LB2 alone over all machine pairs, the tail after
+// machine k the least over all jobs (all_jobs_tails) or over the free jobs, a child kept
+// when its bound is below ub. `tree` counts the kept children that are not leaves (the
+// root is not counted), `evaluated` every child.
+struct PublicCounts {
+  uint64_t tree = 0, evaluated = 0;
+};
+
+PublicCounts public_forward_counts(const FlowshopInstance& f, long long ub, bool all_jobs_tails) {
+  const int n = f.jobs, m = f.machines;
+  std::vector<std::vector<long long>> tail(m, std::vector<long long>(n, 0));
+  for (int k = 0; k < m; ++k)
+    for (int j = 0; j < n; ++j)
+      for (int l = k + 1; l < m; ++l) tail[k][j] += f.p[l][j];
+  struct Pair {
+    int a, b;
+    std::vector<int> order;
+    std::vector<long long> lag;
+  };
+  std::vector<Pair> pairs;
+  for (int a = 0; a < m; ++a)
+    for (int b = a + 1; b < m; ++b) {
+      Pair q{a, b, {}, std::vector<long long>(n, 0)};
+      for (int j = 0; j < n; ++j)
+        for (int l = a + 1; l < b; ++l) q.lag[j] += f.p[l][j];
+      for (int j = 0; j < n; ++j) q.order.push_back(j);
+      auto ta = [&](int j) { return f.p[a][j] + q.lag[j]; };
+      auto tb = [&](int j) { return f.p[b][j] + q.lag[j]; };
+      std::stable_sort(q.order.begin(), q.order.end(), [&](int x, int y) {
+        bool fx = ta(x) < tb(x), fy = ta(y) < tb(y);
+        if (fx != fy) return fx;
+        return fx ? ta(x) < ta(y) : tb(x) > tb(y);
+      });
+      pairs.push_back(std::move(q));
+    }
+  auto bound = [&](const std::vector<long long>& front, const std::vector<bool>& free) {
+    std::vector<long long> t(m, 0);
+    for (int k = 0; k < m; ++k) {
+      long long least = -1;
+      for (int j = 0; j < n; ++j)
+        if (all_jobs_tails || free[j]) least = least < 0 ? tail[k][j] : std::min(least, tail[k][j]);
+      t[k] = std::max(least, 0LL);
+    }
+    long long lb = 0;
+    for (const Pair& q : pairs) {
+      long long on_a = front[q.a], on_b = front[q.b];
+      for (int j : q.order)
+        if (free[j]) {
+          on_a += f.p[q.a][j];
+          on_b = std::max(on_b, on_a + q.lag[j]) + f.p[q.b][j];
+        }
+      lb = std::max({lb, on_a + t[q.a], on_b + t[q.b]});
+    }
+    return lb;
+  };
+  PublicCounts c;
+  std::vector<bool> free(n, true);
+  auto dfs = [&](auto&& self, const std::vector<long long>& front, int depth) -> void {
+    for (int j = 0; j < n; ++j) {
+      if (!free[j]) continue;
+      std::vector<long long> child(front);
+      for (int k = 0; k < m; ++k) child[k] = std::max(child[k], k ? child[k - 1] : 0) + f.p[k][j];
+      ++c.evaluated;
+      if (depth + 1 == n) continue;  // a leaf: a solution, not a tree node
+      free[j] = false;
+      if (bound(child, free) < ub) {
+        ++c.tree;
+        self(self, child, depth + 1);
+      }
+      free[j] = true;
+    }
+  };
+  dfs(dfs, std::vector<long long>(m, 0), 0);
+  return c;
+}
+
 }  // namespace
+
+// tails=2 is the public offload code's bound: the same tree, counted there without the
+// root (its "size of the explored tree" is expanded - 1). tails=1, the default, is the
+// same search with the tails taken over the free jobs.
+TEST_CASE("flowshop tails=2 explores the public offload code's tree", "[e2e][flowshop][counts]") {
+  for (auto [jobs, machines, seed] : {std::tuple{8, 4, 2u}, std::tuple{9, 6, 5u}, std::tuple{9, 3, 7u}}) {
+    FlowshopInstance f = random_flowshop(jobs, machines, seed);
+    std::string inst = temp_file("flowshop_public" + std::to_string(seed) + ".txt", taillard_text(f));
+    long long best = brute_force_min(jobs, false, [&](const std::vector<int>& order) { return makespan(f, order); });
+    for (long long ub : {best, best - 3}) {  // nothing better is found: the tree is fixed
+      for (int tails : {1, 2}) {
+        PublicCounts want = public_forward_counts(f, ub, tails == 2);
+        SolveResult r = run(problem("flowshop.toml"), inst, {"lb=2", "tails=" + std::to_string(tails)}, 2, ub);
+        INFO(jobs << "x" << machines << " ub " << ub << " tails=" << tails);
+        CHECK(r.expanded - 1 == want.tree);
+        CHECK(r.evaluated == want.evaluated);
+      }
+    }
+  }
+  // Taillard 20x5 at the optimum: the figures of docs/flowshop-counts.md.
+  struct Case {
+    const char* name;
+    uint64_t tree1, evaluated1, tree2, evaluated2;
+  };
+  for (Case c : {Case{"ta003", 80054, 551013, 80062, 551107}, Case{"ta004", 33281, 272208, 33283, 272240}}) {
+    long long opt = taillard_optimum(c.name);
+    SolveResult free_tails = run(problem("flowshop.toml"), taillard(c.name), {"lb=2"}, 2, opt);
+    SolveResult all_tails = run(problem("flowshop.toml"), taillard(c.name), {"lb=2", "tails=2"}, 2, opt);
+    INFO(c.name);
+    CHECK(free_tails.expanded - 1 == c.tree1);
+    CHECK(free_tails.evaluated == c.evaluated1);
+    CHECK(all_tails.expanded - 1 == c.tree2);
+    CHECK(all_tails.evaluated == c.evaluated2);
+  }
+}
 
 TEST_CASE("flowshop optimum equals brute force, with LB1 and with LB2", "[e2e][flowshop]") {
   for (auto [jobs, machines, seed] : {std::tuple{7, 3, 1u}, std::tuple{8, 4, 2u}, std::tuple{8, 6, 3u}}) {
