@@ -196,7 +196,7 @@ TEST_CASE("IVM explorers over two-ended flowshops: optimum and counts", "[e2e][i
     FlowshopInstance f = random_flowshop(jobs, machines, seed);
     std::string inst = temp_file("ivm_two_ends_" + std::to_string(seed) + ".txt", taillard_text(f));
     long long best = brute_force_min(jobs, false, [&](const std::vector<int>& order) { return makespan(f, order); });
-    for (const char* lb : {"lb=1", "lb=2"}) {
+    for (const char* lb : {"lb=1", "lb=2", "lb=3"}) {
       INFO(jobs << "x" << machines << ", " << lb);
       std::vector<std::string> params{"branching=2", lb};
       Simulation sim(problem("flowshop.toml"), inst, params);

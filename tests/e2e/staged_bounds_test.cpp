@@ -23,13 +23,6 @@ using namespace permjit::test;
 
 namespace {
 
-FlowshopInstance random_flowshop(int jobs, int machines, unsigned seed) {
-  FlowshopInstance f{jobs, machines, random_matrix(std::max(jobs, machines), 1, 99, seed)};
-  f.p.resize(machines);
-  for (auto& row : f.p) row.resize(jobs);
-  return f;
-}
-
 // The cpu skeleton with the instance's values read at run time: one module serves every
 // instance of a shape (the random instances below share one).
 SolveResult run_shape(const std::string& inst, std::vector<std::string> params, int threads = 2,
