@@ -139,7 +139,7 @@ for mode in "$@"; do
         tee "$out/ivm-shape.log"
       ;;
     test-two-ends)  # two-ended ivm and the warm start against cpu
-      permjit_gpu_tests "[two_ends],[warm_start]" --durations yes 2>&1 | tee "$out/gpu-tests-two-ends.log" | tail -30
+      permjit_gpu_tests "[two_ends],[warm_start],[stages]" --durations yes 2>&1 | tee "$out/gpu-tests-two-ends.log" | tail -30
       ;;
     flowshop-two-ends-opt)  # ivm, jobs at both ends, ta021-ta030 at the optimum
       python3 bench/run.py bench/flowshop_two_ends_ivm_opt.json --permjit "$(command -v permjit)" \
