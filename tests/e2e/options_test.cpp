@@ -274,3 +274,19 @@ TEST_CASE("a --ub outside the skeleton's incumbent is refused before any work", 
   o.skeleton = "cpu";
   CHECK_NOTHROW(prepare_solve(o));
 }
+
+// --warm-start belongs to the GPU skeletons (the cpu skeleton is the warm start), and
+// takes seconds, 0 for none.
+TEST_CASE("--warm-start: GPU skeletons only, seconds from 0", "[e2e][options][warm_start]") {
+  SolveOptions o;
+  o.load.spec_path = problem("flowshop.toml");
+  o.load.instance_path = instance("flowshop/ta001.txt");
+  o.cache_dir = cache_dir();
+  o.backend = "cpu";
+  o.warm_start = 0.5;
+  CHECK_THAT(first_error(o), Catch::Contains("--warm-start applies to the dfs, ivm"));
+  o.backend = "auto";
+  o.skeleton = "ivm";
+  o.warm_start = -1;
+  CHECK_THAT(first_error(o), Catch::Contains("--warm-start takes a number of seconds"));
+}
