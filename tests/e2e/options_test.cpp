@@ -277,7 +277,7 @@ TEST_CASE("a --ub outside the skeleton's incumbent is refused before any work", 
 
 // --warm-start belongs to the GPU skeletons (the cpu skeleton is the warm start), and
 // takes seconds, 0 for none.
-TEST_CASE("--warm-start: GPU skeletons only, seconds from 0", "[e2e][options][warm_start]") {
+TEST_CASE("the warm start option: GPU skeletons only, seconds from 0", "[e2e][options][warm_start]") {
   SolveOptions o;
   o.load.spec_path = problem("flowshop.toml");
   o.load.instance_path = instance("flowshop/ta001.txt");
