@@ -17,6 +17,7 @@
 #   bash bench/device/on_device.sh flowshop-public-counts  # ta022/029/030 with the public code's bound (tails=2)
 #   bash bench/device/on_device.sh cpu-scaling         # the cpu skeleton at 1-16 threads; the hand-written counter
 #   bash bench/device/on_device.sh test-two-ends flowshop-two-ends-opt  # two-ended ivm: tests; ta021-030 at the optimum
+#   bash bench/device/on_device.sh flowshop-scratch-small  # ta001-ta020 from scratch, defaults and two ends
 set -uo pipefail
 source "$(dirname "$0")/env.sh"
 out="${OUT:-/tmp/permjit-out}"
@@ -153,6 +154,10 @@ for l in open(sys.argv[1]):
     r = json.loads(l)
     if "nodes" in r: print(r["instance"].split("/")[-1], r["skeleton"], "expanded", r["nodes"]["expanded"], "public tree", r["nodes"]["expanded"] - 1)' \
         "$out/flowshop-public-counts.jsonl" | tee -a "$out/flowshop-public-counts.log"
+      ;;
+    flowshop-scratch-small)  # ta001-ta020 from scratch: the defaults (GPU, warm start), then two ends with lb=3
+      python3 bench/run.py bench/flowshop_scratch_small_gpu.json --permjit "$(command -v permjit)" \
+        --out "$out/flowshop-scratch-small.jsonl" 2>&1 | tee "$out/flowshop-scratch-small.log"
       ;;
     compile-cold)  # ivm on ta022/029/030 at the optimum: each with an empty cache (cold), then again (warm)
       bash bench/compile_cold.sh "$out/compile-cold.jsonl" 2>&1 | tee "$out/compile-cold.log"
