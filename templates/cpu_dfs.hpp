@@ -98,13 +98,6 @@ inline void record_leaf(const Node& leaf, const int* perm, long long& best, Shar
 // with two stages, whose end is chosen on the cheap bounds (see children_of).
 enum class Stages { both, cheap };
 
-// The tighter of a child's cheap bound and its refinement: what a child whose cheap
-// bound did not prune is bounded by.
-inline long long refined(const Node& child, long long cheap) {
-  const long long r = problem::refine(child, static_cast<decltype(problem::bound(child))>(cheap));
-  return kGoal == pj::Goal::minimize ? (r > cheap ? r : cheap) : (r < cheap ? r : cheap);
-}
-
 // Evaluates `child`, which placed v at position `pos` of a parent holding `depth`
 // values: counts it, records it if it is a leaf, and says whether it is to be expanded
 // (not a leaf, not pruned). The one place where the counting rules live; frontier
@@ -198,7 +191,8 @@ inline int children_of(const Node& parent, int depth, int lo, int* perm, long lo
     if (stages == Stages::cheap) {
       int n = 0;
       for (int i = 0; i < kept; ++i) {
-        const long long b = refined(out[i].node, bound_of(out[i]));
+        const long long b =
+            problem::refined_bound(out[i].node, static_cast<decltype(problem::bound(out[i].node))>(bound_of(out[i])));
         if (pruned(b, best)) continue;
         out[n] = out[i];
         out[n].key = kGoal == pj::Goal::minimize ? b : -b;

@@ -110,8 +110,7 @@ struct Checker {
     const auto cheap = problem::bound(node);
     if (invalid(cheap, b)) return bad(depth, cheap, b, 1);
     if (problem::kStages == 2) {
-      const auto r = problem::refine(node, cheap);
-      const long long refined = kGoal == pj::Goal::minimize ? (r > cheap ? r : cheap) : (r < cheap ? r : cheap);
+      const long long refined = problem::refined_bound(node, cheap);
       if (invalid(refined, b)) return bad(depth, refined, b, 2);
     }
     best = b;

@@ -29,24 +29,10 @@
 
 namespace pj_ivm {
 
-using EndBits = unsigned long long;
 static_assert(L <= 64, "an explorer's ends are one bit per level");
 
-PJ_HD int end_at(EndBits bits, int k) { return static_cast<int>((bits >> k) & 1ull); }
 PJ_HD EndBits with_end(EndBits bits, int k, int end) {
   return (bits & ~(1ull << k)) | (static_cast<EndBits>(end) << k);
-}
-
-// The child of `parent` with value v at `end` (0: the front, 1: the back).
-PJ_HD void place_at(const Node& parent, int v, int end, Node& child) {
-#ifdef PJ_TWO_ENDS
-  if (end) {
-    problem::place_back(parent, v, child);
-    return;
-  }
-#endif
-  (void)end;
-  problem::place(parent, v, child);
 }
 
 // Whether a bound prunes against the incumbent `best` (never when counting).
@@ -68,7 +54,12 @@ PJ_HD void by_position(const int* vals, EndBits ends, int* out) {
 
 // The first bound of a node. Called, not inlined, on the device: the explorer asks it
 // from several places, and one copy of a large bound compiles in a fraction of the time.
-PJ_HEAVY int bound_of(const Node& n) { return problem::bound(n); }
+// A template, like children_two_ends: a one-ended search never instantiates them, so
+// its module holds no copy.
+template <class N>
+PJ_HEAVY int bound_of(const N& n) {
+  return problem::bound(n);
+}
 
 // Staged bounds: the kept children of one end that the refinement keeps too. Only the
 // survivors of the first bound are refined, one after the other.
@@ -79,11 +70,7 @@ PJ_HD Mask refine_kept(const Node& parent, Mask kept, int end, int best, const i
       const int v = pj::lowest(rem);
       Node child;
       place_at(parent, v, end, child);
-      const int first = first_bound[v], refined = problem::refine(child, first);
-      // The better informed of the two (docs/spec-language.md, "Staged bounds").
-      const int b = problem::kGoal == pj::Goal::maximize ? (refined < first ? refined : first)
-                                                          : (refined > first ? refined : first);
-      if (!prunes(b, best)) out |= pj::bit<Mask>(v);
+      if (!prunes(problem::refined_bound(child, first_bound[v]), best)) out |= pj::bit<Mask>(v);
     }
     return out;
   }
@@ -97,7 +84,8 @@ PJ_HD Mask refine_kept(const Node& parent, Mask kept, int end, int best, const i
 // front. With staged bounds the choice is made on the first bound, and only the kept
 // end's children are refined. The caller counts the 2 x candidates evaluated. One loop
 // over the ends, not unrolled: one copy of the bound.
-PJ_HEAVY Mask children_two_ends(const Node& parent, Mask cand, int best, int& end) {
+template <class N>
+PJ_HEAVY Mask children_two_ends(const N& parent, Mask cand, int best, int& end) {
   int first_bound[2][problem::kSize];
   Mask kept[2] = {0, 0};
   int count[2] = {0, 0};
@@ -153,22 +141,14 @@ PJ_HD void enter_root(Ref x, int best, Counters& c) {
 template <class Hooks>
 PJ_HD bool explore_two_ends(Ref x, layout::Level* stack, int stride, Hooks& hooks, Counters& c) {
   if (is_empty(x)) return true;
-  int vals[L];
   EndBits ends = x.ends();
-  Node cur;
-  problem::root(cur);
-  int top = x.I();
-  for (int k = 0; k < top; ++k) {
-    stack[k * stride].node = cur;
-    stack[k * stride].rem = x.M(k);
-    vals[k] = x.V(k);
-    Node next;
-    place_at(cur, vals[k], end_at(ends, k), next);
-    cur = next;
-  }
-  Mask rem = x.M(top);
-  int tight = 0;  // as in explore(): the node at level k is on last's path when tight >= k
-  while (tight < top && rank_of(stack[tight * stride].node.free, vals[tight]) == x.last(tight)) ++tight;
+  Running s;
+  resume_path(x, stack, stride, ends, s);
+  int* vals = s.vals;
+  int& top = s.top;
+  int& tight = s.tight;
+  Node& cur = s.cur;
+  Mask& rem = s.rem;
 
   unsigned since_poll = 0;
   bool done = false;
@@ -224,14 +204,8 @@ PJ_HD bool explore_two_ends(Ref x, layout::Level* stack, int stride, Hooks& hook
     cur = child;
     rem = child_rem;
   }
-  x.I() = static_cast<layout::Digit>(top);
-  for (int k = 0; k < top; ++k) {
-    x.V(k) = static_cast<layout::Digit>(vals[k]);
-    x.M(k) = stack[k * stride].rem;
-  }
-  x.M(top) = rem;
   x.ends() = ends;
-  normalize(x);
+  save_path(x, stack, stride, s);
   return done;
 }
 
