@@ -164,73 +164,27 @@ struct Counters {
 // asked every `Hooks::kPeriod` children, says stop (the state is saved). `stack` holds
 // the rows while it runs, entry k at stack[k * stride]. Hooks: `best` (the incumbent as
 // last read), `poll()`, `leaf(child, vals)` for a complete permutation (vals[0..L-1]).
-// Two ends (templates/ivm_two_ends.h): bit k of an explorer's `ends` is the end (1: the
-// back) of the node at level k of its path. With one end every bit is 0.
-using EndBits = unsigned long long;
-PJ_HD int end_at(EndBits bits, int k) { return static_cast<int>((bits >> k) & 1ull); }
-
-// The child of `parent` with value v at `end` (0: the front, 1: the back).
-PJ_HD void place_at(const Node& parent, int v, int end, Node& child) {
-#ifdef PJ_TWO_ENDS
-  if (end) {
-    problem::place_back(parent, v, child);
-    return;
-  }
-#endif
-  (void)end;
-  problem::place(parent, v, child);
-}
-
-// What an explorer holds while it runs: the rows above its deepest on `stack` (entry k
-// at stack[k * stride]), the path's values, the deepest row's node and values, and
-// `tight`, how many levels of the path follow last's digits (the node at level k is on
-// last's path when tight >= k; only there are its children clipped to last).
-struct Running {
-  int vals[L];
-  int top, tight;
-  Node cur;
-  Mask rem;
-};
-
-// Rebuilds the rows' nodes along the saved path (placing, not counting: they were
-// counted).
-PJ_HD void resume_path(Ref x, layout::Level* stack, int stride, EndBits ends, Running& s) {
-  problem::root(s.cur);
-  s.top = x.I();
-  for (int k = 0; k < s.top; ++k) {
-    stack[k * stride].node = s.cur;
-    stack[k * stride].rem = x.M(k);
-    s.vals[k] = x.V(k);
-    Node next;
-    place_at(s.cur, s.vals[k], end_at(ends, k), next);
-    s.cur = next;
-  }
-  s.rem = x.M(s.top);
-  s.tight = 0;
-  while (s.tight < s.top && rank_of(stack[s.tight * stride].node.free, s.vals[s.tight]) == x.last(s.tight)) ++s.tight;
-}
-
-// Saves the IVM: the path's values and every row, then drops the empty deepest rows.
-PJ_HD void save_path(Ref x, const layout::Level* stack, int stride, const Running& s) {
-  x.I() = static_cast<layout::Digit>(s.top);
-  for (int k = 0; k < s.top; ++k) {
-    x.V(k) = static_cast<layout::Digit>(s.vals[k]);
-    x.M(k) = stack[k * stride].rem;
-  }
-  x.M(s.top) = s.rem;
-  normalize(x);
-}
-
 template <class Hooks>
 PJ_HD bool explore(Ref x, layout::Level* stack, int stride, Hooks& hooks, Counters& c) {
   if (is_empty(x)) return true;
-  Running s;
-  resume_path(x, stack, stride, 0, s);
-  int* vals = s.vals;
-  int& top = s.top;
-  int& tight = s.tight;
-  Node& cur = s.cur;
-  Mask& rem = s.rem;
+  // Rebuild the rows' nodes along the path (placing, not counting: they were counted).
+  int vals[L];
+  Node cur;
+  problem::root(cur);
+  int top = x.I();
+  for (int k = 0; k < top; ++k) {
+    stack[k * stride].node = cur;
+    stack[k * stride].rem = x.M(k);
+    vals[k] = x.V(k);
+    Node next;
+    problem::place(cur, vals[k], next);
+    cur = next;
+  }
+  Mask rem = x.M(top);
+  // tight: how many levels of the path follow last's digits. The node at level k is on
+  // last's path when tight >= k; only there are its children clipped to last.
+  int tight = 0;
+  while (tight < top && rank_of(stack[tight * stride].node.free, vals[tight]) == x.last(tight)) ++tight;
 
   unsigned since_poll = 0;
   bool done = false;
@@ -273,7 +227,14 @@ PJ_HD bool explore(Ref x, layout::Level* stack, int stride, Hooks& hooks, Counte
     cur = child;
     rem = child_rem;
   }
-  save_path(x, stack, stride, s);
+  // Save the IVM: the path's values and every row, then drop the empty deepest rows.
+  x.I() = static_cast<layout::Digit>(top);
+  for (int k = 0; k < top; ++k) {
+    x.V(k) = static_cast<layout::Digit>(vals[k]);
+    x.M(k) = stack[k * stride].rem;
+  }
+  x.M(top) = rem;
+  normalize(x);
   return done;
 }
 

@@ -29,10 +29,24 @@
 
 namespace pj_ivm {
 
+using EndBits = unsigned long long;
 static_assert(L <= 64, "an explorer's ends are one bit per level");
 
+PJ_HD int end_at(EndBits bits, int k) { return static_cast<int>((bits >> k) & 1ull); }
 PJ_HD EndBits with_end(EndBits bits, int k, int end) {
   return (bits & ~(1ull << k)) | (static_cast<EndBits>(end) << k);
+}
+
+// The child of `parent` with value v at `end` (0: the front, 1: the back).
+PJ_HD void place_at(const Node& parent, int v, int end, Node& child) {
+#ifdef PJ_TWO_ENDS
+  if (end) {
+    problem::place_back(parent, v, child);
+    return;
+  }
+#endif
+  (void)end;
+  problem::place(parent, v, child);
 }
 
 // Whether a bound prunes against the incumbent `best` (never when counting).
@@ -139,16 +153,27 @@ PJ_HD void enter_root(Ref x, int best, Counters& c) {
 // one end; a popped child was kept when its parent was expanded, and is expanded in turn
 // (its first bound is checked again first: the incumbent may have improved since).
 template <class Hooks>
+// The path's restore and save repeat explore()'s on purpose: shared through one struct
+// of the running state, they cost the one-end kernel 40% (H100, ta022: 145 registers
+// became 96 with spills).
 PJ_HD bool explore_two_ends(Ref x, layout::Level* stack, int stride, Hooks& hooks, Counters& c) {
   if (is_empty(x)) return true;
+  int vals[L];
   EndBits ends = x.ends();
-  Running s;
-  resume_path(x, stack, stride, ends, s);
-  int* vals = s.vals;
-  int& top = s.top;
-  int& tight = s.tight;
-  Node& cur = s.cur;
-  Mask& rem = s.rem;
+  Node cur;
+  problem::root(cur);
+  int top = x.I();
+  for (int k = 0; k < top; ++k) {
+    stack[k * stride].node = cur;
+    stack[k * stride].rem = x.M(k);
+    vals[k] = x.V(k);
+    Node next;
+    place_at(cur, vals[k], end_at(ends, k), next);
+    cur = next;
+  }
+  Mask rem = x.M(top);
+  int tight = 0;  // as in explore(): the node at level k is on last's path when tight >= k
+  while (tight < top && rank_of(stack[tight * stride].node.free, vals[tight]) == x.last(tight)) ++tight;
 
   unsigned since_poll = 0;
   bool done = false;
@@ -204,8 +229,14 @@ PJ_HD bool explore_two_ends(Ref x, layout::Level* stack, int stride, Hooks& hook
     cur = child;
     rem = child_rem;
   }
+  x.I() = static_cast<layout::Digit>(top);
+  for (int k = 0; k < top; ++k) {
+    x.V(k) = static_cast<layout::Digit>(vals[k]);
+    x.M(k) = stack[k * stride].rem;
+  }
+  x.M(top) = rem;
   x.ends() = ends;
-  save_path(x, stack, stride, s);
+  normalize(x);
   return done;
 }
 
