@@ -147,13 +147,15 @@ class Reader {
     else d_.error(n ? loc(*n) : loc(t), "[problem] needs name = \"...\" (a string)");
     if (auto g = t.get("goal"); g && g->is_string()) {
       const std::string& s = g->as_string()->get();
+      spec_.goal_loc = loc(*g);
       if (s == "count") spec_.goal = Goal::count;
+      else if (s == "find") spec_.goal = Goal::find;
       else if (s == "minimize") spec_.goal = Goal::minimize;
       else if (s == "maximize") spec_.goal = Goal::maximize;
       else if (s == "path") spec_.goal = Goal::path;
-      else d_.error(loc(*g), "unknown goal '" + s + "'", "goal is one of: count, minimize, maximize, path");
+      else d_.error(loc(*g), "unknown goal '" + s + "'", "goal is one of: count, find, minimize, maximize, path");
     } else {
-      d_.error(g ? loc(*g) : loc(t), "[problem] needs goal = \"count\" | \"minimize\" | \"maximize\" | \"path\"");
+      d_.error(g ? loc(*g) : loc(t), "[problem] needs goal = \"count\" | \"find\" | \"minimize\" | \"maximize\" | \"path\"");
     }
   }
 
@@ -595,7 +597,7 @@ class Reader {
     }
     if (auto n = t->get("place")) read_place(*n, "place", b.place);
     if (auto n = t->get("place_back")) read_place(*n, "place_back", b.place_back);
-    bool optimise = spec_.goal != Goal::count;
+    bool optimise = !counts_leaves(spec_.goal);
     for (auto [key, slot, prelude] : {std::tuple{"bound", &b.bound, &b.bound_prelude},
                                       std::tuple{"objective", &b.objective, &b.objective_prelude}}) {
       const toml::node* n = t->get(key);
@@ -605,7 +607,8 @@ class Reader {
       }
       if (!optimise) {
         d_.error(loc(*n), std::string("branch.") + key + " is only for minimize and maximize goals",
-                 "a count problem counts every complete permutation that the candidates allow");
+                 std::string("a ") + goal_name(spec_.goal) +
+                     " problem takes every complete permutation that the candidates allow");
         continue;
       }
       *slot = value_of(*n, std::string("branch.") + key, *prelude);
@@ -621,7 +624,7 @@ class Reader {
     Branch& b = spec_.branch;
     const toml::node* stages = t.get("stages");
     const toml::node* refine = t.get("refine");
-    if (spec_.goal == Goal::count) {
+    if (counts_leaves(spec_.goal)) {
       for (auto [key, n] : {std::pair{"stages", stages}, std::pair{"refine", refine}})
         if (n)
           d_.error(loc(*n), std::string("branch.") + key + " is only for minimize and maximize goals",
@@ -739,6 +742,7 @@ class Reader {
 const char* goal_name(Goal g) {
   switch (g) {
     case Goal::count: return "count";
+    case Goal::find: return "find";
     case Goal::minimize: return "minimize";
     case Goal::maximize: return "maximize";
     case Goal::path: return "path";

@@ -15,8 +15,14 @@
 
 namespace permjit {
 
-enum class Goal { count, minimize, maximize, path };
+// find: any complete permutation the rules allow, searched as a count that stops at
+// its first solution (the generated code is a count problem's).
+enum class Goal { count, find, minimize, maximize, path };
 const char* goal_name(Goal g);
+// Goals whose every complete permutation is a solution: no bound, no objective.
+inline bool counts_leaves(Goal g) { return g == Goal::count || g == Goal::find; }
+// Goals with an objective and a bound.
+inline bool optimises(Goal g) { return g == Goal::minimize || g == Goal::maximize; }
 
 // The largest permutation size: a set of values is one 64-bit word.
 inline constexpr int kMaxSize = 64;
@@ -115,6 +121,7 @@ struct ProblemSpec {
   SourceRef file;
   std::string name;
   Goal goal = Goal::count;
+  Loc goal_loc;  // where [problem] goal is written
   ExprPtr size_expr;
   int size = 0;  // evaluated; 0 while unknown
   std::vector<int64_t> fixed_prefix;

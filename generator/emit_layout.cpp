@@ -39,7 +39,10 @@ void emit_header(GenContext& g) {
 void emit_constants(GenContext& g) {
   const ProblemSpec& s = g.spec;
   g.out.line("constexpr int kSize = " + std::to_string(s.size) + ";  // values 0..kSize-1");
-  g.out.line(std::string("constexpr pj::Goal kGoal = pj::Goal::") + goal_name(s.goal) + ";");
+  // A find problem is searched as a count that the run stops at its first solution:
+  // the generated code, and so the compiled module, is a count problem's.
+  const Goal searched = s.goal == Goal::find ? Goal::count : s.goal;
+  g.out.line(std::string("constexpr pj::Goal kGoal = pj::Goal::") + goal_name(searched) + ";");
   // One machine word holds a set of values; the narrowest one that fits.
   g.out.line(std::string("using Mask = ") + (s.size <= 32 ? "unsigned int" : "unsigned long long") + ";");
   g.out.line(s.size == 32 || s.size == 64 ? "constexpr Mask kAll = ~Mask(0);"

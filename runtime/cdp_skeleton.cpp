@@ -158,7 +158,7 @@ void run_cdp(SkeletonRun& run, bool device_launch) {
   const SolveOptions& opts = run.opts;
   SolveResult& r = run.result;
   const ProblemSpec& spec = run.spec;
-  const bool optimise = spec.goal != Goal::count;
+  const bool optimise = optimises(spec.goal);
   const CdpSettings cs = settings(opts, device_launch, spec.size);
   GpuStart g(run);
   CUfunction intermediate = g.module.function("pj_cdp_intermediate");

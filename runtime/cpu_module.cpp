@@ -2,6 +2,7 @@
 
 #include <dlfcn.h>
 
+#include <span>
 #include <stdexcept>
 
 #include "dsl/diagnostics.hpp"
@@ -28,6 +29,14 @@ CpuModule::~CpuModule() { dlclose(handle_); }
 
 PjCpuResult CpuModule::search(const CpuRunOptions& opts) const {
   PjCpuArgs args{opts.threads, opts.split_depth, opts.ub.has_value(), opts.ub.value_or(0), opts.time_limit_s};
+  args.solution_limit = opts.solution_limit;
+  args.fixed_incumbent = opts.fixed_incumbent ? 1 : 0;
+  if (opts.list) {
+    args.on_solution = [](void* ctx, const int* perm, int size, long long value) {
+      return static_cast<SolutionList*>(ctx)->take(std::span<const int>(perm, size), value) ? 0 : 1;
+    };
+    args.solution_ctx = opts.list;
+  }
   PjCpuResult r{};
   int rc = search_(&args, &r);
   if (rc != 0) throw std::runtime_error("the CPU search failed (code " + std::to_string(rc) + ")");

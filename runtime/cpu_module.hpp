@@ -5,6 +5,7 @@
 #include <string>
 
 #include "runtime/host_compiler.hpp"
+#include "runtime/solution_list.hpp"
 #include "templates/cpu_abi.h"
 
 namespace permjit {
@@ -14,6 +15,12 @@ struct CpuRunOptions {
   int split_depth = 0;  // 0: the module chooses
   std::optional<long long> ub;
   double time_limit_s = 0;  // > 0: stop after this many seconds (the result says so)
+  // Decision and enumeration (runtime/solution_list.hpp): stop after this many
+  // solutions (0: never); leaves better than `ub` are solutions and `ub` stays; where
+  // each solution goes.
+  unsigned long long solution_limit = 0;
+  bool fixed_incumbent = false;
+  SolutionList* list = nullptr;
 };
 
 class CpuModule {

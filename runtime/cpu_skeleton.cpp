@@ -33,6 +33,9 @@ void run_cpu_skeleton(SkeletonRun& run) {
   o.split_depth = run.opts.split_depth;
   o.ub = run.opts.ub;
   o.time_limit_s = run.opts.time_limit;
+  o.solution_limit = run.decision.solution_limit;
+  o.fixed_incumbent = run.decision.fixed_incumbent;
+  o.list = run.decision.list;
   PjCpuResult out = run_cpu_module(mod, o);
   auto t2 = clock::now();
 
@@ -50,7 +53,11 @@ void run_cpu_skeleton(SkeletonRun& run) {
   r.frontier_depth = out.frontier_depth;
   r.frontier_nodes = out.frontier_nodes;
   r.time_limit = run.opts.time_limit;
-  r.stopped = out.stopped != 0;
+  // Stopped at the solution limit, the search answered its question; at the time
+  // limit, it did not.
+  r.reached_limit = out.reached_limit != 0;
+  r.find_to_exit = out.find_to_exit_s;
+  r.stopped = out.stopped != 0 && !r.reached_limit;
   r.donations = out.donations;
   if (r.found) r.permutation.assign(out.perm, out.perm + out.size);
 }

@@ -34,7 +34,7 @@ void run_dfs_skeleton(SkeletonRun& run) {
   const SolveOptions& opts = run.opts;
   SolveResult& r = run.result;
   const ProblemSpec& spec = run.spec;
-  const bool optimise = spec.goal != Goal::count;
+  const bool optimise = optimises(spec.goal);
   const int block = opts.block();
   GpuStart g(run);
   CUfunction kernel = g.module.function("pj_dfs");

@@ -167,7 +167,7 @@ void run_ivm_skeleton(SkeletonRun& run) {
   const SolveOptions& opts = run.opts;
   SolveResult& r = run.result;
   const ProblemSpec& spec = run.spec;
-  const bool optimise = spec.goal != Goal::count;
+  const bool optimise = optimises(spec.goal);
   const int L = ivm_levels(spec);
   auto t0 = clock_type::now();
 

@@ -50,6 +50,38 @@ std::string compile_stages_text(const SolveResult::CompileStages& c) {
   return s.empty() ? "nothing to compile" : s;
 }
 
+// Counting, finding and --target: what was found, and whether the search stopped at it.
+std::string decision_text(const SolveResult& r) {
+  std::string s;
+  const std::string stop_note =
+      r.reached_limit ? fmt::format(" (the search stopped {:.3f} s after it)", r.find_to_exit) : std::string();
+  if (r.target) {
+    const bool min = r.goal == Goal::minimize;
+    if (r.found) {
+      s += fmt::format("target      {}: found {}{}\n", *r.target, r.objective, stop_note);
+      s += fmt::format("solution    {}\n", perm_text(r.permutation));
+    } else if (!r.stopped) {
+      s += fmt::format("target      {}: none at {} {}: every permutation is {} it (proved)\n", *r.target,
+                       min ? "most" : "least", *r.target, min ? "above" : "below");
+    } else {
+      s += fmt::format("target      {}: none found before the time limit\n", *r.target);
+    }
+    return s;
+  }
+  if (r.reached_limit && r.goal == Goal::count)
+    s += fmt::format("solutions   {} listed, then the search stopped at --list {} (not all were counted)\n",
+                     grouped(r.solutions), grouped(r.solutions));
+  else if (r.goal == Goal::count)
+    s += fmt::format("solutions   {}\n", grouped(r.solutions));
+  if (r.listed && r.goal == Goal::count) s += fmt::format("listed      {} to {}\n", grouped(*r.listed), r.listed_to);
+  if (r.goal == Goal::find) {
+    if (r.found) s += fmt::format("solution    {}{}\n", perm_text(r.permutation), stop_note);
+    else if (!r.stopped) s += "solution    none: no complete permutation is allowed (the whole tree was searched)\n";
+    else s += "solution    none found before the time limit\n";
+  }
+  return s;
+}
+
 }  // namespace
 
 std::string format_human(const SolveResult& r) {
@@ -73,8 +105,10 @@ std::string format_human(const SolveResult& r) {
                      r.time_limit);
   if (r.goal == Goal::path) {
     s += path_text(r);
-  } else if (r.goal == Goal::count) {
-    s += fmt::format("solutions   {}\n", grouped(r.solutions));
+  } else if (counts_leaves(r.goal)) {
+    s += decision_text(r);
+  } else if (r.target) {
+    s += decision_text(r);
   } else {
     const char* word = r.goal == Goal::minimize ? "minimum" : "maximum";
     if (r.stopped) {
@@ -90,6 +124,8 @@ std::string format_human(const SolveResult& r) {
       s += fmt::format("{}     none: no complete permutation is feasible\n", word);
     }
   }
+  if (r.all_optimal && r.listed)
+    s += fmt::format("optimal     {} permutation(s) listed to {}\n", grouped(*r.listed), r.listed_to);
   if (r.warm_start) {
     const auto& w = *r.warm_start;
     if (w.objective)
@@ -174,12 +210,22 @@ std::string format_json(const SolveResult& r) {
     j["iterations"] = its;
   } else if (r.goal == Goal::count) {
     j["solutions"] = r.solutions;
+  } else if (r.goal == Goal::find) {
+    j["found"] = r.found;
+    j["permutation"] = r.found ? nlohmann::ordered_json(r.permutation) : nlohmann::ordered_json(nullptr);
+    j["solutions"] = r.solutions;
   } else {
     j["found"] = r.found;
     j["objective"] = r.found ? nlohmann::ordered_json(r.objective) : nlohmann::ordered_json(nullptr);
     j["permutation"] = r.found ? nlohmann::ordered_json(r.permutation) : nlohmann::ordered_json(nullptr);
   }
-  // Only a complete search proves its answer (or counts every solution).
+  j["target"] = r.target ? nlohmann::ordered_json(*r.target) : nlohmann::ordered_json(nullptr);
+  j["all_optimal"] = r.all_optimal;
+  j["listed"] = r.listed ? nlohmann::ordered_json(*r.listed) : nlohmann::ordered_json(nullptr);
+  j["reached_limit"] = r.reached_limit;
+  j["find_to_exit_s"] = r.reached_limit ? nlohmann::ordered_json(r.find_to_exit) : nlohmann::ordered_json(nullptr);
+  // Only a complete search proves its answer (or counts every solution); one stopped at
+  // its solution limit answered its question.
   j["complete"] = !r.stopped;
   j["time_limit_s"] = r.time_limit > 0 ? nlohmann::ordered_json(r.time_limit) : nlohmann::ordered_json(nullptr);
   if (r.warm_start)

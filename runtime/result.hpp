@@ -25,8 +25,8 @@ struct SolveResult {
   long long ub = 0;
   double time_limit = 0;  // --time-limit, seconds (0: none)
   bool stopped = false;   // the time limit ended the search: the counts and the best are partial
-  uint64_t solutions = 0;      // count
-  bool found = false;          // minimize / maximize: a solution better than the start
+  uint64_t solutions = 0;      // count, find
+  bool found = false;          // minimize / maximize: a solution better than the start; find: one
   long long objective = 0;
   std::vector<int> permutation;
 
@@ -39,6 +39,14 @@ struct SolveResult {
     std::string failure;
   };
   std::optional<WarmStartReport> warm_start;
+
+  // Decision and enumeration (runtime/decision.hpp).
+  std::optional<long long> target;   // --target
+  bool all_optimal = false;          // --all-optimal: `listed` are the optimal permutations
+  bool reached_limit = false;        // the search stopped at its solution limit (find, --target, --list N)
+  double find_to_exit = 0;           // then: seconds from the solution that reached it to the search's end
+  std::optional<uint64_t> listed;    // --list, --all-optimal: the solutions written
+  std::string listed_to;             // where: "stdout" or the file
 
   uint64_t expanded = 0, evaluated = 0;
   double t_generate = 0, t_compile = 0, t_search = 0, t_total = 0;

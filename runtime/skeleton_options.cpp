@@ -47,6 +47,14 @@ const OptionInfo kOptions[] = {
        return o.warm_start.value_or(0) < 0 ? std::string("--warm-start takes a number of seconds, 0 for none")
                                            : std::string();
      }},
+    {SkeletonOption::target, "--target", Shape::placement, {},
+     [](const SolveOptions& o) { return if_set(o.target.has_value(), o.target.value_or(0)); }},
+    {SkeletonOption::list, "--list", Shape::placement, {},
+     [](const SolveOptions& o) {  // --list alone lists every solution
+       return o.list == 0ull ? std::optional<std::string>("") : if_set(o.list.has_value(), o.list.value_or(0));
+     }},
+    {SkeletonOption::all_optimal, "--all-optimal", Shape::placement, {},
+     [](const SolveOptions& o) { return o.all_optimal ? std::optional<std::string>("") : std::nullopt; }},
     {SkeletonOption::split_depth, "--split-depth", Shape::placement, {},
      [](const SolveOptions& o) { return if_set(o.split_depth != 0, o.split_depth); }},
     {SkeletonOption::all_solutions, "--all-solutions", Shape::path, {},

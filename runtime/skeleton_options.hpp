@@ -18,6 +18,9 @@ enum class SkeletonOption {
   offload, pool_max, pool_min, batch, in_flight,                    // offload
   balance, donate_after, ida_stack,                                 // ida, ida-thread
   explorers, trigger, ivm_rows, checkpoint, checkpoint_every, resume,  // ivm
+  // Decision and enumeration (runtime/decision.hpp). `target` stands for stopping at a
+  // solution: a row that takes it also searches goal = "find".
+  target, list, all_optimal,
 };
 
 // An option a skeleton takes; for an option with named values, those it accepts

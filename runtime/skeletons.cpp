@@ -11,7 +11,8 @@ namespace permjit {
 namespace {
 using O = SkeletonOption;
 
-constexpr Takes kCpuTakes[] = {{O::time_limit}, {O::split_depth}, {O::all_solutions}, {O::roots}};
+constexpr Takes kCpuTakes[] = {{O::time_limit}, {O::split_depth}, {O::all_solutions}, {O::roots},
+                               {O::target},     {O::list},        {O::all_optimal}};
 constexpr Takes kDfsTakes[] = {{O::time_limit}, {O::dcpu}, {O::block_size}, {O::max_chunk}, {O::warm_start}};
 constexpr Takes kIvmTakes[] = {{O::block_size}, {O::explorers}, {O::trigger}, {O::ivm_rows},
                                {O::checkpoint}, {O::checkpoint_every}, {O::resume}, {O::warm_start}};

@@ -11,6 +11,7 @@
 #include "generator/generate.hpp"
 #include "runtime/cache.hpp"
 #include "runtime/compile_unit.hpp"
+#include "runtime/decision.hpp"
 #include "runtime/path_solver.hpp"
 #include "runtime/result.hpp"
 #include "runtime/skeleton_options.hpp"
@@ -30,6 +31,7 @@ struct SkeletonRun {
   const SolveOptions& opts;
   SolveResult& result;  // fill nodes, objective, times of compile and search
   WarmStart* warm = nullptr;  // the incumbent found before the search, when there is one
+  Decision decision = {};     // solutions to record, list or stop at (runtime/decision.hpp)
   ModuleCache cache() const;  // --cache-dir, else the default
   // The incumbent the search starts from: --ub, else the warm start's (waiting for it;
   // call it once the module is compiled, so that both run at once), else none.

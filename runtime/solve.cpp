@@ -9,6 +9,7 @@
 #include "generator/generate.hpp"
 #include "runtime/cuda_driver.hpp"
 #include "runtime/skeletons.hpp"
+#include "runtime/solution_list.hpp"
 #include "runtime/warm_start.hpp"
 
 namespace permjit {
@@ -86,8 +87,9 @@ void check_ub(const SolveOptions& opts, const ProblemSpec& spec, const Skeleton&
   const std::string shown = "--ub " + std::to_string(*opts.ub);
   if (spec.goal == Goal::path)
     command_line_error(shown, 1, "--ub applies to placement problems; '" + spec.name + "' is a path problem");
-  if (spec.goal == Goal::count)
-    command_line_error(shown, 1, "--ub applies to minimize and maximize problems; '" + spec.name + "' counts");
+  if (counts_leaves(spec.goal))
+    command_line_error(shown, 1, "--ub applies to minimize and maximize problems; '" + spec.name + "' is a " +
+                                     goal_name(spec.goal) + " problem");
   if (sk.int32_only && (*opts.ub < INT_MIN || *opts.ub > INT_MAX))
     command_line_error(shown, 6,
                  "--ub " + std::to_string(*opts.ub) + " does not fit the 32-bit incumbent of skeleton '" +
@@ -138,6 +140,7 @@ PreparedSolve prepare_solve(const SolveOptions& opts) {
   p.skeleton = &sk;
   check_skeleton_options(opts, sk, spec);
   check_ub(opts, spec, sk);
+  check_decision_options(opts, spec, sk);
   p.source = generate_problem(spec);
   check_int_width(p.source, sk);
   p.units = units_for(sk, spec, p.source, opts);
@@ -154,6 +157,8 @@ PreparedSolve prepare_solve(const SolveOptions& opts) {
   r.all_solutions = opts.all_solutions;
   r.has_ub = opts.ub.has_value();
   r.ub = opts.ub.value_or(0);
+  r.target = opts.target;
+  r.all_optimal = opts.all_optimal;
   r.t_generate = std::chrono::duration<double>(t1 - t0).count();
   return p;
 }
@@ -167,14 +172,49 @@ SkeletonUnits emit_units(const SolveOptions& opts, const Skeleton& sk, const Pro
   return units_for(fitted, spec, source, opts);
 }
 
-SolveResult solve(const SolveOptions& opts) {
-  PreparedSolve p = prepare_solve(opts);
-  require_device(*p.skeleton, opts);
-  SolveResult r = std::move(p.header);
+namespace {
+
+// --all-optimal's second search, after the first found the optimum: the incumbent stays
+// one past it, so every leaf the search meets is optimal and listed. Its nodes and
+// times are added to the first's.
+void list_all_optimal(const PreparedSolve& p, const SolveOptions& opts, SolutionList& list, SolveResult& r) {
+  if (!r.found || r.stopped) return;  // nothing optimal known to list
+  SolveOptions again = opts;
+  again.ub = r.goal == Goal::minimize ? r.objective + 1 : r.objective - 1;
+  SolveResult second = p.header;
+  SkeletonRun run{p.spec, p.source, p.units, again, second, nullptr,
+                  Decision{solution_limit(opts, p.spec.goal), true, &list}};
+  p.skeleton->run(run);
+  r.expanded += second.expanded;
+  r.evaluated += second.evaluated;
+  r.t_compile += second.t_compile;
+  r.t_search += second.t_search;
+  r.stopped = second.stopped;
+  r.reached_limit = second.reached_limit;
+  r.find_to_exit = second.find_to_exit;
+}
+
+}  // namespace
+
+SolveResult solve(const SolveOptions& given) {
+  PreparedSolve p = prepare_solve(given);
+  require_device(*p.skeleton, given);
+  SolveResult r = p.header;
+  // --target is an incumbent one past it (runtime/decision.hpp).
+  SolveOptions opts = given;
+  opts.ub = start_incumbent(given, p.spec.goal);
+  // Opened once every user error is known: a wrong option leaves no file behind.
+  std::optional<SolutionList> list;
+  if (opts.list || opts.all_optimal)
+    list.emplace(opts.list_out, opts.list_format == "json" ? ListFormat::json : ListFormat::lines,
+                 opts.list.value_or(0), optimises(p.spec.goal));
+  // --all-optimal: a plain search first, for the optimum (list_all_optimal lists).
+  Decision decision;
+  if (!opts.all_optimal) decision = Decision{solution_limit(opts, p.spec.goal), false, list ? &*list : nullptr};
   // Started before the skeleton compiles its module: the two run at once.
   std::optional<WarmStart> warm;
   if (WarmStart::wanted(opts, p.spec, p.skeleton->backend == Backend::gpu)) warm.emplace(opts);
-  SkeletonRun run{p.spec, p.source, p.units, opts, r, warm ? &*warm : nullptr};
+  SkeletonRun run{p.spec, p.source, p.units, opts, r, warm ? &*warm : nullptr, decision};
   p.skeleton->run(run);
   if (warm) {
     const std::optional<WarmIncumbent>& found = warm->wait();
@@ -186,6 +226,12 @@ SolveResult solve(const SolveOptions& opts) {
       r.objective = found->value;
       r.permutation = found->permutation;
     }
+  }
+  if (opts.all_optimal) list_all_optimal(p, opts, *list, r);
+  if (list) {
+    list->finish();
+    r.listed = list->taken();
+    r.listed_to = list->destination();
   }
   r.t_total = std::chrono::duration<double>(std::chrono::steady_clock::now() - p.start).count();
   return r;

@@ -39,6 +39,13 @@ struct SolveOptions {
   unsigned ida_stack = 0;            // ida: entries of a warp's shared-memory stack (>= kMinIdaStack); 0: 32 warps per SM
   std::string cache_dir;         // empty: default_cache_dir()
 
+  // Decision and enumeration (runtime/decision.hpp; goal = "find" is the spec's).
+  std::optional<long long> target;             // optimisation: stop at a permutation at least this good
+  std::optional<unsigned long long> list;      // --list [N]: write the solutions; 0: all, N: the first N
+  bool all_optimal = false;                    // optimisation: list every optimal permutation
+  std::string list_out;                        // --out FILE: where they go; empty: stdout
+  std::string list_format;                     // lines (when empty) | json
+
   // ivm skeleton (docs/skeletons.md)
   unsigned long long explorers = 0;  // 0: as many as the device holds at once
   unsigned long long trigger = 0;    // 0: a quarter of the explorers

@@ -2,9 +2,14 @@
 // Both sides include this file; bump kPjCpuAbi when a struct changes.
 #pragma once
 
-#define PJ_CPU_ABI 4
+#define PJ_CPU_ABI 5
 
 extern "C" {
+
+// A solution handed to the host (--list, goal find): the values at each position, and
+// the objective (0 when counting). Returns 0 to take it, 1 when the host's list is full:
+// the solution is then not counted and the search stops.
+typedef int (*PjSolutionFn)(void* ctx, const int* perm, int size, long long value);
 
 struct PjCpuArgs {
   int threads;        // worker threads
@@ -12,6 +17,11 @@ struct PjCpuArgs {
   int has_ub;         // 1: `ub` is the initial incumbent (prune bound >= ub when minimizing)
   long long ub;
   double time_limit_s;  // > 0: stop the search after this many seconds (pj_cpu_search)
+  // Decision and enumeration (pj_cpu_search; zero for a plain search):
+  unsigned long long solution_limit;  // > 0: stop once this many solutions are recorded
+  int fixed_incumbent;  // 1: leaves better than `ub` are solutions; the incumbent never tightens
+  PjSolutionFn on_solution;  // non-null: every solution recorded is handed to it
+  void* solution_ctx;
 };
 
 struct PjCpuResult {
@@ -24,7 +34,9 @@ struct PjCpuResult {
   int perm[64];                  // the solution: value at each position
   int frontier_depth;            // where the work was split between threads
   unsigned long long frontier_nodes;
-  int stopped;                   // 1: the time limit ended the search before it was complete
+  int stopped;                   // 1: the search ended before it was complete (time or solution limit)
+  int reached_limit;             // 1: it stopped at its solution limit
+  double find_to_exit_s;         // then: seconds from the solution that reached it to the return
   unsigned long long donations;  // subtrees a busy thread split off for an idle one (cpu skeleton)
 };
 

@@ -54,7 +54,45 @@ struct Shared {
   alignas(64) std::mutex lock;
   int found = 0;
   int perm[problem::kSize] = {};
+
+  // Decision and enumeration (docs/spec-language.md): solutions recorded one by one,
+  // under `lock`, and handed to the host; at `limit` the search stops.
+  const PjCpuArgs* args = nullptr;
+  WorkPool* pool = nullptr;  // to wake the threads that wait for work when it stops
+  bool recording = false;    // every solution is recorded (not only counted)
+  unsigned long long recorded = 0;
+  bool reached = false;
+  std::chrono::steady_clock::time_point reached_at;
 };
+
+// The search reached its solution limit (under sh.lock): every search returns.
+inline void reach_limit(Shared& sh) {
+  sh.reached = true;
+  sh.reached_at = std::chrono::steady_clock::now();
+  sh.stop.store(true);
+  sh.pool->wake_all();
+}
+
+// Records one solution (a leaf counted, or one better than a fixed incumbent): handed to
+// the host when it lists, kept as the result's permutation when it is the first.
+// False when the limit was reached before it: the solution is not taken. Out of line,
+// like record_improvement.
+[[gnu::noinline]] inline bool record_solution(const int* perm, long long value, Shared& sh) {
+  std::lock_guard<std::mutex> g(sh.lock);
+  if (sh.reached) return false;
+  const PjCpuArgs& a = *sh.args;
+  if (a.on_solution && a.on_solution(a.solution_ctx, perm, problem::kSize, value) != 0) {
+    reach_limit(sh);
+    return false;
+  }
+  ++sh.recorded;
+  if (!sh.found) {
+    sh.found = 1;
+    for (int i = 0; i < problem::kSize; ++i) sh.perm[i] = perm[i];
+  }
+  if (a.solution_limit > 0 && sh.recorded >= a.solution_limit) reach_limit(sh);
+  return true;
+}
 
 // True when a node with this bound cannot lead to a leaf better than `best`.
 inline bool pruned(long long bound, long long best) {
@@ -74,22 +112,28 @@ constexpr long long kNoBound = kGoal == pj::Goal::maximize ? LLONG_MAX : LLONG_M
 [[gnu::noinline]] inline long long record_improvement(long long value, const int* perm, Shared& sh) {
   std::lock_guard<std::mutex> g(sh.lock);
   long long best = sh.best.load(std::memory_order_relaxed);
-  if (!improves(value, best)) return best;
+  if (!improves(value, best) || sh.reached) return best;
   sh.best.store(value, std::memory_order_relaxed);
   sh.found = 1;
   for (int i = 0; i < problem::kSize; ++i) sh.perm[i] = perm[i];
+  // --target: the start was one past the target, so any improvement meets it.
+  if (sh.args->solution_limit > 0 && ++sh.recorded >= sh.args->solution_limit) reach_limit(sh);
   return value;
 }
 
 // `best` is the calling thread's copy of the incumbent: never better than the shared
 // one (which only improves), so pruning with it is safe, and with a fixed incumbent it
 // is the shared one exactly.
+// With a fixed incumbent (--all-optimal), every leaf better than it is a solution and
+// `best` stays.
 inline void record_leaf(const Node& leaf, const int* perm, long long& best, Shared& sh, Counters& c) {
   if constexpr (kGoal == pj::Goal::count) {
-    ++c.solutions;
+    if (!sh.recording || record_solution(perm, 0, sh)) ++c.solutions;
   } else {
     long long value = problem::objective(leaf);
-    if (improves(value, best)) best = record_improvement(value, perm, sh);
+    if (!improves(value, best)) return;
+    if (sh.args->fixed_incumbent) record_solution(perm, value, sh);
+    else best = record_improvement(value, perm, sh);
   }
 }
 
@@ -105,7 +149,7 @@ enum class Stages { both, cheap };
 // the child's bound (when it was computed). Counting problems keep no permutation.
 inline bool visit(const Node& child, int depth, int pos, int v, int* perm, long long& best, Shared& sh,
                   Counters& c, long long* bound_out = nullptr, Stages stages = Stages::both) {
-  if constexpr (kGoal != pj::Goal::count) perm[pos] = v;
+  if (kGoal != pj::Goal::count || sh.recording) perm[pos] = v;
   ++c.evaluated;
   if (depth + 1 == problem::kSize) {
     record_leaf(child, perm, best, sh, c);
@@ -228,7 +272,9 @@ class alignas(64) Searcher {
     Subtree s;
     while (pool_.take(s, sh_.stop)) {
       best_ = sh_.best.load(std::memory_order_relaxed);
-      if constexpr (kGoal == pj::Goal::count && problem::kEnds == 1) search_in_value_order(s);
+      // Solutions recorded one by one need the permutation, which the count's loop
+      // does not keep: they are searched as two ends are (the same tree, in value order).
+      if (kGoal == pj::Goal::count && problem::kEnds == 1 && !sh_.recording) search_in_value_order(s);
       else search_best_first(s);
     }
   }
@@ -524,6 +570,8 @@ std::vector<Subtree> build_frontier(Shared& sh, Counters& total, int& depth, int
 inline void start_incumbent(Shared& sh, const PjCpuArgs* args) {
   long long start = kGoal == pj::Goal::maximize ? LLONG_MIN : LLONG_MAX;
   sh.best.store(args->has_ub ? args->ub : start);
+  sh.args = args;
+  sh.recording = args->on_solution != nullptr || args->solution_limit > 0;
 }
 
 inline void fill_result(PjCpuResult* out, const Counters& total, const Shared& sh) {
@@ -548,6 +596,7 @@ extern "C" int pj_cpu_search(const PjCpuArgs* args, PjCpuResult* out) {
   Counters total;
   int threads = args->threads > 0 ? args->threads : 1;
   WorkPool pool(threads);
+  sh.pool = &pool;
 
   // The time limit: a watcher sets `stop`, which every search loop reads at its
   // periodic check, and wakes the threads that wait for work; unless the search ends
@@ -595,9 +644,12 @@ extern "C" int pj_cpu_search(const PjCpuArgs* args, PjCpuResult* out) {
     total.add(s.counts);
     out->donations += s.donations;
   }
+  const auto returned = std::chrono::steady_clock::now();
   fill_result(out, total, sh);
   // Partial when a search stopped inside its subtree or subtrees were never taken.
   out->stopped = sh.cut.load() || pool.left() ? 1 : 0;
+  out->reached_limit = sh.reached ? 1 : 0;
+  out->find_to_exit_s = sh.reached ? std::chrono::duration<double>(returned - sh.reached_at).count() : 0;
   return 0;
 }
 

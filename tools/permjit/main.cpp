@@ -102,6 +102,20 @@ int main(int argc, char** argv) {
   solve_cmd->add_option("--ida-stack", solve_opts.ida_stack,
                         "ida: entries of a warp's shared-memory stack (default: what keeps 32 warps per SM)");
   solve_cmd->add_option("--cache-dir", solve_opts.cache_dir, "where compiled modules are kept");
+  long long target = 0;
+  CLI::Option* target_opt = solve_cmd->add_option(
+      "--target", target, "minimize/maximize: stop at the first permutation at least as good as this (or prove none is)");
+  unsigned long long list_n = 0;
+  CLI::Option* list_opt =
+      solve_cmd
+          ->add_option("--list", list_n,
+                       "count/find: write the solutions as they are found, one per line; with N, the first N "
+                       "(then stop)")
+          ->expected(0, 1);
+  solve_cmd->add_flag("--all-optimal", solve_opts.all_optimal,
+                      "minimize/maximize: find the optimum, then list every optimal permutation");
+  solve_cmd->add_option("--out", solve_opts.list_out, "--list, --all-optimal: write the solutions to this file (default stdout)");
+  solve_cmd->add_option("--list-format", solve_opts.list_format, "--list, --all-optimal: lines (default) | json (one object per line)");
 
   CheckOptions check_opts;
   CLI::App* check_cmd = app.add_subcommand("check", "check a spec (and an instance); print every error");
@@ -130,6 +144,8 @@ int main(int argc, char** argv) {
       if (*donate_after_opt) solve_opts.donate_after = donate_after;
       if (*checkpoint_every_opt) solve_opts.checkpoint_every = checkpoint_every;
       if (*warm_start_opt) solve_opts.warm_start = warm_start;
+      if (*target_opt) solve_opts.target = target;
+      if (*list_opt) solve_opts.list = list_n;
       if (quiet) solve_opts.progress = SolveOptions::Progress::off;
       else if (progress) solve_opts.progress = SolveOptions::Progress::on;
       if (!records.empty() || solve_cmd->count("--records")) {

@@ -1,0 +1,69 @@
+#include "runtime/decision.hpp"
+
+#include <climits>
+#include <string>
+
+#include "dsl/diagnostics.hpp"
+#include "runtime/skeletons.hpp"
+#include "runtime/solve.hpp"
+
+namespace permjit {
+
+unsigned long long solution_limit(const SolveOptions& opts, Goal goal) {
+  if (opts.list && *opts.list > 0) return *opts.list;
+  if (goal == Goal::find || opts.target) return 1;
+  return 0;
+}
+
+std::optional<long long> start_incumbent(const SolveOptions& opts, Goal goal) {
+  if (!opts.target) return opts.ub;
+  // Integers: "at least as good as V" is "better than one past V".
+  const long long past = goal == Goal::minimize ? *opts.target + 1 : *opts.target - 1;
+  if (!opts.ub) return past;
+  return goal == Goal::minimize ? std::min(past, *opts.ub) : std::max(past, *opts.ub);
+}
+
+void check_decision_options(const SolveOptions& opts, const ProblemSpec& spec, const Skeleton& sk) {
+  const std::string problem = "'" + spec.name + "' is a " + goal_name(spec.goal) + " problem";
+  if (spec.goal == Goal::find && !sk.find_option(SkeletonOption::target)) {
+    Diagnostics d;
+    d.error(spec.goal_loc,
+            "goal = \"find\" stops the search at its first solution; skeleton '" + std::string(sk.name) +
+                "' does not stop at a solution",
+            "skeletons that do: " +
+                skeleton_names([](const Skeleton& k) { return k.run && k.find_option(SkeletonOption::target); }));
+    throw UserErrors(std::move(d));
+  }
+  if (opts.target) {
+    const std::string shown = "--target " + std::to_string(*opts.target);
+    if (!optimises(spec.goal))
+      command_line_error(shown, 1, "--target applies to minimize and maximize problems; " + problem,
+                         spec.goal == Goal::count ? "goal = \"find\" stops a count at its first solution" : "");
+    // One past the target is the incumbent the skeleton starts from.
+    if (sk.int32_only && (*opts.target <= INT_MIN || *opts.target >= INT_MAX))
+      command_line_error(shown, 10, "--target " + std::to_string(*opts.target) +
+                                        " does not fit the 32-bit incumbent of skeleton '" + std::string(sk.name) + "'",
+                         "the cpu skeleton keeps a 64-bit incumbent");
+    if (opts.all_optimal) command_line_error(shown, 1, "--target and --all-optimal ask different questions: give one");
+  }
+  if (opts.all_optimal && !optimises(spec.goal))
+    command_line_error("--all-optimal", 1, "--all-optimal applies to minimize and maximize problems; " + problem,
+                       "--list writes every solution of a count");
+  if (opts.list && optimises(spec.goal) && !opts.all_optimal)
+    command_line_error("--list " + std::to_string(*opts.list), 1,
+                       "--list writes the solutions of a count or find problem; " + problem,
+                       "--all-optimal lists every optimal permutation (--list N with it: the first N)");
+  const bool listing = opts.list.has_value() || opts.all_optimal;
+  if (!opts.list_out.empty() && !listing)
+    command_line_error("--out " + opts.list_out, 1, "--out is where --list or --all-optimal write the solutions",
+                       "add --list");
+  if (!opts.list_format.empty()) {
+    const std::string shown = "--list-format " + opts.list_format;
+    if (opts.list_format != "lines" && opts.list_format != "json")
+      command_line_error(shown, 15, "unknown value '" + opts.list_format + "' of --list-format",
+                         "--list-format is lines or json");
+    if (!listing) command_line_error(shown, 1, "--list-format applies to --list and --all-optimal", "add --list");
+  }
+}
+
+}  // namespace permjit

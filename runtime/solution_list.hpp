@@ -1,0 +1,47 @@
+// Where listed solutions go (`solve --list`, `--all-optimal`): one line per solution,
+// values in position order, written as the search finds them, to stdout or --out FILE.
+// Threads of the cpu skeleton and the host loops that drain a GPU skeleton's device
+// buffer hand solutions here; it keeps the count and refuses solutions past its limit,
+// so that what is listed is exactly what the result counts.
+#pragma once
+#include <chrono>
+#include <cstdio>
+#include <mutex>
+#include <optional>
+#include <span>
+#include <string>
+
+namespace permjit {
+
+enum class ListFormat { lines, json };
+
+class SolutionList {
+ public:
+  // `out` empty: stdout. `limit` 0: no limit. Throws a located user error when `out`
+  // cannot be opened.
+  SolutionList(const std::string& out, ListFormat format, unsigned long long limit, bool with_objective);
+  ~SolutionList();
+  SolutionList(const SolutionList&) = delete;
+  SolutionList& operator=(const SolutionList&) = delete;
+
+  // Writes one solution; false, writing nothing, once `limit` solutions were taken.
+  bool take(std::span<const int> perm, long long objective);
+  unsigned long long taken() const;
+  bool full() const;
+  // Flushes what was written; throws when the output could not be written (disk full).
+  void finish();
+  const std::string& destination() const { return shown_; }
+
+ private:
+  mutable std::mutex lock_;
+  std::FILE* file_ = nullptr;
+  bool owned_ = false;
+  std::string shown_;  // "stdout" or the file's name
+  ListFormat format_;
+  unsigned long long limit_, taken_ = 0;
+  bool with_objective_;
+  std::string line_;
+  std::chrono::steady_clock::time_point last_flush_;
+};
+
+}  // namespace permjit
