@@ -54,9 +54,20 @@ void check_decision_options(const SolveOptions& opts, const ProblemSpec& spec, c
                        "--list writes the solutions of a count or find problem; " + problem,
                        "--all-optimal lists every optimal permutation (--list N with it: the first N)");
   const bool listing = opts.list.has_value() || opts.all_optimal;
+  // A checkpoint holds the explorers, not what was listed or how many were taken.
+  const bool stops = spec.goal == Goal::find || opts.target || listing;
+  if (stops && (!opts.checkpoint.empty() || !opts.resume.empty())) {
+    const std::string flag = opts.checkpoint.empty() ? "--resume" : "--checkpoint";
+    command_line_error(flag + " " + (opts.checkpoint.empty() ? opts.resume : opts.checkpoint), 1,
+                       flag + " keeps a search to prove or count; it does not keep the solutions a run has listed "
+                              "or taken (goal find, --target, --list, --all-optimal)");
+  }
   if (!opts.list_out.empty() && !listing)
     command_line_error("--out " + opts.list_out, 1, "--out is where --list or --all-optimal write the solutions",
                        "add --list");
+  if (opts.list_buffer && !opts.list && spec.goal != Goal::find)
+    command_line_error("--list-buffer " + std::to_string(opts.list_buffer), 1,
+                       "--list-buffer sizes the device buffer of --list and goal = \"find\"", "add --list");
   if (!opts.list_format.empty()) {
     const std::string shown = "--list-format " + opts.list_format;
     if (opts.list_format != "lines" && opts.list_format != "json")

@@ -26,6 +26,7 @@ struct Decision {
   unsigned long long solution_limit = 0;  // stop after this many solutions recorded (0: never)
   bool fixed_incumbent = false;           // leaves better than the start are solutions; it never tightens
   SolutionList* list = nullptr;           // where solutions go; null: none listed
+  unsigned long long device_buffer = 0;   // GPU: solutions its buffer holds at first (0: the default)
   bool records() const { return solution_limit > 0 || list != nullptr; }
 };
 

@@ -3,9 +3,12 @@
 // cutoff depth d_cpu, lay the frontier out structure-of-arrays, and search it on the GPU
 // in chunks that fit the device's free memory.
 #include <chrono>
+#include <optional>
+#include <stdexcept>
 #include <vector>
 
 #include "runtime/cuda_driver.hpp"
+#include "runtime/device_solutions.hpp"
 #include "runtime/gpu_host.hpp"
 #include "runtime/skeletons.hpp"
 #include "runtime/solve.hpp"
@@ -35,16 +38,20 @@ void run_dfs_skeleton(SkeletonRun& run) {
   SolveResult& r = run.result;
   const ProblemSpec& spec = run.spec;
   const bool optimise = optimises(spec.goal);
+  // Decision and enumeration: the kernel that records solutions and stops at a limit.
+  const bool records = run.decision.records();
   const int block = opts.block();
   GpuStart g(run);
-  CUfunction kernel = g.module.function("pj_dfs");
+  CUfunction kernel = g.module.function(records ? "pj_dfs_record" : "pj_dfs");
 
-  // The CPU search to d_cpu.
+  // The CPU search to d_cpu. A solution's values start with its frontier node's.
   auto t1 = clock_type::now();
-  GpuFrontier f(g.host, opts, run.start_bound(), optimise, default_frontier_nodes(g.dev), "4 x SMs x threads/SM", spec.size, r);
+  const bool with_prefix = optimise || records;
+  GpuFrontier f(g.host, opts, run.start_bound(), with_prefix, default_frontier_nodes(g.dev), "4 x SMs x threads/SM",
+                spec.size, r);
   f.check_layout(g.module);
   const size_t words = f.words();
-  const size_t prefix_bytes = optimise ? static_cast<size_t>(spec.size) : 0;
+  const size_t prefix_bytes = with_prefix ? static_cast<size_t>(spec.size) : 0;
 
   // Chunks that fit half of the free device memory (the rest is the kernels' stacks).
   size_t free_b = 0, total_b = 0;
@@ -54,7 +61,10 @@ void run_dfs_skeleton(SkeletonRun& run) {
   if (opts.max_chunk > 0) chunk = std::min(chunk, opts.max_chunk);
   // --time-limit is checked between launches: at least 32 of them, so a stop comes
   // within about 1/32 of the search's time past the limit.
-  if (opts.time_limit > 0) chunk = std::min(chunk, std::max<unsigned long long>(1, (f.count() + 31) / 32));
+  // Solutions are drained between launches, and a stop is seen there: 32 of them too.
+  if (opts.time_limit > 0 || records) chunk = std::min(chunk, std::max<unsigned long long>(1, (f.count() + 31) / 32));
+  std::optional<DeviceSolutions> solutions;
+  if (records) solutions.emplace(run.decision, spec.size);
 
   PjGpuResults init{};
   init.best = f.start_incumbent(spec.goal);
@@ -66,7 +76,7 @@ void run_dfs_skeleton(SkeletonRun& run) {
   r.t_host += since(t1);
 
   cuda::EventTimer timer;
-  for (unsigned long long first = 0; first < f.count(); first += chunk) {
+  for (unsigned long long first = 0; first < f.count();) {
     if (opts.time_limit > 0 && since(t1) >= opts.time_limit) {
       r.stopped = true;  // the subtrees of the chunks not launched are not searched
       break;
@@ -75,9 +85,15 @@ void run_dfs_skeleton(SkeletonRun& run) {
     f.upload(first, n, nodes, prefix, r);
 
     CUdeviceptr nodes_p = nodes.ptr(), prefix_p = prefix.ptr(), results_p = results.ptr();
+    CUdeviceptr solutions_p = solutions ? solutions->block() : 0;
     unsigned long long count = n, stride = n;
     int depth = f.depth();
-    void* args[] = {&nodes_p, &prefix_p, &count, &stride, &depth, &results_p};
+    void* args[] = {&nodes_p, &prefix_p, &count, &stride, &depth, &results_p, &solutions_p};
+    PjGpuResults before{};  // a chunk searched again starts from the same counts
+    if (solutions) {
+      results.download(&before, sizeof before);
+      solutions->arm();
+    }
     unsigned grid = static_cast<unsigned>((n + block - 1) / block);
     timer.start();
     cuda::check(cuda::api().LaunchKernel(kernel, grid, 1, 1, block, 1, 1, 0, nullptr, args, nullptr),
@@ -88,6 +104,24 @@ void run_dfs_skeleton(SkeletonRun& run) {
       throw cuda::Error(std::string("the dfs kernel pj_dfs failed: ") + e.what());
     }
     ++r.chunks;
+    if (solutions) {
+      const DeviceSolutions::Launch l = solutions->read();
+      if (l.full) {
+        // Solutions were not taken: the chunk again, with its counts undone, and a
+        // larger buffer or, past the largest, half the chunk.
+        results.upload(&before, sizeof before);
+        if (!solutions->grow_for(l)) {
+          if (n == 1)
+            throw std::runtime_error("one subtree of the frontier holds more solutions than the device buffer takes "
+                                     "(1 GiB): list with --skeleton ivm or cpu");
+          chunk = std::max<unsigned long long>(1, n / 2);
+        }
+        continue;
+      }
+      solutions->commit(l);
+      if (solutions->stopped()) break;  // the limit was reached: the question is answered
+    }
+    first += n;
   }
   PjGpuResults out{};
   auto tt = clock_type::now();
@@ -97,6 +131,14 @@ void run_dfs_skeleton(SkeletonRun& run) {
   r.block_size = block;
   r.time_limit = opts.time_limit;
   f.merge(out, r);
+  if (solutions) {
+    r.reached_limit = solutions->stopped();
+    r.find_to_exit = solutions->find_to_exit();
+    if (!optimise && !solutions->first().empty()) {  // find: the first solution taken
+      r.found = true;
+      r.permutation = solutions->first();
+    }
+  }
   r.t_search = since(t1);
 }
 

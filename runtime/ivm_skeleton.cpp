@@ -11,6 +11,7 @@
 #include "dsl/diagnostics.hpp"
 #include "runtime/cache.hpp"
 #include "runtime/cuda_driver.hpp"
+#include "runtime/device_solutions.hpp"
 #include "runtime/gpu_compile.hpp"
 #include "runtime/gpu_host.hpp"
 #include "runtime/run_time_data.hpp"
@@ -313,6 +314,11 @@ void run_ivm_skeleton(SkeletonRun& run) {
   };
   schedule();
 
+  // Decision and enumeration: the solution buffer, drained after every round.
+  std::optional<DeviceSolutions> solutions;
+  if (run.decision.records()) solutions.emplace(run.decision, spec.size);
+  CUdeviceptr solutions_p = solutions ? solutions->block() : 0;
+
   PjIvmControl ctl{};
   while (true) {
     ++stats.rounds;
@@ -322,11 +328,20 @@ void run_ivm_skeleton(SkeletonRun& run) {
     // The steal count runs on, and the stop word is the interrupter's.
     control.upload(&reset, offsetof(PjIvmControl, steals));
     unsigned round = static_cast<unsigned>(stats.rounds);
-    void* explore_args[] = {&e, &control_p, &results_p, &lengths_p, &round};
+    void* explore_args[] = {&e, &control_p, &results_p, &lengths_p, &round, &solutions_p};
+    if (solutions) solutions->arm();
     r.t_kernels += timed(timer, "exploration kernel pj_ivm_explore",
                          [&] { launch(k_explore, T, block, explore_args, "pj_ivm_explore", rows.shared_bytes); });
     if (interrupter) interrupter->rethrow_error();
     control.download(&ctl, sizeof ctl);
+    if (solutions) {
+      // Every solution taken is listed; those that found the buffer full are still in
+      // their explorers' rows, for the next round (with a larger buffer).
+      const DeviceSolutions::Launch l = solutions->read();
+      solutions->commit(l);
+      if (l.full) solutions->grow_for(l);
+      if (solutions->stopped()) break;  // the limit was reached: the question is answered
+    }
 
     const double now = elapsed();
     if (meter.due(now)) {
@@ -375,6 +390,14 @@ void run_ivm_skeleton(SkeletonRun& run) {
     r.found = true;
     r.objective = out.recorded;
     r.permutation.assign(out.perm, out.perm + spec.size);
+  }
+  if (solutions) {
+    r.reached_limit = solutions->stopped();
+    r.find_to_exit = solutions->find_to_exit();
+    if (!optimise && !solutions->first().empty()) {  // find: the first solution taken
+      r.found = true;
+      r.permutation = solutions->first();
+    }
   }
   r.t_search = since(t1);
 }

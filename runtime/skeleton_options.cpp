@@ -55,6 +55,8 @@ const OptionInfo kOptions[] = {
      }},
     {SkeletonOption::all_optimal, "--all-optimal", Shape::placement, {},
      [](const SolveOptions& o) { return o.all_optimal ? std::optional<std::string>("") : std::nullopt; }},
+    {SkeletonOption::list_buffer, "--list-buffer", Shape::placement, {},
+     [](const SolveOptions& o) { return if_set(o.list_buffer != 0, o.list_buffer); }},
     {SkeletonOption::split_depth, "--split-depth", Shape::placement, {},
      [](const SolveOptions& o) { return if_set(o.split_depth != 0, o.split_depth); }},
     {SkeletonOption::all_solutions, "--all-solutions", Shape::path, {},

@@ -20,7 +20,7 @@ enum class SkeletonOption {
   explorers, trigger, ivm_rows, checkpoint, checkpoint_every, resume,  // ivm
   // Decision and enumeration (runtime/decision.hpp). `target` stands for stopping at a
   // solution: a row that takes it also searches goal = "find".
-  target, list, all_optimal,
+  target, list, all_optimal, list_buffer,
 };
 
 // An option a skeleton takes; for an option with named values, those it accepts

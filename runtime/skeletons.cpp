@@ -13,9 +13,11 @@ using O = SkeletonOption;
 
 constexpr Takes kCpuTakes[] = {{O::time_limit}, {O::split_depth}, {O::all_solutions}, {O::roots},
                                {O::target},     {O::list},        {O::all_optimal}};
-constexpr Takes kDfsTakes[] = {{O::time_limit}, {O::dcpu}, {O::block_size}, {O::max_chunk}, {O::warm_start}};
-constexpr Takes kIvmTakes[] = {{O::block_size}, {O::explorers}, {O::trigger}, {O::ivm_rows},
-                               {O::checkpoint}, {O::checkpoint_every}, {O::resume}, {O::warm_start}};
+constexpr Takes kDfsTakes[] = {{O::time_limit}, {O::dcpu},       {O::block_size}, {O::max_chunk},
+                               {O::warm_start}, {O::target},     {O::list},       {O::list_buffer}};
+constexpr Takes kIvmTakes[] = {{O::block_size}, {O::explorers},        {O::trigger}, {O::ivm_rows},
+                               {O::checkpoint}, {O::checkpoint_every}, {O::resume},  {O::warm_start},
+                               {O::target},     {O::list},             {O::list_buffer}};
 constexpr Takes kCdpTakes[] = {{O::dcpu},      {O::block_size},       {O::max_chunk},  {O::dgpu},
                                {O::child_block_size}, {O::child_grids}, {O::pending_launches}, {O::warm_start}};
 // rec launches one final grid from the host: nothing per block, nothing from the device.

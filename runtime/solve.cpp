@@ -210,7 +210,8 @@ SolveResult solve(const SolveOptions& given) {
                  opts.list.value_or(0), optimises(p.spec.goal));
   // --all-optimal: a plain search first, for the optimum (list_all_optimal lists).
   Decision decision;
-  if (!opts.all_optimal) decision = Decision{solution_limit(opts, p.spec.goal), false, list ? &*list : nullptr};
+  if (!opts.all_optimal)
+    decision = Decision{solution_limit(opts, p.spec.goal), false, list ? &*list : nullptr, opts.list_buffer};
   // Started before the skeleton compiles its module: the two run at once.
   std::optional<WarmStart> warm;
   if (WarmStart::wanted(opts, p.spec, p.skeleton->backend == Backend::gpu)) warm.emplace(opts);

@@ -45,6 +45,7 @@ struct SolveOptions {
   bool all_optimal = false;                    // optimisation: list every optimal permutation
   std::string list_out;                        // --out FILE: where they go; empty: stdout
   std::string list_format;                     // lines (when empty) | json
+  unsigned long long list_buffer = 0;          // dfs, ivm: solutions the device buffer holds at first; 0: 65,536
 
   // ivm skeleton (docs/skeletons.md)
   unsigned long long explorers = 0;  // 0: as many as the device holds at once

@@ -2,7 +2,7 @@
 // memory. Plain types of fixed layout, the same under the host compiler and NVRTC.
 #pragma once
 
-#define PJ_GPU_ABI 2
+#define PJ_GPU_ABI 3
 
 struct PjGpuResults {
   unsigned long long expanded;   // nodes whose children were generated
@@ -13,6 +13,23 @@ struct PjGpuResults {
   int found;                     // 1 once `perm` holds a solution better than the start
   int lock;                      // guards recorded/found/perm
   unsigned char perm[64];        // the best permutation found on the device
+};
+
+// Decision and enumeration on the device (runtime/device_solutions.hpp): the solutions
+// recorded into a buffer that the host drains between launches, and the flag that stops
+// every kernel once the run's solution limit is reached. A solution that finds the
+// buffer full is not taken: `ivm` leaves it for the next round, `dfs` searches the chunk
+// again with a larger buffer; so nothing is lost or listed twice.
+struct PjGpuSolutions {
+  unsigned long long limit;     // > 0: stop once `drained + taken` reaches it
+  unsigned long long drained;   // solutions taken by earlier launches (the host's count)
+  unsigned long long capacity;  // permutations `perms` holds
+  unsigned long long count;     // slots handed out since the last drain (atomicAdd; may pass capacity)
+  unsigned char* perms;         // capacity * size bytes, the values at each position
+  int stop;                     // 1: the limit was reached: every kernel returns
+  int full;                     // 1: a solution found the buffer full and was not taken
+  unsigned long long found_ns;  // %globaltimer when `stop` was set
+  unsigned long long exit_ns;   // the last block's return after it
 };
 
 // The `ivm` skeleton's control block (templates/gpu_ivm.cuh), in device memory.

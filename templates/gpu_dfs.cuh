@@ -6,9 +6,13 @@
 #define PJ_BLOCK 128
 #endif
 
-extern "C" __global__ void __launch_bounds__(PJ_BLOCK)
-pj_dfs(const unsigned* __restrict__ nodes, const unsigned char* __restrict__ prefix, unsigned long long count,
-       unsigned long long stride, int depth, PjGpuResults* r) {
+// pj_dfs, and pj_dfs_record for the runs that record solutions or stop at one (goal
+// find, --list, --target): two kernels, so that the plain search's loop carries nothing
+// of the other.
+template <bool kRecord>
+__device__ __forceinline__ void dfs_chunk(const unsigned* __restrict__ nodes, const unsigned char* __restrict__ prefix,
+                                          unsigned long long count, unsigned long long stride, int depth,
+                                          PjGpuResults* r, PjGpuSolutions* sol) {
   using namespace gpu_search;
   __shared__ unsigned long long totals[3];
   if (threadIdx.x < 3) totals[threadIdx.x] = 0;
@@ -16,10 +20,23 @@ pj_dfs(const unsigned* __restrict__ nodes, const unsigned char* __restrict__ pre
 
   Counts c;
   const unsigned long long i = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i < count) {
+  if (i < count && !(kRecord && search_stopped(sol))) {
     GridIncumbent inc{r};
-    search_subtree<false>(load_node(nodes, stride, i), depth, problem::kSize, prefix + i * problem::kSize, inc, r, c,
-                          [](const Node&, const int*, int) {});
+    search_subtree<false, kRecord>(load_node(nodes, stride, i), depth, problem::kSize, prefix + i * problem::kSize, inc,
+                                   r, c, [](const Node&, const int*, int) {}, sol);
   }
   add_block_totals(c, totals, r);
+  if constexpr (kRecord) note_exit(sol);
+}
+
+extern "C" __global__ void __launch_bounds__(PJ_BLOCK)
+pj_dfs(const unsigned* __restrict__ nodes, const unsigned char* __restrict__ prefix, unsigned long long count,
+       unsigned long long stride, int depth, PjGpuResults* r) {
+  dfs_chunk<false>(nodes, prefix, count, stride, depth, r, nullptr);
+}
+
+extern "C" __global__ void __launch_bounds__(PJ_BLOCK)
+pj_dfs_record(const unsigned* __restrict__ nodes, const unsigned char* __restrict__ prefix, unsigned long long count,
+              unsigned long long stride, int depth, PjGpuResults* r, PjGpuSolutions* sol) {
+  dfs_chunk<true>(nodes, prefix, count, stride, depth, r, sol);
 }

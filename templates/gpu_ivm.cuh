@@ -65,20 +65,28 @@ struct Hooks {
   const PjIvmControl* ctl;
   unsigned trigger, round;
   Prefix prefix;
+  PjGpuSolutions* sol;  // decision and enumeration (null: none): solutions taken, the stop
 
   __device__ bool poll() {
     if constexpr (kOptimise) best = read_volatile(&r->best);
     const volatile PjIvmControl* c = ctl;
-    return c->empty >= trigger || c->stop_round >= round;
+    return c->empty >= trigger || c->stop_round >= round || (sol && search_stopped(sol));
   }
   __device__ bool pruned(const Node& n) const { return PrunedBy{best}(n); }
-  __device__ void leaf(const Node& n, const int* vals, pj_ivm::Counters& c) {
+  // False when a solution is not taken (the buffer is full, or the limit was reached):
+  // the explorer stops before the leaf, and the next round takes it.
+  __device__ bool leaf(const Node& n, const int* vals, pj_ivm::Counters& c) {
     if constexpr (kOptimise) {
       int value = problem::objective(n);
-      if (improves(value, best)) best = record_leaf(value, prefix.v, problem::kPrefixLength, vals, L, r);
+      if (improves(value, best)) {
+        best = record_leaf(value, prefix.v, problem::kPrefixLength, vals, L, r);
+        if (sol && sol->limit) stop_search(sol);  // --target: the start was one past it
+      }
     } else {
+      if (sol && !take_solution(sol, prefix.v, problem::kPrefixLength, vals, L)) return false;
       ++c.solutions;
     }
+    return true;
   }
 };
 
@@ -122,7 +130,8 @@ extern "C" __global__ void pj_ivm_init(pj_ivm::layout::Explorers e, const unsign
 // lengths[i] and the block totals go to the control block and the results. `stack`
 // holds this thread's rows, entry k at stack[k * stride].
 __device__ __forceinline__ void explore_round(pj_ivm::layout::Explorers e, PjIvmControl* ctl, PjGpuResults* r, double* lengths,
-                                              unsigned round, pj_ivm::layout::Level* stack, int stride) {
+                                              unsigned round, PjGpuSolutions* sol, pj_ivm::layout::Level* stack,
+                                              int stride) {
   using namespace pj_ivm::device;
   __shared__ unsigned long long totals[3];
   __shared__ double left_total;
@@ -140,7 +149,7 @@ __device__ __forceinline__ void explore_round(pj_ivm::layout::Explorers e, PjIvm
   const unsigned long long i = thread_index();
   if (i < e.T) {
     Ref x{e, i};
-    Hooks h{kOptimise ? read_volatile(&r->best) : 0, r, ctl, ctl->trigger, round, Prefix()};
+    Hooks h{kOptimise ? read_volatile(&r->best) : 0, r, ctl, ctl->trigger, round, Prefix(), sol};
     bool empty = false;
     if constexpr (problem::kEnds == 2) empty = pj_ivm::explore_two_ends(x, stack, stride, h, c);
     else empty = pj_ivm::explore(x, stack, stride, h, c);
@@ -154,6 +163,7 @@ __device__ __forceinline__ void explore_round(pj_ivm::layout::Explorers e, PjIvm
   add_block_total(c.solutions, &totals[2], &r->solutions);
   add_block_total(left, &left_total, &ctl->remaining);
   add_block_total(active, &active_total, &ctl->active);
+  note_exit(sol);
 }
 
 // The rows where they are placed (docs/skeletons.md, "Where the rows live"): in
@@ -161,16 +171,18 @@ __device__ __forceinline__ void explore_round(pj_ivm::layout::Explorers e, PjIvm
 // a warp's accesses to one level are consecutive. The host picks one from the layout's
 // size; both are compiled so that the choice needs no second compile.
 extern "C" __global__ void __launch_bounds__(PJ_BLOCK)
-pj_ivm_explore_local(pj_ivm::layout::Explorers e, PjIvmControl* ctl, PjGpuResults* r, double* lengths, unsigned round) {
+pj_ivm_explore_local(pj_ivm::layout::Explorers e, PjIvmControl* ctl, PjGpuResults* r, double* lengths, unsigned round,
+                     PjGpuSolutions* sol) {
   pj_ivm::layout::Level rows[pj_ivm::L];
-  explore_round(e, ctl, r, lengths, round, rows, 1);
+  explore_round(e, ctl, r, lengths, round, sol, rows, 1);
 }
 
 extern "C" __global__ void __launch_bounds__(PJ_BLOCK)
-pj_ivm_explore_shared(pj_ivm::layout::Explorers e, PjIvmControl* ctl, PjGpuResults* r, double* lengths, unsigned round) {
+pj_ivm_explore_shared(pj_ivm::layout::Explorers e, PjIvmControl* ctl, PjGpuResults* r, double* lengths, unsigned round,
+                      PjGpuSolutions* sol) {
   extern __shared__ __align__(16) unsigned char pj_ivm_rows[];
   pj_ivm::layout::Level* rows = reinterpret_cast<pj_ivm::layout::Level*>(pj_ivm_rows);
-  explore_round(e, ctl, r, lengths, round, rows + threadIdx.x, static_cast<int>(blockDim.x));
+  explore_round(e, ctl, r, lengths, round, sol, rows + threadIdx.x, static_cast<int>(blockDim.x));
 }
 
 // trySelect, one kernel: each empty explorer walks its hypercube neighbours in order and

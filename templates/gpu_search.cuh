@@ -60,6 +60,47 @@ __device__ int record_leaf(int value, const unsigned char* prefix, int prefix_le
   return value;
 }
 
+__device__ __forceinline__ unsigned long long global_ns() {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
+// The run's solution limit was reached: every kernel returns at its next look.
+__device__ __forceinline__ void stop_search(PjGpuSolutions* s) {
+  if (atomicExch(&s->stop, 1) == 0) s->found_ns = global_ns();
+}
+__device__ __forceinline__ bool search_stopped(const PjGpuSolutions* s) {
+  return read_volatile(&s->stop) != 0 || read_volatile(&s->full) != 0;
+}
+
+// Takes one solution into the buffer (templates/gpu_abi.h, PjGpuSolutions): the values
+// of prefix[0..prefix_len) then vals[0..below). False when it is not taken: the buffer
+// is full (s->full is set) or the limit was reached before it. The slots below
+// min(count, capacity, limit - drained) are exactly the solutions taken.
+__device__ bool take_solution(PjGpuSolutions* s, const unsigned char* prefix, int prefix_len, const int* vals,
+                              int below) {
+  const unsigned long long i = atomicAdd(&s->count, 1ull);
+  if (s->limit && s->drained + i >= s->limit) {
+    stop_search(s);
+    return false;
+  }
+  if (i >= s->capacity) {
+    atomicExch(&s->full, 1);
+    return false;
+  }
+  unsigned char* out = s->perms + i * problem::kSize;
+  for (int j = 0; j < prefix_len; ++j) out[j] = prefix[j];
+  for (int k = 0; k < below; ++k) out[prefix_len + k] = static_cast<unsigned char>(vals[k]);
+  if (s->limit && s->drained + i + 1 == s->limit) stop_search(s);
+  return true;
+}
+
+// At a kernel's end, once per block: when the search was stopped, the time it returns.
+__device__ __forceinline__ void note_exit(PjGpuSolutions* s) {
+  if (s && threadIdx.x == 0 && read_volatile(&s->stop)) atomicMax(&s->exit_ns, global_ns());
+}
+
 // The incumbent of the whole grid: the global slot, re-read every PJ_INCUMBENT_PERIOD
 // expansions (one L2 read; a better leaf anywhere reaches every thread soon).
 struct GridIncumbent {
@@ -116,11 +157,16 @@ __device__ __forceinline__ void store_node(unsigned* __restrict__ nodes, unsigne
 // The node being expanded and its remaining candidates stay in registers; the stack
 // holds only the ancestors, written when the search descends and read when it
 // backtracks. Depth is `depth + top`: the node does not need to carry it.
-template <bool kCut, class Incumbent, class AtCut>
+//
+// kRecord (decision and enumeration, `sol`): counted leaves are taken into the solution
+// buffer, a better leaf stops the search when the run has a limit (--target), and the
+// search returns once `sol` says stop (or full: the caller searches again).
+template <bool kCut, bool kRecord = false, class Incumbent, class AtCut>
 __device__ __forceinline__ void search_subtree(Node cur, int depth, int cut, const unsigned char* prefix,
-                                               Incumbent& inc, PjGpuResults* r, Counts& c, AtCut&& at_cut) {
+                                               Incumbent& inc, PjGpuResults* r, Counts& c, AtCut&& at_cut,
+                                               PjGpuSolutions* sol = nullptr) {
   StackEntry stack[problem::kSize];
-  int vals[kOptimise || kCut ? problem::kSize : 1];
+  int vals[kOptimise || kCut || kRecord ? problem::kSize : 1];
   int best = 0;
   if constexpr (kOptimise) best = inc.start();
   Mask rem = problem::candidates(cur);
@@ -140,24 +186,35 @@ __device__ __forceinline__ void search_subtree(Node cur, int depth, int cut, con
     Node child;
     problem::place(cur, v, child);
     ++c.evaluated;
-    if constexpr (kOptimise || kCut) vals[top] = v;
+    if constexpr (kOptimise || kCut || kRecord) vals[top] = v;
     if (depth + top + 1 == problem::kSize) {
       if constexpr (kOptimise) {
         int value = problem::objective(child);
         if (improves(value, best)) {
           inc.improved(value);
           best = record_leaf(value, prefix, depth, vals, top + 1, r);
+          if constexpr (kRecord) {
+            if (sol->limit) stop_search(sol);  // --target: the start was one past it
+          }
         }
+      } else if constexpr (kRecord) {
+        if (!take_solution(sol, prefix, depth, vals, top + 1)) break;
+        ++c.solutions;
       } else {
         ++c.solutions;
       }
       continue;
     }
-    if constexpr (kOptimise) {
+    if constexpr (kOptimise || kRecord) {
       if (++since_refresh == PJ_INCUMBENT_PERIOD) {
         since_refresh = 0;
-        best = inc.refresh();
+        if constexpr (kRecord) {
+          if (search_stopped(sol)) break;
+        }
+        if constexpr (kOptimise) best = inc.refresh();
       }
+    }
+    if constexpr (kOptimise) {
       // Two stages: refine() runs only where the cheap bound does not prune.
       if (pruned(problem::staged_bound(child, best), best)) continue;
     }

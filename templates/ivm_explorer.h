@@ -211,7 +211,11 @@ PJ_HD bool explore(Ref x, layout::Level* stack, int stride, Hooks& hooks, Counte
     ++c.evaluated;
     vals[top] = v;
     if (top + 1 == L) {
-      hooks.leaf(child, vals, c);
+      if (!hooks.leaf(child, vals, c)) {  // not taken (a full solution buffer): next round
+        rem |= pj::bit<Mask>(v);
+        --c.evaluated;
+        break;
+      }
       continue;
     }
     if (hooks.pruned(child)) continue;

@@ -202,7 +202,11 @@ PJ_HD bool explore_two_ends(Ref x, layout::Level* stack, int stride, Hooks& hook
       ++c.evaluated;
       int ordered[L];
       by_position(vals, ends, ordered);
-      hooks.leaf(child, ordered, c);
+      if (!hooks.leaf(child, ordered, c)) {  // not taken (a full solution buffer): next round
+        rem |= pj::bit<Mask>(v);
+        --c.evaluated;
+        break;
+      }
       continue;
     }
     if constexpr (problem::kGoal != pj::Goal::count) {

@@ -18,6 +18,7 @@
 #   bash bench/device/on_device.sh cpu-scaling         # the cpu skeleton at 1-16 threads; the hand-written counter
 #   bash bench/device/on_device.sh test-two-ends flowshop-two-ends-opt  # two-ended ivm: tests; ta021-030 at the optimum
 #   bash bench/device/on_device.sh flowshop-scratch-small  # ta001-ta020 from scratch, defaults and two ends
+#   bash bench/device/on_device.sh test-decision decision  # goal find, --target, --list: tests, then timings
 set -uo pipefail
 source "$(dirname "$0")/env.sh"
 out="${OUT:-/tmp/permjit-out}"
@@ -158,6 +159,12 @@ for l in open(sys.argv[1]):
     flowshop-scratch-small)  # ta001-ta020 from scratch: the defaults (GPU, warm start), then two ends with lb=3
       python3 bench/run.py bench/flowshop_scratch_small_gpu.json --permjit "$(command -v permjit)" \
         --out "$out/flowshop-scratch-small.jsonl" 2>&1 | tee "$out/flowshop-scratch-small.log"
+      ;;
+    decision)  # goal find, --target, --list on dfs/ivm (and cpu): bench/decision.sh
+      bash bench/decision.sh "$out/decision.jsonl" 2>&1 | tee "$out/decision.log"
+      ;;
+    test-decision)  # the decision and enumeration GPU tests alone
+      permjit_gpu_tests "[decision]" --durations yes 2>&1 | tee "$out/gpu-tests-decision.log" | tail -30
       ;;
     compile-cold)  # ivm on ta022/029/030 at the optimum: each with an empty cache (cold), then again (warm)
       bash bench/compile_cold.sh "$out/compile-cold.jsonl" 2>&1 | tee "$out/compile-cold.log"

@@ -29,7 +29,7 @@ struct PjIvmSimResult {
   unsigned long long leaves_reached;
   int most_visits;
 };
-using SimFn = PjIvmSimResult (*)(unsigned long long, long long, int, int, int);
+using SimFn = PjIvmSimResult (*)(unsigned long long, long long, int, int, int, int);
 
 // The simulation compiled with one problem, loaded.
 class Simulation {
@@ -57,8 +57,9 @@ class Simulation {
   ~Simulation() {
     if (handle_) dlclose(handle_);
   }
-  PjIvmSimResult run(unsigned long long T, long long budget, int best, int restore_round = 0, int climb = 0) const {
-    return fn_(T, budget, best, restore_round, climb);
+  PjIvmSimResult run(unsigned long long T, long long budget, int best, int restore_round = 0, int climb = 0,
+                     int refuse_every = 0) const {
+    return fn_(T, budget, best, restore_round, climb, refuse_every);
   }
 
  private:
@@ -98,6 +99,22 @@ TEST_CASE("IVM explorers count N-Queens exactly as the cpu skeleton", "[e2e][ivm
   SolveResult cpu = run(problem("nqueens.toml"), "", {"n=8"});
   REQUIRE(cpu.solutions == 92);
   check_against_cpu(sim, cpu, 0);
+}
+
+TEST_CASE("IVM explorers whose leaves are refused now and then (a full solution buffer) still reach each once",
+          "[e2e][ivm][decision]") {
+  Simulation sim(problem("nqueens.toml"), "", {"n=8"});
+  SolveResult cpu = run(problem("nqueens.toml"), "", {"n=8"});
+  for (int refuse_every : {2, 3, 7})
+    for (const Shape& s : kShapes) {
+      PjIvmSimResult r = sim.run(s.T, s.budget, 0, s.restore_round, 0, refuse_every);
+      INFO("refuse every " << refuse_every << ", explorers " << s.T << ", budget " << s.budget);
+      CHECK(r.solutions == 92);
+      CHECK(r.leaves_reached == 92);
+      CHECK(r.most_visits == 1);
+      CHECK(r.expanded == cpu.expanded);
+      CHECK(r.evaluated == cpu.evaluated);
+    }
 }
 
 TEST_CASE("IVM explorers agree with the cpu skeleton on ATSP and QAP at the optimum", "[e2e][ivm]") {

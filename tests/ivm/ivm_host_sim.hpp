@@ -26,6 +26,8 @@ struct World {
   int best;
   unsigned long long rounds = 0, steals = 0;
   std::map<std::string, int> visits;  // each leaf reached, by its values in position order
+  int refuse_every = 0;               // > 0: every so many leaves, one is refused, as a full solution buffer does
+  unsigned long long leaf_calls = 0;
   explicit World(unsigned long long t)
       : T(t), I(t), V(L * t), last(L * t), M(L * t), ends(t), best(0) {}
   pj_ivm::layout::Explorers view() {
@@ -45,9 +47,11 @@ struct Hooks {
   int best;
   long long budget;
   std::map<std::string, int>* visits;
+  World* world;
   bool poll() { return --budget < 0; }  // asked before each child: `budget` children
   bool pruned(const Node& n) const { return is_pruned(n, best); }
-  void leaf(const Node& n, const int* vals, pj_ivm::Counters& c) {
+  bool leaf(const Node& n, const int* vals, pj_ivm::Counters& c) {
+    if (world->refuse_every && ++world->leaf_calls % world->refuse_every == 0) return false;  // the next round has it
     ++(*visits)[std::string(vals, vals + L)];
     if constexpr (kGoal == pj::Goal::count) {
       ++c.solutions;
@@ -55,6 +59,7 @@ struct Hooks {
       int v = problem::objective(n);
       if (kGoal == pj::Goal::minimize ? v < best : v > best) best = v;
     }
+    return true;
   }
 };
 
@@ -89,7 +94,7 @@ inline bool round(World& w, long long budget) {
   ++w.rounds;
   for (unsigned long long i = 0; i < w.T; ++i) {
     pj_ivm::Ref x{e, i};
-    Hooks h{w.best, budget, &w.visits};
+    Hooks h{w.best, budget, &w.visits, &w};
     if constexpr (kTwoEnds) pj_ivm::explore_two_ends(x, stack, 1, h, w.c);
     else pj_ivm::explore(x, stack, 1, h, w.c);
     w.best = h.best;
@@ -134,9 +139,12 @@ struct PjIvmSimResult {
 // back -- a crash and a resume from the copy -- before running to the end. `climb`
 // moves the incumbent by that much after every round, towards better (as leaves found
 // elsewhere would): the explorers must stay exact for any incumbent that only improves.
+// `refuse_every` refuses a leaf now and then, as the GPU's full solution buffer does:
+// the explorer stops before it, and takes it again next round.
 extern "C" PjIvmSimResult pj_ivm_sim(unsigned long long T, long long budget, int initial_best, int restore_round,
-                                     int climb) {
+                                     int climb, int refuse_every) {
   ivm_sim::World w(T);
+  w.refuse_every = refuse_every;
   ivm_sim::start(w, initial_best);
   bool more = true;
   while (more) {

@@ -115,6 +115,8 @@ int main(int argc, char** argv) {
   solve_cmd->add_flag("--all-optimal", solve_opts.all_optimal,
                       "minimize/maximize: find the optimum, then list every optimal permutation");
   solve_cmd->add_option("--out", solve_opts.list_out, "--list, --all-optimal: write the solutions to this file (default stdout)");
+  solve_cmd->add_option("--list-buffer", solve_opts.list_buffer,
+                        "dfs, ivm: solutions the device buffer holds at first; it grows when full (default 65536)");
   solve_cmd->add_option("--list-format", solve_opts.list_format, "--list, --all-optimal: lines (default) | json (one object per line)");
 
   CheckOptions check_opts;
