@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <optional>
+#include <stdexcept>
 #include <vector>
 
 #include <fmt/format.h>
@@ -14,6 +16,7 @@
 #include "dsl/diagnostics.hpp"
 #include "runtime/cdp_memory_plan.hpp"
 #include "runtime/cuda_driver.hpp"
+#include "runtime/device_solutions.hpp"
 #include "runtime/gpu_host.hpp"
 #include "runtime/skeletons.hpp"
 #include "runtime/solve.hpp"
@@ -159,19 +162,29 @@ void run_cdp(SkeletonRun& run, bool device_launch) {
   SolveResult& r = run.result;
   const ProblemSpec& spec = run.spec;
   const bool optimise = optimises(spec.goal);
+  // Decision and enumeration: the final search's record kernels, and the values placed
+  // kept with every node (a solution's first values).
+  const bool records = run.decision.records();
+  const bool with_prefix = optimise || records;
   const CdpSettings cs = settings(opts, device_launch, spec.size);
   GpuStart g(run);
   CUfunction intermediate = g.module.function("pj_cdp_intermediate");
-  CUfunction rec_final = g.module.function("pj_rec_final");
+  CUfunction rec_final = g.module.function(records ? "pj_rec_final_record" : "pj_rec_final");
 
   // Algorithm 2: the CPU search to d_cpu.
   auto t1 = clock_type::now();
-  GpuFrontier f(g.host, opts, run.start_bound(), optimise, default_frontier_nodes(g.dev), "SMs x threads/SM", spec.size, r);
+  GpuFrontier f(g.host, opts, run.start_bound(), with_prefix, default_frontier_nodes(g.dev), "SMs x threads/SM",
+                spec.size, r);
   f.check_layout(g.module);
   const int dcpu = f.depth();
   const int dgpu = choose_dgpu(opts, dcpu, spec.size, r.dgpu_reason);
+  // The intermediate search records no solution: its cut must stay above the leaves.
+  if (records && dgpu >= spec.size)
+    option_error("--dgpu " + std::to_string(dgpu),
+                 "goal find, --target and --list record solutions in the final search: --dgpu must be below the size (" +
+                     std::to_string(spec.size) + ")");
   const size_t words = f.words();
-  const size_t prefix_bytes = optimise ? static_cast<size_t>(spec.size) : 0;
+  const size_t prefix_bytes = with_prefix ? static_cast<size_t>(spec.size) : 0;
 
   // Algorithm 3: the memory analysis; the pending-launch buffer the plan needs is
   // reserved first, and the plan made again with what that reservation left.
@@ -215,13 +228,23 @@ void run_cdp(SkeletonRun& run, bool device_launch) {
   cuda::Buffer offsets(device_launch ? 0 : (plan.blocks + 1) * sizeof(unsigned long long));
   r.t_host += since(t1);
 
+  std::optional<DeviceSolutions> solutions;
+  if (records) solutions.emplace(run.decision, spec.size);
+  CUdeviceptr solutions_p = solutions ? solutions->block() : 0;
+
   std::vector<unsigned> block_loads;
   std::vector<unsigned long long> block_offsets;
   cuda::EventTimer timer;
-  for (unsigned long long first = 0; first < f.count(); first += plan.chunk) {
-    const unsigned long long n = std::min(plan.chunk, f.count() - first);
+  unsigned long long chunk = plan.chunk;  // halved when one chunk's solutions do not fit the buffer
+  for (unsigned long long first = 0; first < f.count();) {
+    const unsigned long long n = std::min(chunk, f.count() - first);
     f.upload(first, n, nodes, prefix, r);
     control.zero();
+    PjGpuResults before{};  // a chunk searched again starts from the same counts
+    if (solutions) {
+      results.download(&before, sizeof before);
+      solutions->arm();
+    }
 
     // Algorithm 4, line 9: the intermediate search (and, for cdp, everything it launches).
     CUdeviceptr nodes_p = nodes.ptr(), prefix_p = prefix.ptr(), a_nodes_p = a_nodes.ptr(),
@@ -230,8 +253,8 @@ void run_cdp(SkeletonRun& run, bool device_launch) {
     unsigned long long count = n, stride = n, a_stride = plan.a_gpu_nodes;
     int depth = dcpu, cut = dgpu;
     unsigned per_thread = static_cast<unsigned>(plan.expected_children);
-    void* args[] = {&nodes_p, &prefix_p,  &count,      &stride,  &depth,     &cut,      &a_nodes_p,
-                    &a_prefix_p, &a_stride, &per_thread, &loads_p, &control_p, &results_p};
+    void* args[] = {&nodes_p,    &prefix_p, &count,      &stride,  &depth,     &cut,       &a_nodes_p,
+                    &a_prefix_p, &a_stride, &per_thread, &loads_p, &control_p, &results_p, &solutions_p};
     const unsigned long long blocks = (n + cs.block - 1) / cs.block;
     timer.start();
     launch(intermediate, blocks, cs.block, args, "the intermediate search pj_cdp_intermediate");
@@ -245,9 +268,7 @@ void run_cdp(SkeletonRun& run, bool device_launch) {
     if (ctl.overflow) throw InternalError("a block's active set overflowed its " +
                                           std::to_string(cs.block * plan.expected_children) + " slots");
     if (ctl.error != 0 || ctl.failed != 0) throw std::runtime_error(describe_device_error(ctl));
-    r.gpu_frontier_nodes += ctl.stored;
-    r.child_launches += ctl.launches;
-    r.max_block_load = std::max<uint64_t>(r.max_block_load, ctl.max_block_load);
+    unsigned long long launches = ctl.launches;
 
     if (!device_launch && ctl.stored > 0) {
       // REC-CDP: the host reads the block loads and launches the final search itself.
@@ -262,13 +283,35 @@ void run_cdp(SkeletonRun& run, bool device_launch) {
       unsigned nblocks = static_cast<unsigned>(blocks);
       unsigned long long per_block = static_cast<unsigned long long>(cs.block) * plan.expected_children;
       unsigned long long total = block_offsets[blocks];
-      void* fargs[] = {&a_nodes_p, &a_prefix_p, &a_stride, &cut, &offsets_p, &nblocks, &per_block, &total, &results_p};
+      void* fargs[] = {&a_nodes_p, &a_prefix_p, &a_stride, &cut,      &offsets_p,
+                       &nblocks,   &per_block,  &total,    &results_p, &solutions_p};
       timer.start();
       launch(rec_final, (total + cs.child_block - 1) / cs.child_block, cs.child_block, fargs, "the final search pj_rec_final");
       r.t_kernels += finish(timer, "the final search pj_rec_final");
-      ++r.child_launches;
+      ++launches;
     }
     ++r.chunks;
+    if (solutions) {
+      const DeviceSolutions::Launch l = solutions->read();
+      if (l.full) {
+        // Solutions were not taken: the chunk again, with its counts undone, and a
+        // larger buffer or, past the largest, half the chunk.
+        results.upload(&before, sizeof before);
+        if (!solutions->grow_for(l)) {
+          if (n == 1)
+            throw std::runtime_error("one subtree of the frontier holds more solutions than the device buffer takes "
+                                     "(1 GiB): list with --skeleton ivm or cpu");
+          chunk = std::max<unsigned long long>(1, n / 2);
+        }
+        continue;
+      }
+      solutions->commit(l);
+    }
+    r.gpu_frontier_nodes += ctl.stored;
+    r.child_launches += launches;
+    r.max_block_load = std::max<uint64_t>(r.max_block_load, ctl.max_block_load);
+    first += n;
+    if (solutions && solutions->stopped()) break;  // the limit was reached: the question is answered
   }
   PjGpuResults out{};
   auto tt = clock_type::now();
@@ -280,6 +323,14 @@ void run_cdp(SkeletonRun& run, bool device_launch) {
   r.child_block_size = cs.child_block;
   r.child_grids = device_launch ? cs.child_grids : 0;
   f.merge(out, r);
+  if (solutions) {
+    r.reached_limit = solutions->stopped();
+    r.find_to_exit = solutions->find_to_exit();
+    if (!optimise && !solutions->first().empty()) {  // find: the first solution taken
+      r.found = true;
+      r.permutation = solutions->first();
+    }
+  }
   r.t_search = since(t1);
 }
 

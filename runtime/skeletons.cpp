@@ -19,10 +19,12 @@ constexpr Takes kIvmTakes[] = {{O::block_size}, {O::explorers},        {O::trigg
                                {O::checkpoint}, {O::checkpoint_every}, {O::resume},  {O::warm_start},
                                {O::target},     {O::list},             {O::list_buffer}};
 constexpr Takes kCdpTakes[] = {{O::dcpu},      {O::block_size},       {O::max_chunk},  {O::dgpu},
-                               {O::child_block_size}, {O::child_grids}, {O::pending_launches}, {O::warm_start}};
+                               {O::child_block_size}, {O::child_grids}, {O::pending_launches}, {O::warm_start},
+                               {O::target},    {O::list},             {O::list_buffer}};
 // rec launches one final grid from the host: nothing per block, nothing from the device.
 constexpr Takes kRecTakes[] = {{O::dcpu},      {O::block_size}, {O::max_chunk},
-                               {O::dgpu},      {O::child_block_size}, {O::warm_start}};
+                               {O::dgpu},      {O::child_block_size}, {O::warm_start},
+                               {O::target},    {O::list},       {O::list_buffer}};
 constexpr Takes kOffloadTakes[] = {{O::block_size}, {O::offload},  {O::pool_max},
                                    {O::pool_min},   {O::batch},    {O::in_flight}, {O::warm_start}};
 constexpr Takes kIdaTakes[] = {{O::all_solutions}, {O::roots}, {O::balance, "static dynamic donate"},

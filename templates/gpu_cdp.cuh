@@ -37,22 +37,26 @@ namespace gpu_cdp {
 using namespace gpu_search;
 
 // The final search (Algorithm 7) from A_gpu entry j, when `active`; every thread of the
-// block calls it. The block incumbent starts from the global one.
+// block calls it. The block incumbent starts from the global one. kRecord: the search
+// of a run that records solutions or stops at one (templates/gpu_search.cuh), in
+// kernels of their own so that the plain final search carries nothing of it.
+template <bool kRecord>
 __device__ __forceinline__ void final_search(bool active, unsigned long long j, const unsigned* __restrict__ a_nodes,
                                              const unsigned char* __restrict__ a_prefix, unsigned long long a_stride,
-                                             int depth, PjGpuResults* r) {
+                                             int depth, PjGpuResults* r, PjGpuSolutions* sol) {
   __shared__ unsigned long long totals[3];
   __shared__ int block_best;
   if (threadIdx.x < 3) totals[threadIdx.x] = 0;
   if (threadIdx.x == 0) block_best = read_volatile(&r->best);
   __syncthreads();
   Counts c;
-  if (active) {
+  if (active && !(kRecord && search_stopped(sol))) {
     BlockIncumbent inc{&block_best, r};
-    search_subtree<false>(load_node(a_nodes, a_stride, j), depth, problem::kSize, a_prefix + j * problem::kSize, inc,
-                          r, c, [](const Node&, const int*, int) {});
+    search_subtree<false, kRecord>(load_node(a_nodes, a_stride, j), depth, problem::kSize,
+                                   a_prefix + j * problem::kSize, inc, r, c, [](const Node&, const int*, int) {}, sol);
   }
   add_block_totals(c, totals, r);
+  if constexpr (kRecord) note_exit(sol);
 }
 
 #if PJ_CDP
@@ -73,34 +77,55 @@ __device__ void note_launch_error(PjCdpControl* ctl, cudaError_t e) {
 
 }  // namespace gpu_cdp
 
-// The final search over `count` entries of A_gpu from `first`, launched from the device.
+// The final search over `count` entries of A_gpu from `first`, launched from the device
+// (pj_cdp_final_record: for a run with `sol`).
 extern "C" __global__ void __launch_bounds__(PJ_CHILD_BLOCK)
 pj_cdp_final(const unsigned* __restrict__ a_nodes, const unsigned char* __restrict__ a_prefix,
              unsigned long long first, unsigned long long count, unsigned long long a_stride, int depth,
              PjGpuResults* r) {
   const unsigned long long i = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
-  gpu_cdp::final_search(i < count, first + i, a_nodes, a_prefix, a_stride, depth, r);
+  gpu_cdp::final_search<false>(i < count, first + i, a_nodes, a_prefix, a_stride, depth, r, nullptr);
+}
+extern "C" __global__ void __launch_bounds__(PJ_CHILD_BLOCK)
+pj_cdp_final_record(const unsigned* __restrict__ a_nodes, const unsigned char* __restrict__ a_prefix,
+                    unsigned long long first, unsigned long long count, unsigned long long a_stride, int depth,
+                    PjGpuResults* r, PjGpuSolutions* sol) {
+  const unsigned long long i = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  gpu_cdp::final_search<true>(i < count, first + i, a_nodes, a_prefix, a_stride, depth, r, sol);
+}
+
+// The A_gpu entry of thread i of the final search launched from the host: offsets[b] is
+// the number of nodes in the active sets of blocks before b, so thread i takes the node
+// of the block b with offsets[b] <= i < offsets[b + 1].
+__device__ __forceinline__ unsigned long long rec_entry(unsigned long long i, const unsigned long long* offsets,
+                                                        unsigned blocks, unsigned long long per_block) {
+  unsigned lo = 0, hi = blocks;  // offsets[lo] <= i < offsets[hi] (offsets[blocks] = total)
+  while (hi - lo > 1) {
+    unsigned mid = lo + (hi - lo) / 2;
+    if (offsets[mid] <= i) lo = mid;
+    else hi = mid;
+  }
+  return lo * per_block + (i - offsets[lo]);
 }
 
 // The final search over every node the intermediate search stored, launched from the
-// host: offsets[b] is the number of nodes in the active sets of blocks before b, so
-// thread i takes the node of the block b with offsets[b] <= i < offsets[b + 1].
+// host (pj_rec_final_record: for a run with `sol`).
 extern "C" __global__ void __launch_bounds__(PJ_CHILD_BLOCK)
 pj_rec_final(const unsigned* __restrict__ a_nodes, const unsigned char* __restrict__ a_prefix,
              unsigned long long a_stride, int depth, const unsigned long long* __restrict__ offsets, unsigned blocks,
              unsigned long long per_block, unsigned long long total, PjGpuResults* r) {
   const unsigned long long i = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
-  unsigned long long j = 0;
-  if (i < total) {
-    unsigned lo = 0, hi = blocks;  // offsets[lo] <= i < offsets[hi] (offsets[blocks] = total)
-    while (hi - lo > 1) {
-      unsigned mid = lo + (hi - lo) / 2;
-      if (offsets[mid] <= i) lo = mid;
-      else hi = mid;
-    }
-    j = lo * per_block + (i - offsets[lo]);
-  }
-  gpu_cdp::final_search(i < total, j, a_nodes, a_prefix, a_stride, depth, r);
+  const unsigned long long j = i < total ? rec_entry(i, offsets, blocks, per_block) : 0;
+  gpu_cdp::final_search<false>(i < total, j, a_nodes, a_prefix, a_stride, depth, r, nullptr);
+}
+extern "C" __global__ void __launch_bounds__(PJ_CHILD_BLOCK)
+pj_rec_final_record(const unsigned* __restrict__ a_nodes, const unsigned char* __restrict__ a_prefix,
+                    unsigned long long a_stride, int depth, const unsigned long long* __restrict__ offsets,
+                    unsigned blocks, unsigned long long per_block, unsigned long long total, PjGpuResults* r,
+                    PjGpuSolutions* sol) {
+  const unsigned long long i = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const unsigned long long j = i < total ? rec_entry(i, offsets, blocks, per_block) : 0;
+  gpu_cdp::final_search<true>(i < total, j, a_nodes, a_prefix, a_stride, depth, r, sol);
 }
 
 // The intermediate search (Algorithm 5) and, with PJ_CDP, the launch of the final search
@@ -110,7 +135,8 @@ extern "C" __global__ void __launch_bounds__(PJ_BLOCK)
 pj_cdp_intermediate(const unsigned* __restrict__ nodes, const unsigned char* __restrict__ prefix,
                     unsigned long long count, unsigned long long stride, int depth, int dgpu,
                     unsigned* __restrict__ a_nodes, unsigned char* __restrict__ a_prefix, unsigned long long a_stride,
-                    unsigned per_thread, unsigned* __restrict__ block_loads, PjCdpControl* ctl, PjGpuResults* r) {
+                    unsigned per_thread, unsigned* __restrict__ block_loads, PjCdpControl* ctl, PjGpuResults* r,
+                    PjGpuSolutions* sol) {
   using namespace gpu_search;
   __shared__ unsigned long long totals[3];
   __shared__ unsigned block_load;
@@ -132,7 +158,7 @@ pj_cdp_intermediate(const unsigned* __restrict__ nodes, const unsigned char* __r
       }
       const unsigned long long j = base + slot;
       store_node(a_nodes, a_stride, j, n);
-      if constexpr (kOptimise) {
+      if (kOptimise || sol) {  // the values placed: for the best leaf, or every solution recorded
         unsigned char* out = a_prefix + j * problem::kSize;
         for (int t = 0; t < depth; ++t) out[t] = pre[t];
         for (int k = 0; k < levels; ++k) out[depth + k] = static_cast<unsigned char>(vals[k]);
@@ -169,8 +195,13 @@ pj_cdp_intermediate(const unsigned* __restrict__ nodes, const unsigned char* __r
     const unsigned first = threadIdx.x * share;
     if (first < load) {
       const unsigned n = load - first < share ? load - first : share;
-      pj_cdp_final<<<(n + PJ_CHILD_BLOCK - 1) / PJ_CHILD_BLOCK, PJ_CHILD_BLOCK, 0, cudaStreamFireAndForget>>>(
-          a_nodes, a_prefix, base + first, n, a_stride, dgpu, r);
+      const unsigned child_blocks = (n + PJ_CHILD_BLOCK - 1) / PJ_CHILD_BLOCK;
+      if (sol)
+        pj_cdp_final_record<<<child_blocks, PJ_CHILD_BLOCK, 0, cudaStreamFireAndForget>>>(
+            a_nodes, a_prefix, base + first, n, a_stride, dgpu, r, sol);
+      else
+        pj_cdp_final<<<child_blocks, PJ_CHILD_BLOCK, 0, cudaStreamFireAndForget>>>(a_nodes, a_prefix, base + first, n,
+                                                                                  a_stride, dgpu, r);
       const cudaError_t e = cudaGetLastError();
       if (e == cudaSuccess) atomicAdd(&ctl->launches, 1ull);
       else gpu_cdp::note_launch_error(ctl, e);

@@ -161,7 +161,7 @@ TEST_CASE("decision and listing options out of place are refused at their place"
 }
 
 TEST_CASE("goal = find on a skeleton that cannot stop at a solution is refused at the goal", "[e2e][decision]") {
-  SolveOptions o = listing(nqueens_find_spec(), "cdp", "unused.txt");
+  SolveOptions o = listing(nqueens_find_spec(), "offload", "unused.txt");
   o.list_out.clear();
   const Diagnostic d = first_user_error([&] { solve(o); });
   CHECK(d.loc.line == 11);  // goal = "find" in the copy of nqueens.toml

@@ -1,4 +1,4 @@
-// Decision and enumeration on the GPU skeletons that take them (dfs, ivm): the same
+// Decision and enumeration on the GPU skeletons that take them (dfs, ivm, cdp, rec): the same
 // answers as the cpu skeleton and brute force, with nothing lost or listed twice when the
 // device's solution buffer fills.
 #include <catch2/catch.hpp>
@@ -12,12 +12,12 @@ using namespace permjit;
 using namespace permjit::test;
 
 namespace {
-const char* const kListing[] = {"dfs", "ivm"};
+const char* const kListing[] = {"dfs", "ivm", "cdp", "rec"};
 
 std::string key_of(const Perm& p) { return std::string(p.begin(), p.end()); }
 }  // namespace
 
-TEST_CASE("dfs and ivm list the 92 solutions of N-Queens 8, each valid and distinct", "[decision]") {
+TEST_CASE("the GPU skeletons list the 92 solutions of N-Queens 8, each valid and distinct", "[decision]") {
   for (const char* sk : kListing) {
     INFO(sk);
     SolveOptions o = listing(problem("nqueens.toml"), sk, std::string("gpu-q8-") + sk + ".txt");
@@ -41,7 +41,7 @@ TEST_CASE("a list larger than the device buffer (N-Queens 14: 365,596) loses not
     SolveOptions o = listing(problem("nqueens.toml"), sk, std::string("gpu-q14-") + sk + ".txt");
     o.load.params = {"n=14"};
     o.list = 0;
-    o.list_buffer = 1000;  // full many times over: dfs searches chunks again, ivm keeps leaves for the next round
+    o.list_buffer = 1000;  // full many times over: dfs, cdp and rec search chunks again, ivm keeps leaves for the next round
     const SolveResult r = solve(o);
     const std::vector<Perm> listed = read_listed(o.list_out);
     CHECK(r.solutions == 365596);
@@ -58,7 +58,7 @@ TEST_CASE("a list larger than the device buffer (N-Queens 14: 365,596) loses not
   }
 }
 
-TEST_CASE("dfs and ivm stop after --list N with N listed and counted", "[decision]") {
+TEST_CASE("the GPU skeletons stop after --list N with N listed and counted", "[decision]") {
   for (const char* sk : kListing) {
     INFO(sk);
     SolveOptions o = listing(problem("nqueens.toml"), sk, std::string("gpu-q12-first-") + sk + ".txt");
@@ -75,7 +75,7 @@ TEST_CASE("dfs and ivm stop after --list N with N listed and counted", "[decisio
   }
 }
 
-TEST_CASE("goal = find on dfs and ivm: a valid N-Queens 27 placement; none for n = 3", "[decision]") {
+TEST_CASE("goal = find on the GPU skeletons: a valid N-Queens 27 placement; none for n = 3", "[decision]") {
   const std::string spec = nqueens_find_spec();
   for (const char* sk : kListing) {
     INFO(sk);
@@ -97,7 +97,7 @@ TEST_CASE("goal = find on dfs and ivm: a valid N-Queens 27 placement; none for n
   }
 }
 
-TEST_CASE("a target on dfs and ivm: a tour at least as good, or proof that none is", "[decision]") {
+TEST_CASE("a target on the GPU skeletons: a tour at least as good, or proof that none is", "[decision]") {
   for (unsigned seed : {41u, 42u}) {
     const Matrix d = random_matrix(10, 1, 60, seed);
     const std::string inst = temp_file("gpu-target" + std::to_string(seed) + ".atsp", tsplib_text(d));
