@@ -28,8 +28,8 @@ for sk in ivm dfs cpu; do
   for k in 1 2; do run br17-proof "$k" "$root/problems/atsp.toml" --instance "$inst/atsp/br17.atsp" --skeleton "$sk"; done
 done
 for sk in dfs ivm; do
-  for k in 1 2 3; do run nqueens14-list "$k" "$root/problems/nqueens.toml" --param n=14 --skeleton "$sk" --list --out /tmp/q14-$sk.txt; done
+  for k in 1 2 3; do run nqueens14-list "$k" "$root/problems/nqueens.toml" --param n=14 --skeleton "$sk" --list --no-symmetry --out /tmp/q14-$sk.txt; done
   for n in 17 18; do
-    for k in 1 2 3; do run "nqueens$n-count" "$k" "$root/problems/nqueens.toml" --param n=$n --skeleton "$sk"; done
+    for k in 1 2 3; do run "nqueens$n-count" "$k" "$root/problems/nqueens.toml" --param n=$n --skeleton "$sk" --no-symmetry; done
   done
 done

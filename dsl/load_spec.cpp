@@ -14,6 +14,7 @@
 #include "dsl/start_data.hpp"
 #include "dsl/instance.hpp"
 #include "dsl/load_path.hpp"
+#include "dsl/load_symmetry.hpp"
 #include "dsl/parser.hpp"
 #include "dsl/static_eval.hpp"
 #include "dsl/toml_depth.hpp"
@@ -33,7 +34,9 @@ class Reader {
   Reader(ProblemSpec& spec, Diagnostics& d, const LoadOptions& o) : spec_(spec), d_(d), opts_(o) {}
 
   void run(const toml::table& root) {
-    check_keys(root, {"problem", "params", "data", "instance", "derived", "state", "branch", "path", "moves", "heuristic"},
+    check_keys(root,
+               {"problem", "params", "data", "instance", "derived", "state", "branch", "symmetry", "path", "moves",
+                "heuristic"},
                "the spec");
     const toml::table* problem = section(root, "problem", true);
     if (problem) read_problem_header(*problem);
@@ -47,6 +50,7 @@ class Reader {
     read_state(section(root, "state", false));
     if (spec_.goal == Goal::path) read_path_shape(root);
     else read_branch_shape(root);
+    read_symmetry(root, spec_, d_, reading(), opts_.ignore_symmetry);  // after the branch: it needs branch.ends
   }
 
  private:
@@ -561,12 +565,16 @@ class Reader {
       d_.error(loc(*b), "a path problem has [moves], not [branch]", "[branch] builds permutations: count, minimize, maximize");
     if (!spec_.fixed_prefix.empty())
       d_.error(spec_.fixed_prefix_loc, "fixed_prefix is for placement problems; a path problem starts from [path] start");
-    TomlReading r{[this](const toml::node& n) { return loc(n); }, [this](const toml::key& k) { return loc(k); },
-                  [this](const toml::node& n, const std::string& what) { return expr_of(n, what); },
-                  [this](const toml::table& t, std::initializer_list<const char*> keys, const std::string& where) {
-                    check_keys(t, keys, where);
-                  }};
-    read_path_sections(root, spec_, d_, r);
+    read_path_sections(root, spec_, d_, reading());
+  }
+
+  // What the readers of other files (load_path, load_symmetry) borrow from this one.
+  TomlReading reading() {
+    return TomlReading{[this](const toml::node& n) { return loc(n); }, [this](const toml::key& k) { return loc(k); },
+                       [this](const toml::node& n, const std::string& what) { return expr_of(n, what); },
+                       [this](const toml::table& t, std::initializer_list<const char*> keys, const std::string& where) {
+                         check_keys(t, keys, where);
+                       }};
   }
 
   void read_branch_shape(const toml::table& root) {

@@ -19,6 +19,8 @@ struct LoadOptions {
   // source; "run-time" has code read them at run time, so one module serves every
   // instance of a shape (dsl/run_time_data.hpp; measured in docs/performance.md).
   std::string data = "compiled";
+  // --no-symmetry: read [symmetry] (its errors are reported) but search the whole tree.
+  bool ignore_symmetry = false;
 };
 
 // Reads, checks and loads everything it can, collecting every error; throws UserErrors

@@ -136,6 +136,15 @@ struct ProblemSpec {
   Branch branch;
   PathSpec path;  // goal = "path" only (dsl/load_path.cpp)
 
+  // [symmetry] (dsl/load_symmetry.cpp): a map of the values under which the problem is
+  // invariant; the search visits one value of each mirrored pair at its first level.
+  struct ValueSymmetry {
+    ExprPtr value;         // an int expression of v
+    Loc loc;               // where it is written
+    std::vector<int> map;  // map[v], once the size is known
+  };
+  std::optional<ValueSymmetry> symmetry;
+
   // Builtins that some expression reads (the generator leaves the others out of Node).
   std::set<std::string> used_builtins;
   // Every name the expressions can see, by name: params, data, state, builtins.

@@ -46,6 +46,7 @@ void emit_candidates(GenContext& g) {
     g.out.close_loop();
     g.out.line("m &= allowed;");
   }
+  if (g.spec.symmetry) g.out.line("m &= pj::select<Mask>(s.free == kRootFree, kRepresentatives, kAll);  // [symmetry]");
   g.out.line("return m;");
   g.out.dedent();
   g.out.line("}");
@@ -81,6 +82,8 @@ void emit_placement(GenContext& g, const char* name, const Placement& how, const
   if (g.spec.used_builtins.count("first"))
     g.out.line("c.first = pj::select<int>(p.free == kAll, v, p.first);  // the root has all values free");
   if (g.spec.used_builtins.count("last")) g.out.line("c.last = v;");
+  if (g.spec.symmetry)
+    g.out.line("c.weight = pj::select<int>(p.free == kRootFree, 2 - int((kSelfMirrored >> v) & 1), p.weight);");
   g.out.dedent();
   g.out.line("}");
   g.out.line("");
@@ -106,6 +109,7 @@ void emit_root(GenContext& g) {
   if (s.used_builtins.count("d")) g.out.line("s.d = 0;");
   if (s.used_builtins.count("first")) g.out.line("s.first = 0;");
   if (s.used_builtins.count("last")) g.out.line("s.last = 0;");
+  if (s.symmetry) g.out.line("s.weight = 1;");
   ExprEmitter x(s, g.out, NodeNames{"s.", "s.", 0, 0}, g.local_ids, g.width.wide);
   for (const auto& v : s.state) {
     if (!is_stored(g.live, s, v)) continue;

@@ -252,6 +252,7 @@ void emit_node(GenContext& g) {
   // Only what the spec reads: every field is stored per level of a search stack.
   if (g.spec.used_builtins.count("first")) g.out.line("int first;  // value placed first (0 at the root)");
   if (g.spec.used_builtins.count("last")) g.out.line("int last;   // value placed last (0 at the root)");
+  if (g.spec.symmetry) g.out.line("int weight;  // [symmetry]: solutions each leaf below counts for (1 or 2)");
   g.out.dedent();
   g.out.line("};");
   g.out.line("");

@@ -25,10 +25,12 @@ struct GenContext {
 void emit_header(GenContext& g);      // banner, namespace
 void emit_constants(GenContext& g);   // size, goal, mask type, params, data scalars
 void emit_data(GenContext& g);        // instance arrays
+void emit_symmetry(GenContext& g);    // [symmetry]: the mirror map and the first level's representatives
 void emit_node(GenContext& g);        // struct Node
 void emit_candidates(GenContext& g);  // candidates(): the set of values a node may place
 void emit_place(GenContext& g);       // place() (and place_back()): parent + value -> child
 void emit_root(GenContext& g);        // root(): state init and the fixed prefix, placed with place()
+void emit_leaf_weight(GenContext& g); // leaf_weight(): the solutions a leaf counts for (symmetry)
 void emit_evaluation(GenContext& g);  // bound() and objective()
 void emit_footer(GenContext& g);
 

@@ -38,10 +38,12 @@ ProblemSource generate_problem(const ProblemSpec& spec) {
     emit_path_node(g);
     emit_path_search(g);
   } else {
+    emit_symmetry(g);  // before the node: candidates() and place() read its constants
     emit_node(g);
     emit_candidates(g);
     emit_place(g);
     emit_root(g);
+    emit_leaf_weight(g);
     emit_evaluation(g);
   }
   emit_footer(g);

@@ -54,6 +54,15 @@ void check_decision_options(const SolveOptions& opts, const ProblemSpec& spec, c
                        "--list writes the solutions of a count or find problem; " + problem,
                        "--all-optimal lists every optimal permutation (--list N with it: the first N)");
   const bool listing = opts.list.has_value() || opts.all_optimal;
+  // The search visits one permutation of each mirrored pair: a list would miss the others.
+  if (listing && spec.symmetry) {
+    Diagnostics d;
+    d.error(spec.symmetry->loc,
+            std::string(opts.all_optimal ? "--all-optimal" : "--list") +
+                " lists the permutations the search visits; with [symmetry] it visits one of each mirrored pair",
+            "add --no-symmetry to list every solution");
+    throw UserErrors(std::move(d));
+  }
   // A checkpoint holds the explorers, not what was listed or how many were taken.
   const bool stops = spec.goal == Goal::find || opts.target || listing;
   if (stops && (!opts.checkpoint.empty() || !opts.resume.empty())) {

@@ -128,7 +128,10 @@ constexpr long long kNoBound = kGoal == pj::Goal::maximize ? LLONG_MAX : LLONG_M
 // `best` stays.
 inline void record_leaf(const Node& leaf, const int* perm, long long& best, Shared& sh, Counters& c) {
   if constexpr (kGoal == pj::Goal::count) {
-    if (!sh.recording || record_solution(perm, 0, sh)) ++c.solutions;
+    // A recorded solution is one permutation; a counted leaf stands for its mirror image
+    // too when the spec declares a symmetry (problem::leaf_weight).
+    if (!sh.recording) c.solutions += problem::leaf_weight(leaf);
+    else if (record_solution(perm, 0, sh)) ++c.solutions;
   } else {
     long long value = problem::objective(leaf);
     if (!improves(value, best)) return;
@@ -373,7 +376,7 @@ class alignas(64) Searcher {
     ++c.evaluated;
     const Mask child_rem = problem::candidates(child);
     if (child_rem == 0) {
-      if (depth + 1 == problem::kSize) ++c.solutions;
+      if (depth + 1 == problem::kSize) c.solutions += problem::leaf_weight(child);
       else ++c.expanded;
     }
     return child_rem;

@@ -83,8 +83,12 @@ struct Hooks {
         if (sol && sol->limit) stop_search(sol);  // --target: the start was one past it
       }
     } else {
-      if (sol && !take_solution(sol, prefix.v, problem::kPrefixLength, vals, L)) return false;
-      ++c.solutions;
+      if (!sol) {
+        c.solutions += problem::leaf_weight(n);  // with its mirror image under [symmetry]
+      } else {
+        if (!take_solution(sol, prefix.v, problem::kPrefixLength, vals, L)) return false;
+        ++c.solutions;  // one permutation recorded
+      }
     }
     return true;
   }

@@ -199,9 +199,9 @@ __device__ __forceinline__ void search_subtree(Node cur, int depth, int cut, con
         }
       } else if constexpr (kRecord) {
         if (!take_solution(sol, prefix, depth, vals, top + 1)) break;
-        ++c.solutions;
+        ++c.solutions;  // one permutation recorded
       } else {
-        ++c.solutions;
+        c.solutions += problem::leaf_weight(child);  // with its mirror image under [symmetry]
       }
       continue;
     }

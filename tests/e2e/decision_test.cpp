@@ -16,6 +16,7 @@ TEST_CASE("listing writes the 92 solutions of N-Queens 8, each valid and distinc
     INFO("threads " << threads);
     SolveOptions o = listing(problem("nqueens.toml"), "cpu", "q8.txt");
     o.load.params = {"n=8"};
+    o.load.ignore_symmetry = true;  // every solution, not one of each mirrored pair
     o.threads = threads;
     o.list = 0;
     const SolveResult r = solve(o);
@@ -36,6 +37,7 @@ TEST_CASE("listing writes the 92 solutions of N-Queens 8, each valid and distinc
 TEST_CASE("listing N stops after N solutions: N listed, N counted", "[e2e][decision]") {
   SolveOptions o = listing(problem("nqueens.toml"), "cpu", "q10-first.txt");
   o.load.params = {"n=10"};
+  o.load.ignore_symmetry = true;
   o.list = 7;
   const SolveResult r = solve(o);
   const std::vector<Perm> listed = read_listed(o.list_out);
@@ -139,6 +141,7 @@ TEST_CASE("all-optimal lists every optimal schedule of small flowshops, one end 
 
 TEST_CASE("decision and listing options out of place are refused at their place", "[e2e][decision][options]") {
   SolveOptions count = listing(problem("nqueens.toml"), "cpu", "refused.txt");
+  count.load.ignore_symmetry = true;
   count.target = 3;
   check_command_line_error([&] { solve(count); }, 1, "--target applies to minimize and maximize problems");
   count.target.reset();
@@ -170,6 +173,7 @@ TEST_CASE("goal = find on a skeleton that cannot stop at a solution is refused a
 
 TEST_CASE("an output file that cannot be written is refused before the search", "[e2e][decision]") {
   SolveOptions o = listing(problem("nqueens.toml"), "cpu", "unused.txt");
+  o.load.ignore_symmetry = true;
   o.list = 0;
   o.list_out = "/nonexistent-dir/solutions.txt";
   check_command_line_error([&] { solve(o); }, 7, "cannot write '/nonexistent-dir/solutions.txt'");

@@ -110,7 +110,7 @@ TEST_CASE("IVM explorers whose leaves are refused now and then (a full solution 
       PjIvmSimResult r = sim.run(s.T, s.budget, 0, s.restore_round, 0, refuse_every);
       INFO("refuse every " << refuse_every << ", explorers " << s.T << ", budget " << s.budget);
       CHECK(r.solutions == 92);
-      CHECK(r.leaves_reached == 92);
+      CHECK(r.leaves_reached == 46);  // one of each mirrored pair: nqueens.toml declares its symmetry
       CHECK(r.most_visits == 1);
       CHECK(r.expanded == cpu.expanded);
       CHECK(r.evaluated == cpu.evaluated);

@@ -54,7 +54,7 @@ struct Hooks {
     if (world->refuse_every && ++world->leaf_calls % world->refuse_every == 0) return false;  // the next round has it
     ++(*visits)[std::string(vals, vals + L)];
     if constexpr (kGoal == pj::Goal::count) {
-      ++c.solutions;
+      c.solutions += problem::leaf_weight(n);
     } else {
       int v = problem::objective(n);
       if (kGoal == pj::Goal::minimize ? v < best : v > best) best = v;

@@ -4,6 +4,7 @@
 
 #include "dsl/diagnostics.hpp"
 #include "generator/generate.hpp"
+#include "runtime/verify_symmetry.hpp"
 #include "tools/permjit/commands.hpp"
 
 namespace permjit {
@@ -19,9 +20,24 @@ int check_command(CheckOptions opts) {
   std::string ok = opts.load.spec_path + ": ok (" + spec.name + ", " + goal_name(spec.goal);
   if (spec.size) ok += ", size " + std::to_string(spec.size);
   ok += ")\n";
-  if (!opts.verify_bound || spec.goal == Goal::count || spec.goal == Goal::path) std::cout << ok;
+  if (opts.verify_symmetry) {
+    if (!spec.symmetry)
+      command_line_error("--verify-symmetry", 1,
+                         opts.load.ignore_symmetry ? "--verify-symmetry compares with and without [symmetry]: drop "
+                                                     "--no-symmetry"
+                                                   : "'" + opts.load.spec_path + "' declares no [symmetry] to verify");
+    if (spec.size == 0)
+      command_line_error("--verify-symmetry", 1, "--verify-symmetry solves the spec: it needs the instance",
+                         "add --instance FILE (a small one)");
+    const SymmetryReport r = verify_symmetry(opts.load);
+    if (!r.agrees) wrong_symmetry_error(spec, r);
+    std::cout << ok << format_symmetry_report(r);
+    if (!opts.verify_bound) return 0;
+  }
+  if (!opts.verify_bound || counts_leaves(spec.goal) || spec.goal == Goal::path)
+    if (!opts.verify_symmetry) std::cout << ok;
   if (!opts.verify_bound) return 0;
-  if (spec.goal == Goal::count) {
+  if (counts_leaves(spec.goal)) {
     std::cout << "bound: none to verify (the spec counts its solutions; nothing is pruned)\n";
     return 0;
   }
@@ -36,7 +52,7 @@ int check_command(CheckOptions opts) {
   BoundReport r = verify_bound(spec, opts.verify);
   // Not `ok` when the bound is wrong: the spec is not.
   if (r.bad) invalid_bound_error(spec, r);
-  std::cout << ok << format_bound_report(r);
+  std::cout << (opts.verify_symmetry ? "" : ok) << format_bound_report(r);
   return 0;
 }
 

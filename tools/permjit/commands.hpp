@@ -19,6 +19,7 @@ int emit_command(const EmitOptions& opts);
 struct CheckOptions {
   LoadOptions load;
   bool verify_bound = false;  // --verify-bound
+  bool verify_symmetry = false;  // --verify-symmetry (runtime/verify_symmetry.hpp)
   VerifyBoundOptions verify;
 };
 

@@ -22,6 +22,8 @@ void add_spec_options(CLI::App* cmd, permjit::LoadOptions& load) {
   cmd->add_option("--data", load.data,
                   "compiled: the instance's values in the code (default) | run-time: read when the module loads, "
                   "one module per shape");
+  cmd->add_flag("--no-symmetry", load.ignore_symmetry,
+                "search the whole tree, as if the spec declared no [symmetry] (its errors are still reported)");
 }
 
 int report(const permjit::UserErrors& e) {
@@ -125,6 +127,9 @@ int main(int argc, char** argv) {
   check_cmd->add_flag("--verify-bound", check_opts.verify_bound,
                       "compare the bound with the best leaf below sampled nodes, found by brute force "
                       "(needs the instance; nodes at depth size-8)");
+  check_cmd->add_flag("--verify-symmetry", check_opts.verify_symmetry,
+                      "solve with the spec's [symmetry] and without it (cpu skeleton) and compare the answers; "
+                      "use small parameters");
   check_cmd->add_option("--samples", check_opts.verify.samples, "--verify-bound: random nodes to sample (default 64)");
   check_cmd->add_option("--seed", check_opts.verify.seed, "--verify-bound: the sampling's seed (default 1)");
 
