@@ -293,16 +293,8 @@ void run_cdp(SkeletonRun& run, bool device_launch) {
     ++r.chunks;
     if (solutions) {
       const DeviceSolutions::Launch l = solutions->read();
-      if (l.full) {
-        // Solutions were not taken: the chunk again, with its counts undone, and a
-        // larger buffer or, past the largest, half the chunk.
-        results.upload(&before, sizeof before);
-        if (!solutions->grow_for(l)) {
-          if (n == 1)
-            throw std::runtime_error("one subtree of the frontier holds more solutions than the device buffer takes "
-                                     "(1 GiB): list with --skeleton ivm or cpu");
-          chunk = std::max<unsigned long long>(1, n / 2);
-        }
+      if (l.full) {  // solutions were not taken: the chunk again
+        solutions->redo_chunk(l, results, before, n, chunk);
         continue;
       }
       solutions->commit(l);
@@ -323,14 +315,7 @@ void run_cdp(SkeletonRun& run, bool device_launch) {
   r.child_block_size = cs.child_block;
   r.child_grids = device_launch ? cs.child_grids : 0;
   f.merge(out, r);
-  if (solutions) {
-    r.reached_limit = solutions->stopped();
-    r.find_to_exit = solutions->find_to_exit();
-    if (!optimise && !solutions->first().empty()) {  // find: the first solution taken
-      r.found = true;
-      r.permutation = solutions->first();
-    }
-  }
+  if (solutions) solutions->report(r, optimise);
   r.t_search = since(t1);
 }
 

@@ -1,6 +1,7 @@
 #include "runtime/device_solutions.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "runtime/solution_list.hpp"
 
@@ -70,6 +71,25 @@ bool DeviceSolutions::grow_for(const Launch&) {
   while (next < requested_ && next < max_capacity_) next *= 2;
   allocate(std::min(std::max(next, capacity_ * 2), max_capacity_));
   return true;
+}
+
+void DeviceSolutions::redo_chunk(const Launch& l, cuda::Buffer& results, const PjGpuResults& before,
+                                 unsigned long long n, unsigned long long& chunk) {
+  results.upload(&before, sizeof before);
+  if (grow_for(l)) return;
+  if (n == 1)
+    throw std::runtime_error("one subtree of the frontier holds more solutions than the device buffer takes (1 GiB): "
+                             "list with --skeleton ivm or cpu");
+  chunk = std::max<unsigned long long>(1, n / 2);
+}
+
+void DeviceSolutions::report(SolveResult& r, bool optimise) const {
+  r.reached_limit = stopped_;
+  r.find_to_exit = find_to_exit_;
+  if (!optimise && !first_.empty()) {  // find: the first solution taken
+    r.found = true;
+    r.permutation = first_;
+  }
 }
 
 }  // namespace permjit

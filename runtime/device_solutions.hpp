@@ -8,6 +8,7 @@
 
 #include "runtime/cuda_driver.hpp"
 #include "runtime/decision.hpp"
+#include "runtime/result.hpp"
 #include "templates/gpu_abi.h"
 
 namespace permjit {
@@ -33,6 +34,16 @@ class DeviceSolutions {
   // holds what it asked for, within the device's memory. False when that is more than
   // the buffer may take: the caller searches a smaller piece.
   bool grow_for(const Launch& l);
+
+  // A chunk of a frontier (dfs, cdp, rec) whose solutions found the buffer full: its
+  // counts are put back as they were before it (`before` into `results`), and it is to
+  // be searched again with a larger buffer or, past the largest, as a half (`chunk`,
+  // when the chunk had `n` nodes).
+  void redo_chunk(const Launch& l, cuda::Buffer& results, const PjGpuResults& before, unsigned long long n,
+                  unsigned long long& chunk);
+  // The run's answer to its question: r.reached_limit and the time to exit, and for a
+  // count (find) the first solution as the permutation found.
+  void report(SolveResult& r, bool optimise) const;
 
   unsigned long long taken() const { return drained_; }
   bool stopped() const { return stopped_; }

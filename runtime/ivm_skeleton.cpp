@@ -391,14 +391,7 @@ void run_ivm_skeleton(SkeletonRun& run) {
     r.objective = out.recorded;
     r.permutation.assign(out.perm, out.perm + spec.size);
   }
-  if (solutions) {
-    r.reached_limit = solutions->stopped();
-    r.find_to_exit = solutions->find_to_exit();
-    if (!optimise && !solutions->first().empty()) {  // find: the first solution taken
-      r.found = true;
-      r.permutation = solutions->first();
-    }
-  }
+  if (solutions) solutions->report(r, optimise);
   r.t_search = since(t1);
 }
 

@@ -15,15 +15,23 @@ namespace {
 const char* const kListing[] = {"dfs", "ivm", "cdp", "rec"};
 
 std::string key_of(const Perm& p) { return std::string(p.begin(), p.end()); }
+
+// N-Queens n listed by `sk` to a file of its own: every solution (the whole tree, not
+// one of each mirrored pair), the first `limit` with a limit.
+SolveOptions queens_list(const char* sk, int n, unsigned long long limit = 0) {
+  SolveOptions o = listing(problem("nqueens.toml"), sk,
+                           "gpu-q" + std::to_string(n) + "-" + std::to_string(limit) + "-" + sk + ".txt");
+  o.load.params = {"n=" + std::to_string(n)};
+  o.load.ignore_symmetry = true;
+  o.list = limit;
+  return o;
+}
 }  // namespace
 
 TEST_CASE("the GPU skeletons list the 92 solutions of N-Queens 8, each valid and distinct", "[decision]") {
   for (const char* sk : kListing) {
     INFO(sk);
-    SolveOptions o = listing(problem("nqueens.toml"), sk, std::string("gpu-q8-") + sk + ".txt");
-    o.load.params = {"n=8"};
-    o.list = 0;
-    o.load.ignore_symmetry = true;  // every solution, not one of each mirrored pair
+    const SolveOptions o = queens_list(sk, 8);
     const SolveResult r = solve(o);
     const std::vector<Perm> listed = read_listed(o.list_out);
     CHECK(r.skeleton == sk);
@@ -39,10 +47,7 @@ TEST_CASE("a list larger than the device buffer (N-Queens 14: 365,596) loses not
           "[decision]") {
   for (const char* sk : kListing) {
     INFO(sk);
-    SolveOptions o = listing(problem("nqueens.toml"), sk, std::string("gpu-q14-") + sk + ".txt");
-    o.load.params = {"n=14"};
-    o.list = 0;
-    o.load.ignore_symmetry = true;  // every solution, not one of each mirrored pair
+    SolveOptions o = queens_list(sk, 14);
     o.list_buffer = 1000;  // full many times over: dfs, cdp and rec search chunks again, ivm keeps leaves for the next round
     const SolveResult r = solve(o);
     const std::vector<Perm> listed = read_listed(o.list_out);
@@ -63,10 +68,7 @@ TEST_CASE("a list larger than the device buffer (N-Queens 14: 365,596) loses not
 TEST_CASE("the GPU skeletons stop after --list N with N listed and counted", "[decision]") {
   for (const char* sk : kListing) {
     INFO(sk);
-    SolveOptions o = listing(problem("nqueens.toml"), sk, std::string("gpu-q12-first-") + sk + ".txt");
-    o.load.params = {"n=12"};
-    o.list = 1000;
-    o.load.ignore_symmetry = true;
+    const SolveOptions o = queens_list(sk, 12, 1000);
     const SolveResult r = solve(o);
     const std::vector<Perm> listed = read_listed(o.list_out);
     CHECK(r.reached_limit);
