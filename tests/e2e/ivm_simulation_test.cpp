@@ -160,14 +160,16 @@ objective = "0"
   SolveResult cpu = run(spec);
   REQUIRE(cpu.found);
   Simulation sim(spec, "", {});
-  for (const Shape& s : kShapes) {
-    PjIvmSimResult r = sim.run(s.T, s.budget, INT_MIN, s.restore_round);
-    INFO("explorers " << s.T << ", budget " << s.budget << ", restore after round " << s.restore_round);
-    CHECK(r.leaves_reached == 5040);
-    CHECK(r.most_visits == 1);
-    CHECK(r.expanded == cpu.expanded);
-    CHECK(r.evaluated == cpu.evaluated);
-  }
+  for (const Shape& s : kShapes)
+    for (int refuse_every : {0, 3}) {  // 3: leaves refused now and then, as a full solution buffer does
+      PjIvmSimResult r = sim.run(s.T, s.budget, INT_MIN, s.restore_round, 0, refuse_every);
+      INFO("explorers " << s.T << ", budget " << s.budget << ", restore after round " << s.restore_round
+                        << ", refuse every " << refuse_every);
+      CHECK(r.leaves_reached == 5040);
+      CHECK(r.most_visits == 1);
+      CHECK(r.expanded == cpu.expanded);
+      CHECK(r.evaluated == cpu.evaluated);
+    }
 }
 
 // Ends that change with the incumbent. The bound scatters nodes by a hash of their path
