@@ -20,7 +20,6 @@ void emit_symmetry(GenContext& g) {
   const ProblemSpec& s = g.spec;
   if (!s.symmetry) {
     g.out.line("constexpr bool kSymmetry = false;  // no [symmetry]: every value is searched at every level");
-    g.out.line("PJ_HD constexpr int mirror(int v) { return v; }");
     g.out.line("");
     return;
   }
@@ -35,9 +34,8 @@ void emit_symmetry(GenContext& g) {
   }
   g.out.line("// [symmetry], line " + std::to_string(s.symmetry->loc.line) +
              ": the problem is the same under v -> mirror(v).");
+  g.out.line("// mirror(v) for v = 0, 1, ...: " + table);
   g.out.line("constexpr bool kSymmetry = true;");
-  g.out.line("constexpr int kMirror[kSize] = {" + table + "};");
-  g.out.line("PJ_HD int mirror(int v) { return kMirror[v]; }");
   g.out.line("constexpr Mask kRootFree = " + mask_literal(root_free) + ";  // free at the first searched level");
   g.out.line("constexpr Mask kRepresentatives = " + mask_literal(representatives) + ";  // v <= mirror(v): searched there");
   g.out.line("constexpr Mask kSelfMirrored = " + mask_literal(self) + ";  // v == mirror(v): weight 1");
