@@ -39,7 +39,10 @@ void check_decision_options(const SolveOptions& opts, const ProblemSpec& spec, c
     if (!optimises(spec.goal))
       command_line_error(shown, 1, "--target applies to minimize and maximize problems; " + problem,
                          spec.goal == Goal::count ? "goal = \"find\" stops a count at its first solution" : "");
-    // One past the target is the incumbent the skeleton starts from.
+    // One past the target is the incumbent the skeleton starts from: it must exist.
+    if (*opts.target == LLONG_MAX || *opts.target == LLONG_MIN)
+      command_line_error(shown, 10, "--target " + std::to_string(*opts.target) + " has no value one past it",
+                         "every permutation's objective fits well inside 64 bits");
     if (sk.int32_only && (*opts.target <= INT_MIN || *opts.target >= INT_MAX))
       command_line_error(shown, 10, "--target " + std::to_string(*opts.target) +
                                         " does not fit the 32-bit incumbent of skeleton '" + std::string(sk.name) + "'",

@@ -158,6 +158,8 @@ TEST_CASE("decision and listing options out of place are refused at their place"
   atsp.list = 5;
   check_command_line_error([&] { solve(atsp); }, 1, "--list writes the solutions of a count or find problem");
   atsp.list.reset();
+  atsp.target = LLONG_MAX;
+  check_command_line_error([&] { solve(atsp); }, 10, "has no value one past it");
   atsp.all_optimal = true;
   atsp.target = 39;
   check_command_line_error([&] { solve(atsp); }, 1, "--target and --all-optimal ask different questions");
