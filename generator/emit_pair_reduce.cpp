@@ -1,0 +1,90 @@
+// assign(i in S, j in T: cost) and minprod(x in S: a, y in T: b) lowered to the
+// solvers of templates/pair_reductions.h. Each side is listed into a local array sized
+// by its capacity (the shape's size for a set, the proven width of a range), with a
+// branch-free compaction; assign then fills a cost matrix over the listed elements,
+// looping over the actual counts (cost expressions are not evaluated for elements that
+// do not exist: Gilmore-Lawler's costs are a reduction each), and calls the solver.
+// Arrays: 2 lists and a capacity_A x capacity_B matrix, plus the solver's 5 arrays of
+// max(capacity) + 1; on the GPU they are local memory (docs/spec-language.md).
+#include "dsl/diagnostics.hpp"
+#include "generator/emit_expr.hpp"
+
+namespace permjit {
+
+int64_t ExprEmitter::gather_side(const Expr& e, size_t at, bool range, const Symbol* var, std::string& list,
+                                 std::string& count, const Expr* value, std::string* values) {
+  const std::string loop_var = local_name(var);
+  list = tmp(e.text + "_list");
+  count = tmp(e.text + "_count");
+  std::string guard;
+  int64_t capacity = spec_.size;
+  std::string set;
+  if (range) {
+    ValueRange lo = value_range(*e.args[at], env_), hi = value_range(*e.args[at + 1], env_);
+    if (lo.known && hi.known) capacity = std::max<int64_t>(0, hi.hi - lo.lo);
+  } else {
+    set = tmp("set");
+    out_.line("const Mask " + set + " = " + emit(*e.args[at]) + ";");
+  }
+  capacity = std::max<int64_t>(capacity, 1);  // a C array has at least one element
+  const std::string elem = value ? cxx_type(Type::int_, wide_) : "int";
+  // One spare element: the compaction writes every candidate at the count, members or not.
+  out_.line(elem + " " + list + "[" + std::to_string(capacity + 1) + "];");
+  out_.line("int " + count + " = 0;");
+  if (range) {
+    open_range(*e.args[at], *e.args[at + 1], var, guard);  // throws when a bound has no limit
+  } else {
+    out_.open_loop(spec_.size);
+    out_.line("for (int " + loop_var + " = 0; " + loop_var + " < kSize; ++" + loop_var + ") {");
+    guard = "pj::test(" + set + ", " + loop_var + ")";
+    env_.locals[var] = ValueRange::between(0, spec_.size - 1);
+  }
+  out_.indent();
+  const std::string item = value ? emit(*value) : loop_var;
+  out_.line(list + "[" + count + "] = " + item + ";");
+  out_.line(count + " += " + (guard.empty() ? "1" : "int(" + guard + ")") + ";");
+  out_.dedent();
+  out_.line("}");
+  out_.close_loop();
+  if (values) *values = list;
+  return capacity;
+}
+
+std::string ExprEmitter::pair_reduce(const Expr& e) {
+  const size_t b_at = side_b(e), body = first_body(e);
+  const std::string type = cxx_type(Type::int_, wide_);
+  const std::string acc = tmp(e.text);
+  std::string la, na, lb, nb;
+  if (e.text == "minprod") {
+    std::string va, vb;
+    int64_t ca = gather_side(e, 0, e.over_range, e.sym, la, na, e.args[body].get(), &va);
+    int64_t cb = gather_side(e, b_at, e.over_range2, e.sym2, lb, nb, e.args[body + 1].get(), &vb);
+    (void)ca, (void)cb;
+    out_.line("const " + type + " " + acc + " = pj::min_product<" + type + ">(" + va + ", " + na + ", " + vb + ", " +
+              nb + ");");
+    return acc;
+  }
+  const int64_t ca = gather_side(e, 0, e.over_range, e.sym, la, na);
+  const int64_t cb = gather_side(e, b_at, e.over_range2, e.sym2, lb, nb);
+  const std::string cost = tmp("cost");
+  out_.line(type + " " + cost + "[" + std::to_string(ca) + "][" + std::to_string(cb) + "];");
+  // The listed values keep the ranges the gathering loops proved for them.
+  const std::string a = tmp("a"), b = tmp("b");
+  out_.line("for (int " + a + " = 0; " + a + " < " + na + "; ++" + a + ") {");
+  out_.indent();
+  out_.line("const int " + local_name(e.sym) + " = " + la + "[" + a + "];");
+  out_.line("for (int " + b + " = 0; " + b + " < " + nb + "; ++" + b + ") {");
+  out_.indent();
+  out_.line("const int " + local_name(e.sym2) + " = " + lb + "[" + b + "];");
+  const std::string c = emit(*e.args[body]);
+  out_.line(cost + "[" + a + "][" + b + "] = " + c + ";");
+  out_.dedent();
+  out_.line("}");
+  out_.dedent();
+  out_.line("}");
+  out_.line("const " + type + " " + acc + " = pj::assign_min<" + type + ", " + std::to_string(ca) + ", " +
+            std::to_string(cb) + ">(" + cost + ", " + na + ", " + nb + ");");
+  return acc;
+}
+
+}  // namespace permjit
