@@ -360,7 +360,7 @@ class Checker {
     if (!ok) return Type::error;
     if (!ctx_.solver)
       return err(e.loc, e.text + "() is not available in " + std::string(ctx_.where),
-                 "it is a bound's tool: use it in branch.bound, branch.refine or a [derived] value");
+                 "use it in branch.bound, branch.refine, branch.objective or a [derived] value");
     return Type::int_;
   }
 

@@ -610,7 +610,7 @@ class Reader {
       }
       *slot = value_of(*n, std::string("branch.") + key, *prelude);
       if (*slot)
-        check_value(*prelude, **slot, Type::int_, spec_, {.where = key, .solver = std::string(key) == "bound"}, d_);
+        check_value(*prelude, **slot, Type::int_, spec_, {.where = key, .solver = true}, d_);
     }
     check_ends();
     read_stages(*t);
