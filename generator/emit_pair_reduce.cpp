@@ -57,9 +57,8 @@ std::string ExprEmitter::pair_reduce(const Expr& e) {
   std::string la, na, lb, nb;
   if (e.text == "minprod") {
     std::string va, vb;
-    int64_t ca = gather_side(e, 0, e.over_range, e.sym, la, na, e.args[body].get(), &va);
-    int64_t cb = gather_side(e, b_at, e.over_range2, e.sym2, lb, nb, e.args[body + 1].get(), &vb);
-    (void)ca, (void)cb;
+    gather_side(e, 0, e.over_range, e.sym, la, na, e.args[body].get(), &va);
+    gather_side(e, b_at, e.over_range2, e.sym2, lb, nb, e.args[body + 1].get(), &vb);
     out_.line("const " + type + " " + acc + " = pj::min_product<" + type + ">(" + va + ", " + na + ", " + vb + ", " +
               nb + ");");
     return acc;
