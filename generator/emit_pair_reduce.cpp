@@ -8,8 +8,18 @@
 // max(capacity) + 1; on the GPU they are local memory (docs/spec-language.md).
 #include "dsl/diagnostics.hpp"
 #include "generator/emit_expr.hpp"
+#include "generator/minprod_hoisting.hpp"
 
 namespace permjit {
+
+int64_t ExprEmitter::side_capacity(const Expr& e, size_t at, bool range) {
+  int64_t capacity = spec_.size;
+  if (range) {
+    ValueRange lo = value_range(*e.args[at], env_), hi = value_range(*e.args[at + 1], env_);
+    if (lo.known && hi.known) capacity = std::max<int64_t>(0, hi.hi - lo.lo);
+  }
+  return std::max<int64_t>(capacity, 1);  // a C array has at least one element
+}
 
 int64_t ExprEmitter::gather_side(const Expr& e, size_t at, bool range, const Symbol* var, std::string& list,
                                  std::string& count, const Expr* value, std::string* values) {
@@ -17,16 +27,12 @@ int64_t ExprEmitter::gather_side(const Expr& e, size_t at, bool range, const Sym
   list = tmp(e.text + "_list");
   count = tmp(e.text + "_count");
   std::string guard;
-  int64_t capacity = spec_.size;
+  const int64_t capacity = side_capacity(e, at, range);
   std::string set;
-  if (range) {
-    ValueRange lo = value_range(*e.args[at], env_), hi = value_range(*e.args[at + 1], env_);
-    if (lo.known && hi.known) capacity = std::max<int64_t>(0, hi.hi - lo.lo);
-  } else {
+  if (!range) {
     set = tmp("set");
     out_.line("const Mask " + set + " = " + emit(*e.args[at]) + ";");
   }
-  capacity = std::max<int64_t>(capacity, 1);  // a C array has at least one element
   const std::string elem = value ? cxx_type(Type::int_, wide_) : "int";
   // One spare element: the compaction writes every candidate at the count, members or not.
   out_.line(elem + " " + list + "[" + std::to_string(capacity + 1) + "];");
@@ -65,10 +71,44 @@ std::string ExprEmitter::pair_reduce(const Expr& e) {
   }
   const int64_t ca = gather_side(e, 0, e.over_range, e.sym, la, na);
   const int64_t cb = gather_side(e, b_at, e.over_range2, e.sym2, lb, nb);
+  const std::string a = tmp("a"), b = tmp("b");
+  // minprod calls whose lists follow the row or the column alone: sorted once per row
+  // and once per column, then one pass per pair (generator/minprod_hoisting.hpp).
+  const std::vector<HoistedMinprod> hoisted = hoistable_minprods(e);
+  for (const HoistedMinprod& h : hoisted) {
+    const Expr& m = *h.minprod;
+    std::string lists[2], counts[2];
+    for (int by_column = 0; by_column < 2; ++by_column) {
+      const bool first = (by_column == 0) == h.first_per_row;  // which list of m
+      const size_t at = first ? 0 : side_b(m);
+      const bool range = first ? m.over_range : m.over_range2;
+      const std::string idx = by_column ? b : a, n = by_column ? nb : na, src = by_column ? lb : la;
+      const int64_t cap = side_capacity(m, at, range);
+      lists[by_column] = tmp("minprod_sorted");
+      counts[by_column] = tmp("minprod_sorted_count");
+      out_.line(type + " " + lists[by_column] + "[" + std::to_string(by_column ? cb : ca) + "][" +
+                std::to_string(cap + 1) + "];");
+      out_.line("int " + counts[by_column] + "[" + std::to_string(by_column ? cb : ca) + "];");
+      out_.line("for (int " + idx + " = 0; " + idx + " < " + n + "; ++" + idx + ") {");
+      out_.indent();
+      out_.line("const int " + local_name(by_column ? e.sym2 : e.sym) + " = " + src + "[" + idx + "];");
+      std::string list, count, values;
+      gather_side(m, at, range, first ? m.sym : m.sym2, list, count, m.args[first_body(m) + (first ? 0 : 1)].get(),
+                  &values);
+      out_.line("pj::sort_prefix(" + values + ", " + count + ");");
+      const std::string t = tmp("t");
+      out_.line("for (int " + t + " = 0; " + t + " < " + count + "; ++" + t + ") " + lists[by_column] + "[" + idx +
+                "][" + t + "] = " + values + "[" + t + "];");
+      out_.line(counts[by_column] + "[" + idx + "] = " + count + ";");
+      out_.dedent();
+      out_.line("}");
+    }
+    hoisted_[&m] = "pj::sorted_min_product<" + type + ">(" + lists[0] + "[" + a + "], " + counts[0] + "[" + a + "], " +
+                   lists[1] + "[" + b + "], " + counts[1] + "[" + b + "])";
+  }
   const std::string cost = tmp("cost");
   out_.line(type + " " + cost + "[" + std::to_string(ca) + "][" + std::to_string(cb) + "];");
   // The listed values keep the ranges the gathering loops proved for them.
-  const std::string a = tmp("a"), b = tmp("b");
   out_.line("for (int " + a + " = 0; " + a + " < " + na + "; ++" + a + ") {");
   out_.indent();
   out_.line("const int " + local_name(e.sym) + " = " + la + "[" + a + "];");
@@ -77,6 +117,7 @@ std::string ExprEmitter::pair_reduce(const Expr& e) {
   out_.line("const int " + local_name(e.sym2) + " = " + lb + "[" + b + "];");
   const std::string c = emit(*e.args[body]);
   out_.line(cost + "[" + a + "][" + b + "] = " + c + ";");
+  for (const HoistedMinprod& h : hoisted) hoisted_.erase(h.minprod);
   out_.dedent();
   out_.line("}");
   out_.dedent();

@@ -92,17 +92,24 @@ PJ_HD void sort_prefix(T (&a)[K], int n) {
   }
 }
 
-// The minimal scalar product of the first na values of a and the first nb of b: the
-// m = min(na, nb) smallest of each, one ascending against the other descending (the
-// rearrangement inequality). Sorts both arrays in place.
+// The minimal scalar product of two lists already sorted ascending: the m = min(na, nb)
+// smallest of each, one ascending against the other descending (the rearrangement
+// inequality).
 template <class T, int KA, int KB>
-PJ_HD T min_product(T (&a)[KA], int na, T (&b)[KB], int nb) {
-  sort_prefix(a, na);
-  sort_prefix(b, nb);
+PJ_HD T sorted_min_product(const T (&a)[KA], int na, const T (&b)[KB], int nb) {
   const int m = na < nb ? na : nb;
   T s = T(0);
   for (int t = 0; t < m; ++t) s += a[t] * b[m - 1 - t];
   return s;
+}
+
+// The same for the first na values of a and the first nb of b, in any order: sorts
+// both arrays in place.
+template <class T, int KA, int KB>
+PJ_HD T min_product(T (&a)[KA], int na, T (&b)[KB], int nb) {
+  sort_prefix(a, na);
+  sort_prefix(b, nb);
+  return sorted_min_product<T>(a, na, b, nb);
 }
 
 }  // namespace pj

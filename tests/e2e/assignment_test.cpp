@@ -16,14 +16,16 @@ namespace {
 
 constexpr int kShape = 10;  // the probe's size: matrices up to 9 x 9, plus a pinned corner
 
-// objective: form 0 assign over sets, 1 assign over ranges, 2 minprod over sets.
+// objective: form 0 assign over sets, 1 assign over ranges, 2 minprod over sets; 3 and
+// 4 assign with a Gilmore-Lawler-like minprod cost, whose lists follow the row and the
+// column (sorted once per row and column) or not (form 4: the second reads the row too).
 const char* kProbe = R"toml([problem]
 name = "assign_probe"
 goal = "minimize"
 size = "n"
 
 [params]
-form = { type = "int", default = 0, range = [0, 2] }
+form = { type = "int", default = 0, range = [0, 4] }
 
 [data]
 n = "int"
@@ -40,7 +42,12 @@ bound = "0"
 objective = '''
 form == 0 ? assign(i in ~(all << dims[0]), j in ~(all << dims[1]): c[i][j]) :
 form == 1 ? assign(i in 0..dims[0], j in 0..dims[1]: c[i][j]) :
-minprod(x in ~(all << dims[0]): c[0][x], y in ~(all << dims[1]): c[1][y])
+form == 2 ? minprod(x in ~(all << dims[0]): c[0][x], y in ~(all << dims[1]): c[1][y]) :
+form == 3 ?
+  assign(i in ~(all << dims[0]), j in ~(all << dims[1]):
+         minprod(x in ~(all << dims[0]) & ~bit(i): c[i][x], y in ~(all << dims[1]) & ~bit(j): c[j][y])) :
+  assign(i in ~(all << dims[0]), j in ~(all << dims[1]):
+         minprod(x in ~(all << dims[0]) & ~bit(i): c[i][x], y in ~(all << dims[1]) & ~bit(j): c[j][y] + i))
 '''
 )toml";
 
@@ -133,5 +140,25 @@ TEST_CASE("minprod() equals the cheapest pairing of two lists", "[e2e][assign]")
     CHECK(probe(2, na, nb, c) == want);
     std::vector<int64_t> a(c[0].begin(), c[0].begin() + na), b(c[1].begin(), c[1].begin() + nb);
     CHECK(min_scalar_product(a, b) == want);
+  }
+}
+
+TEST_CASE("assign() over minprod() costs, sorted per row and column or per pair", "[e2e][assign]") {
+  unsigned seed = 300;
+  for (int k = 1; k <= 7; ++k) {
+    const Matrix c = random_matrix(kShape, 0, 20, ++seed);
+    INFO(k << " x " << k << ", seed " << seed);
+    // The cheapest pairing of row i's values off i with row j's values off j (plus
+    // `shift` on the second list's values).
+    auto cost = [&](int i, int j, int shift) {
+      std::vector<int> xs, ys;
+      for (int x = 0; x < k; ++x)
+        if (x != i) xs.push_back(c[i][x]);
+      for (int y = 0; y < k; ++y)
+        if (y != j) ys.push_back(c[j][y] + shift);
+      return best_injection(k - 1, k - 1, [&](int a, int b) { return (long long)xs[a] * ys[b]; });
+    };
+    CHECK(probe(3, k, k, c) == best_injection(k, k, [&](int i, int j) { return cost(i, j, 0); }));
+    CHECK(probe(4, k, k, c) == best_injection(k, k, [&](int i, int j) { return cost(i, j, i); }));
   }
 }
