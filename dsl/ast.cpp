@@ -42,6 +42,13 @@ std::string to_string(const Expr& e) {
       for (size_t i = 3; i < e.args.size(); ++i) s += (i > 3 ? ", " : "") + a(i);
       return s + ")[" + a(2) + "]";
     }
+    case Expr::Kind::pair_reduce: {
+      const size_t b = side_b(e), body = first_body(e);
+      auto side = [&](size_t at, bool range) { return range ? a(at) + ".." + a(at + 1) : a(at); };
+      std::string sa = e.var + " in " + side(0, e.over_range), sb = e.var2 + " in " + side(b, e.over_range2);
+      if (e.text == "assign") return "assign(" + sa + ", " + sb + ": " + a(body) + ")";
+      return e.text + "(" + sa + ": " + a(body) + ", " + sb + ": " + a(body + 1) + ")";
+    }
   }
   return "?";
 }

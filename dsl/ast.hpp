@@ -18,7 +18,7 @@ const char* type_name(Type t);
 struct Symbol;
 
 struct Expr {
-  enum class Kind { int_lit, bool_lit, name, unary, binary, cond, call, index, reduce, let, argsort };
+  enum class Kind { int_lit, bool_lit, name, unary, binary, cond, call, index, reduce, let, argsort, pair_reduce };
   Kind kind;
   Loc loc;
   std::string text;  // name, operator, function, reduction (sum|min|max|count)
@@ -26,16 +26,26 @@ struct Expr {
   // unary: [x]; binary: [l, r]; cond: [c, a, b]; call: arguments; index: [array, i...];
   // reduce: [set, body] or [lo, hi, body]; let: [value, body];
   // argsort: [lo, hi, position, key...] (the position-th value of lo..hi by its keys)
+  // pair_reduce (text assign|minprod): [side A..., side B..., body...], each side a set
+  // or lo, hi (see side_b / first_body); assign has one body (the cost of var, var2),
+  // minprod two (the value of var, the value of var2).
   std::vector<std::unique_ptr<Expr>> args;
-  std::string var;          // the bound name of reduce / let / argsort
-  bool over_range = false;  // reduce over lo..hi instead of a set
+  std::string var;          // the bound name of reduce / let / argsort / side A of pair_reduce
+  bool over_range = false;  // reduce (or side A) over lo..hi instead of a set
+  std::string var2;          // pair_reduce: the bound name of side B
+  bool over_range2 = false;  // pair_reduce: side B over lo..hi
 
   Type type = Type::error;
   const Symbol* sym = nullptr;  // name, index base; the bound variable of reduce / let
+  const Symbol* sym2 = nullptr;  // pair_reduce: the bound variable of side B
 
   Expr(Kind k, Loc l) : kind(k), loc(std::move(l)) {}
 };
 using ExprPtr = std::unique_ptr<Expr>;
+
+// Where a pair_reduce's side B and its bodies start in `args`.
+inline size_t side_b(const Expr& e) { return e.over_range ? 2 : 1; }
+inline size_t first_body(const Expr& e) { return side_b(e) + (e.over_range2 ? 2 : 1); }
 
 struct Stmt {
   // var: a mutable local (scalar, or an array with `dims`); if_: `value` is the

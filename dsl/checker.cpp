@@ -203,6 +203,7 @@ class Checker {
       case Expr::Kind::index: return index(e);
       case Expr::Kind::reduce: return reduce(e);
       case Expr::Kind::argsort: return argsort(e);
+      case Expr::Kind::pair_reduce: return pair_reduce(e);
       case Expr::Kind::let: {
         Type v = expr(*e.args[0]);
         size_t mark = scope_.size();
@@ -328,6 +329,38 @@ class Checker {
     if (!ctx_.host)
       return err(e.loc, "argsort() is computed once on the host; it is not available in " + std::string(ctx_.where),
                  "compute the order in a [derived] table and read it here");
+    return Type::int_;
+  }
+
+  // assign(i in S, j in T: cost) and minprod(x in S: a, y in T: b): each side a set or
+  // a range of ints; assign's cost sees both names, each of minprod's values its own.
+  Type pair_reduce(Expr& e) {
+    const bool assign = e.text == "assign";
+    const size_t b = side_b(e), body = first_body(e);
+    bool ok = true;
+    auto side = [&](size_t at, bool range, const std::string& var) {
+      if (range) {
+        ok &= want(*e.args[at], Type::int_, "the start of a range") != Type::error;
+        ok &= want(*e.args[at + 1], Type::int_, "the end of a range") != Type::error;
+      } else {
+        ok &= want(*e.args[at], Type::bits, ("the set of '" + var + "' in " + e.text + "()").c_str()) != Type::error;
+      }
+    };
+    side(0, e.over_range, e.var);
+    side(b, e.over_range2, e.var2);
+    size_t mark = scope_.size();
+    e.sym = bind_local(e.var, Type::int_, e.loc);
+    if (!assign) {  // minprod's first value sees only its own name
+      ok &= want(*e.args[body], Type::int_, "the first value of minprod()") != Type::error;
+      scope_.resize(mark);
+    }
+    e.sym2 = bind_local(e.var2, Type::int_, e.loc);
+    ok &= want(*e.args.back(), Type::int_, assign ? "the cost of assign()" : "the second value of minprod()") != Type::error;
+    scope_.resize(mark);
+    if (!ok) return Type::error;
+    if (!ctx_.solver)
+      return err(e.loc, e.text + "() is not available in " + std::string(ctx_.where),
+                 "use it in branch.bound, branch.refine, branch.objective or a [derived] value");
     return Type::int_;
   }
 

@@ -16,6 +16,7 @@ struct CheckContext {
   bool writable = false;    // assignments to state variables (update blocks)
   bool host = false;        // computed once on the host ([derived]): argsort() allowed
   bool path = false;        // a move-based problem: `perm` instead of d, last, first, free, v
+  bool solver = false;      // bound, refine, objective, [derived]: assign() and minprod() allowed
 };
 
 // Returns the expression's type, Type::error after reporting.

@@ -27,7 +27,7 @@ namespace {
 const std::set<std::string> kReserved = {"perm", "pos", "d",   "v",    "last", "first", "free",     "all",    "min",  "max",
                                          "abs", "bit",  "test", "sum",   "popcount", "lowest", "count", "int",
                                          "bits", "bool", "in",  "let",   "for",      "true",   "false",
-                                         "var", "if", "else", "return", "argsort"};
+                                         "var", "if", "else", "return", "argsort", "assign", "minprod"};
 
 class Reader {
  public:
@@ -445,7 +445,7 @@ class Reader {
       for (auto&& [k, v] : *t) read_derived_item(std::string(k.str()), loc(k), v);
       for (auto& item : spec_.derived)
         declare(Symbol{Symbol::Kind::data, item.name, Type::int_, item.dims, std::nullopt, nullptr, item.loc});
-      CheckContext ctx{.where = "a [derived] value (computed once on the host)", .node = false, .host = true};
+      CheckContext ctx{.where = "a [derived] value (computed once on the host)", .node = false, .host = true, .solver = true};
       for (auto& item : spec_.derived) {
         check_dims(item.dim_exprs);
         item.index_syms = check_with_indices(*item.value, item.index_names, Type::int_, spec_, ctx, d_);
@@ -620,7 +620,8 @@ class Reader {
         continue;
       }
       *slot = value_of(*n, std::string("branch.") + key, *prelude);
-      if (*slot) check_value(*prelude, **slot, Type::int_, spec_, {key, true, false, false}, d_);
+      if (*slot)
+        check_value(*prelude, **slot, Type::int_, spec_, {.where = key, .solver = true}, d_);
     }
     check_ends();
     read_stages(*t);
@@ -643,7 +644,7 @@ class Reader {
       b.refine = value_of(*refine, "branch.refine", b.refine_prelude);
       if (b.refine)
         check_value_with_local(b.refine_prelude, *b.refine, Type::int_, "bound", &b.refine_bound, spec_,
-                               {.where = "branch.refine"}, d_);
+                               {.where = "branch.refine", .solver = true}, d_);
     }
     if (!stages) {
       b.stages = refine ? 2 : 1;

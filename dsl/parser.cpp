@@ -330,6 +330,7 @@ class Parser {
       }
       take();
       if (name == "argsort") return argsort(loc);
+      if (name == "assign" || name == "minprod") return pair_reduce(name, loc);
       bool reduction = false;
       for (const auto& r : kReductions) reduction |= r == name;
       if (reduction && peek().kind == Token::Kind::ident && is_keyword("in", 1)) return reduce(name, loc);
@@ -375,6 +376,40 @@ class Parser {
     e->args.push_back(std::move(hi));
     e->args.push_back(std::move(pos));
     for (auto& k : keys) e->args.push_back(std::move(k));
+    return built(std::move(e));
+  }
+
+  // assign(i in S, j in T: cost) and minprod(x in S: a, y in T: b): two bound names,
+  // each over a set or a range.
+  ExprPtr pair_reduce(const std::string& op, const Loc& loc) {
+    const bool assign = op == "assign";
+    const std::string shape = assign ? "assign(i in S, j in T: cost)" : "minprod(x in S: a, y in T: b)";
+    auto e = std::make_unique<Expr>(Expr::Kind::pair_reduce, loc);
+    e->text = op;
+    auto side = [&](std::string& var, bool& range, const char* which) {
+      var = expect_ident((std::string("the ") + which + " variable of " + shape).c_str());
+      if (!is_keyword("in"))
+        fail(peek().loc, "expected 'in' after '" + var + "' in " + shape + ", found " + describe(peek()));
+      take();
+      e->args.push_back(expression());
+      if (is_punct("..")) {
+        take();
+        range = true;
+        e->args.push_back(expression());
+      }
+    };
+    std::vector<ExprPtr> bodies;
+    side(e->var, e->over_range, "first");
+    if (!assign) {
+      expect_punct(":", "before the first value of " + shape);
+      bodies.push_back(expression());
+    }
+    expect_punct(",", "between the two sets of " + shape);
+    side(e->var2, e->over_range2, "second");
+    expect_punct(":", std::string("before the ") + (assign ? "cost" : "second value") + " of " + shape);
+    bodies.push_back(expression());
+    expect_punct(")", "to close " + op + "()");
+    for (auto& b : bodies) e->args.push_back(std::move(b));
     return built(std::move(e));
   }
 

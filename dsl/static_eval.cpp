@@ -4,6 +4,8 @@
 #include <bit>
 #include <map>
 
+#include "dsl/pair_solvers.hpp"
+
 namespace permjit {
 namespace {
 
@@ -102,6 +104,7 @@ class Eval {
         return acc.value_or(0);
       }
       case K::argsort: return argsort(e);
+      case K::pair_reduce: return pair_reduce(e);
       case K::let: {
         auto v = run(*e.args[0]);
         if (!v) return v;
@@ -145,6 +148,67 @@ class Eval {
     std::nth_element(keyed.begin(), keyed.begin() + *pos, keyed.end());
     return keyed[*pos].second;
   }
+
+  // The values of one side of a pair reduction (a set's elements, or lo..hi-1).
+  std::optional<std::vector<int64_t>> side(const Expr& e, size_t at, bool range) {
+    std::vector<int64_t> out;
+    if (!range) {
+      auto s = run(*e.args[at]);
+      if (!s) return std::nullopt;
+      for (int x = 0; x < 64; ++x)
+        if ((static_cast<uint64_t>(*s) >> x) & 1) out.push_back(x);
+      return out;
+    }
+    auto lo = run(*e.args[at]), hi = run(*e.args[at + 1]);
+    if (!lo || !hi) return std::nullopt;
+    if (*hi - *lo > kMaxSide) {
+      if (diags_)
+        diags_->error(e.args[at]->loc, "this range of " + e.text + "() holds " + std::to_string(*hi - *lo) +
+                                           " values; at most " + std::to_string(kMaxSide) + " are allowed");
+      return std::nullopt;
+    }
+    for (int64_t x = *lo; x < *hi; ++x) out.push_back(x);
+    return out;
+  }
+
+  // assign(i in S, j in T: cost): the cheapest matching of the smaller side into the
+  // other; minprod(x in S: a, y in T: b): the minimal scalar product.
+  std::optional<int64_t> pair_reduce(const Expr& e) {
+    auto as = side(e, 0, e.over_range), bs = side(e, side_b(e), e.over_range2);
+    if (!as || !bs) return std::nullopt;
+    const size_t body = first_body(e);
+    if (e.text == "assign") {
+      std::vector<std::vector<int64_t>> cost(as->size(), std::vector<int64_t>(bs->size()));
+      for (size_t a = 0; a < as->size(); ++a)
+        for (size_t b = 0; b < bs->size(); ++b) {
+          locals_[e.sym] = (*as)[a];
+          locals_[e.sym2] = (*bs)[b];
+          auto c = run(*e.args[body]);
+          if (!c) return c;
+          cost[a][b] = *c;
+        }
+      locals_.erase(e.sym);
+      locals_.erase(e.sym2);
+      return min_cost_assignment(cost);
+    }
+    std::vector<int64_t> va, vb;
+    for (int64_t x : *as) {
+      locals_[e.sym] = x;
+      auto v = run(*e.args[body]);
+      if (!v) return v;
+      va.push_back(*v);
+    }
+    locals_.erase(e.sym);
+    for (int64_t y : *bs) {
+      locals_[e.sym2] = y;
+      auto v = run(*e.args[body + 1]);
+      if (!v) return v;
+      vb.push_back(*v);
+    }
+    locals_.erase(e.sym2);
+    return min_scalar_product(std::move(va), std::move(vb));
+  }
+  static constexpr int64_t kMaxSide = 4096;  // a side's values: the cost matrix is their square
 
   // Shifts by a count outside the word give 0 (and `>>` of an int its sign), as
   // pj::shl, pj::shr, pj::shl_bits, pj::shr_bits. An int shifts within 0..31 as the

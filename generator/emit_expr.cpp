@@ -98,6 +98,9 @@ std::string ExprEmitter::emit(const Expr& e) {
     }
     case K::reduce: return reduce(e);
     case K::argsort: PJ_INTERNAL_ASSERT(false, "argsort outside [derived] passed the checker");
+    case K::pair_reduce:
+      if (auto it = hoisted_.find(&e); it != hoisted_.end()) return it->second;
+      return pair_reduce(e);
     case K::let: {
       std::string v = emit(*e.args[0]);
       out_.line("const " + cxx_type(e.args[0]->type, wide_) + " " + local_name(e.sym) + " = " + v + ";");

@@ -79,6 +79,19 @@ class ExprEmitter {
   // Whether the int `e` provably lies in 0..width-1 of the set word.
   bool in_word(const Expr& e);
   std::string reduce(const Expr& e);
+  // assign() and minprod(): gathers the sides and calls templates/pair_reductions.h
+  // (emit_pair_reduce.cpp).
+  std::string pair_reduce(const Expr& e);
+  // Lists the values of one side of a pair reduction into a local array; returns its
+  // capacity, and the names of the array and of its count.
+  int64_t gather_side(const Expr& e, size_t at, bool range, const Symbol* var, std::string& list, std::string& count,
+                      const Expr* value = nullptr, std::string* values = nullptr);
+  // How many values one side of a pair reduction can hold: the shape's size for a set,
+  // the proven width of a range (at least 1).
+  int64_t side_capacity(const Expr& e, size_t at, bool range);
+  // The minprod() calls of an assign's cost sorted per row and per column
+  // (generator/minprod_hoisting.hpp): each one's C++ value while the cost is emitted.
+  std::map<const Expr*, std::string> hoisted_;
   // `a[i]...` with every index that is not provably inside its dimension clamped;
   // `in_bounds` receives the condition that all of them are (empty when provable).
   std::string indexed(const Expr& e, std::string* in_bounds);

@@ -205,6 +205,7 @@ class Analysis {
         vars_[e.sym] = expr(*e.args[0]);
         return expr(*e.args[1]);
       case K::argsort: return kInt32;  // [derived] only, computed on the host
+      case K::pair_reduce: return pair_reduce(e);
     }
     return kInt32;
   }
@@ -241,6 +242,40 @@ class Analysis {
     if (e.text == "count") return {0, count};
     if (e.text == "sum") return checked(capped(std::min<Wide>(0, count * body.lo), std::max<Wide>(0, count * body.hi)), e.loc);
     return hull(body, exact(0));  // an empty min or max is 0
+  }
+
+  // assign() and minprod() (templates/pair_reductions.h): k = min(|A|, |B|) terms.
+  Span pair_reduce(const Expr& e) {
+    Wide count[2];
+    const Symbol* syms[2] = {e.sym, e.sym2};
+    const size_t at[2] = {0, side_b(e)};
+    const bool range[2] = {e.over_range, e.over_range2};
+    for (int s = 0; s < 2; ++s) {
+      vars_[syms[s]] = {0, spec_.size - 1};
+      count[s] = spec_.size;
+      if (!range[s]) {
+        expr(*e.args[at[s]]);
+        continue;
+      }
+      Span lo = expr(*e.args[at[s]]), hi = expr(*e.args[at[s] + 1]);
+      vars_[syms[s]] = {lo.lo, std::max(lo.lo, hi.hi - 1)};
+      count[s] = std::clamp<Wide>(hi.hi - lo.lo, 0, Wide(1) << 60);
+    }
+    const Wide k = std::min(count[0], count[1]);
+    const size_t body = first_body(e);
+    Span term = expr(*e.args[body]);
+    if (e.text == "minprod") {
+      Span b = expr(*e.args[body + 1]);
+      Wide c[4] = {term.lo * b.lo, term.lo * b.hi, term.hi * b.lo, term.hi * b.hi};
+      term = checked(capped(*std::min_element(c, c + 4), *std::max_element(c, c + 4)), e.loc);
+    } else {
+      // The solver works on costs shifted by their minimum, in [0, W]: its potentials
+      // and reduced costs stay within 2W, and its "infinite" start is a quarter of the
+      // type's range above them (templates/pair_reductions.h).
+      checked(capped(0, 4 * (term.hi - term.lo)), e.loc);
+      checked(capped(0, k * (term.hi - term.lo)), e.loc);
+    }
+    return checked(capped(std::min<Wide>(0, k * term.lo), std::max<Wide>(0, k * term.hi)), e.loc);
   }
 
   Span binary(const Expr& e) {

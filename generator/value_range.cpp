@@ -111,6 +111,32 @@ ValueRange value_range(const Expr& e, const RangeEnv& env) {
       ValueRange lo = sub(0), hi = sub(1);
       return lo.known && hi.known ? ValueRange::between(lo.lo, std::max(lo.lo, hi.hi - 1)) : unknown();
     }
+    case K::pair_reduce: {
+      // k = min(|A|, |B|) terms, each a cost (assign) or a product (minprod): the
+      // result lies between k times the smallest and k times the largest, k >= 0.
+      RangeEnv inner = env;
+      int64_t count[2];
+      const Symbol* syms[2] = {e.sym, e.sym2};
+      const size_t at[2] = {0, side_b(e)};
+      const bool range[2] = {e.over_range, e.over_range2};
+      for (int s = 0; s < 2; ++s) {
+        inner.locals[syms[s]] = ValueRange::between(0, env.size - 1);
+        count[s] = env.size;
+        if (!range[s]) continue;
+        ValueRange lo = sub(at[s]), hi = sub(at[s] + 1);
+        if (!lo.known || !hi.known) return unknown();
+        inner.locals[syms[s]] = ValueRange::between(lo.lo, std::max(lo.lo, hi.hi - 1));
+        count[s] = std::max<int64_t>(0, hi.hi - lo.lo);
+      }
+      const size_t body = first_body(e);
+      ValueRange term = value_range(*e.args[body], inner);
+      if (e.text == "minprod")
+        term = combine(term, value_range(*e.args[body + 1], inner), [](int64_t x, int64_t y) { return x * y; });
+      if (!sane(term)) return unknown();
+      const int64_t k = std::min(count[0], count[1]);
+      r = ValueRange::between(std::min<int64_t>(0, k * term.lo), std::max<int64_t>(0, k * term.hi));
+      return sane(r) ? r : unknown();
+    }
     case K::let: {
       RangeEnv inner = env;
       inner.locals[e.sym] = sub(0);

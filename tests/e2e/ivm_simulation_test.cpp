@@ -122,12 +122,14 @@ TEST_CASE("IVM explorers agree with the cpu skeleton on ATSP and QAP at the opti
   std::string atsp = temp_file("ivm_sim.atsp", tsplib_text(d));
   Matrix a = random_matrix(7, 0, 9, 31), b = random_matrix(7, 0, 9, 32);
   std::string qap = temp_file("ivm_sim.dat", qaplib_text(a, b));
-  for (const auto& [spec, inst] : {std::pair{problem("atsp.toml"), atsp}, std::pair{problem("qap.toml"), qap}}) {
+  // The bounds before the assignment bounds: their trees are large enough to need steals.
+  for (const auto& [spec, inst, lb] : {std::tuple{problem("atsp.toml"), atsp, "lb=0"},
+                                       std::tuple{problem("qap.toml"), qap, "lb=1"}}) {
     INFO(spec);
-    SolveResult scratch = run(spec, inst);
+    SolveResult scratch = run(spec, inst, {lb});
     REQUIRE(scratch.found);
-    SolveResult cpu = run(spec, inst, {}, 2, scratch.objective);
-    Simulation sim(spec, inst, {});
+    SolveResult cpu = run(spec, inst, {lb}, 2, scratch.objective);
+    Simulation sim(spec, inst, {lb});
     check_against_cpu(sim, cpu, static_cast<int>(scratch.objective));
     // From scratch the simulation finds the same optimum.
     PjIvmSimResult free_run = sim.run(16, 5, INT_MAX);

@@ -94,7 +94,7 @@ TEST_CASE("cdp and rec report an optimal permutation whose cost is the optimum",
   for (const auto& sk : kSkeletons) {
     for (Cut c : {Cut{2, 4}, Cut{4, 7}}) {
       INFO(sk << " dcpu " << c.dcpu << " dgpu " << c.dgpu);
-      SolveResult gpu = solve_cut({problem("atsp.toml"), inst, {}, {}}, sk, c);
+      SolveResult gpu = solve_cut({problem("atsp.toml"), inst, {"lb=0"}, {}}, sk, c);
       REQUIRE(gpu.found);
       REQUIRE(gpu.permutation.size() == 11);
       CHECK(tour_cost(d, gpu.permutation) == gpu.objective);
@@ -104,11 +104,11 @@ TEST_CASE("cdp and rec report an optimal permutation whose cost is the optimum",
 }
 
 TEST_CASE("cdp and rec on the shared instances: br17 with --ub 39, nug12 = 578", "[gpu][cdp][slow]") {
-  Run at_opt{problem("atsp.toml"), instance("atsp/br17.atsp"), {}, 39};
+  Run at_opt{problem("atsp.toml"), instance("atsp/br17.atsp"), {"lb=0"}, 39};
   SolveResult cpu = solve_with(at_opt, "cpu");
   for (const auto& sk : kSkeletons) {
     same_tree_cut(cpu, at_opt, sk, {5, 7});
-    SolveResult nug = solve_cut({problem("qap.toml"), instance("qap/nug12.dat"), {}, {}}, sk, {});
+    SolveResult nug = solve_cut({problem("qap.toml"), instance("qap/nug12.dat"), {"lb=1"}, {}}, sk, {});
     REQUIRE(nug.found);
     CHECK(nug.objective == 578);
   }

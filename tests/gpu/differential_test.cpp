@@ -44,7 +44,7 @@ TEST_CASE("dfs proves ATSP and QAP optima with the CPU's node totals", "[gpu][at
 TEST_CASE("dfs reports an optimal permutation whose cost is the optimum", "[gpu][atsp]") {
   Matrix d = random_matrix(11, 1, 99, 77);
   std::string inst = temp_file("gpu_atsp_perm.atsp", tsplib_text(d));
-  SolveResult gpu = solve_with({problem("atsp.toml"), inst, {}, {}}, "dfs");
+  SolveResult gpu = solve_with({problem("atsp.toml"), inst, {"lb=0"}, {}}, "dfs");
   REQUIRE(gpu.found);
   REQUIRE(gpu.permutation.size() == 11);
   CHECK(tour_cost(d, gpu.permutation) == gpu.objective);
@@ -52,13 +52,13 @@ TEST_CASE("dfs reports an optimal permutation whose cost is the optimum", "[gpu]
 }
 
 TEST_CASE("dfs on the shared instances: nug12 = 578 and br17 = 39", "[gpu][slow]") {
-  SolveResult nug = solve_with({problem("qap.toml"), instance("qap/nug12.dat"), {}, {}}, "dfs");
+  SolveResult nug = solve_with({problem("qap.toml"), instance("qap/nug12.dat"), {"lb=1"}, {}}, "dfs");
   REQUIRE(nug.found);
   CHECK(nug.objective == 578);
-  SolveResult br = solve_with({problem("atsp.toml"), instance("atsp/br17.atsp"), {}, {}}, "dfs");
+  SolveResult br = solve_with({problem("atsp.toml"), instance("atsp/br17.atsp"), {"lb=0"}, {}}, "dfs");
   REQUIRE(br.found);
   CHECK(br.objective == 39);
   // With the bound at the optimum, CPU and GPU explore the same tree.
-  Run at_opt{problem("atsp.toml"), instance("atsp/br17.atsp"), {}, 39};
+  Run at_opt{problem("atsp.toml"), instance("atsp/br17.atsp"), {"lb=0"}, 39};
   same_tree(solve_with(at_opt, "cpu"), solve_with(at_opt, "dfs"));
 }

@@ -84,7 +84,7 @@ TEST_CASE("flowshop from scratch on the GPU: ta002 and ta007 reach their optima"
 TEST_CASE("offload proves ATSP and QAP optima with the CPU's totals", "[gpu][atsp][qap]") {
   Matrix d = random_matrix(10, 1, 60, 44);
   Matrix a = random_matrix(9, 0, 9, 53), b = random_matrix(9, 0, 9, 54);
-  for (Run r : {Run{problem("atsp.toml"), temp_file("gpu_off_atsp.atsp", tsplib_text(d)), {}, {}},
+  for (Run r : {Run{problem("atsp.toml"), temp_file("gpu_off_atsp.atsp", tsplib_text(d)), {"lb=0"}, {}},
                 Run{problem("qap.toml"), temp_file("gpu_off_qap9.dat", qaplib_text(a, b)), {"lb=1"}, {}}}) {
     SolveResult cpu = solve_with(r, "cpu");
     REQUIRE(cpu.found);

@@ -43,7 +43,7 @@ inline std::vector<Run> atsp_qap_runs(const std::string& tag, const std::vector<
   std::vector<Run> runs;
   for (unsigned seed : atsp_seeds) {
     Matrix d = random_matrix(10 + static_cast<int>(seed % 2), 1, 60, seed);
-    runs.push_back({problem("atsp.toml"), temp_file(tag + "_atsp" + std::to_string(seed) + ".atsp", tsplib_text(d)), {}, {}});
+    runs.push_back({problem("atsp.toml"), temp_file(tag + "_atsp" + std::to_string(seed) + ".atsp", tsplib_text(d)), {"lb=0"}, {}});
   }
   Matrix a = random_matrix(9, 0, 9, 51), b = random_matrix(9, 0, 9, 52);
   std::string qap = temp_file(tag + "_qap9.dat", qaplib_text(a, b));

@@ -66,7 +66,7 @@ TEST_CASE("ivm proves ATSP and QAP optima with the CPU's node totals", "[gpu][iv
 TEST_CASE("ivm reports an optimal permutation whose cost is the optimum", "[gpu][ivm][atsp]") {
   Matrix d = random_matrix(11, 1, 99, 77);
   std::string inst = temp_file("ivm_atsp_perm.atsp", tsplib_text(d));
-  SolveResult gpu = ivm({problem("atsp.toml"), inst, {}, {}});
+  SolveResult gpu = ivm({problem("atsp.toml"), inst, {"lb=0"}, {}});
   REQUIRE(gpu.found);
   REQUIRE(gpu.permutation.size() == 11);
   CHECK(tour_cost(d, gpu.permutation) == gpu.objective);
@@ -74,10 +74,10 @@ TEST_CASE("ivm reports an optimal permutation whose cost is the optimum", "[gpu]
 }
 
 TEST_CASE("ivm on br17: 39, and at the optimum the tree of cpu and dfs", "[gpu][ivm][slow]") {
-  SolveResult br = ivm({problem("atsp.toml"), instance("atsp/br17.atsp"), {}, {}});
+  SolveResult br = ivm({problem("atsp.toml"), instance("atsp/br17.atsp"), {"lb=0"}, {}});
   REQUIRE(br.found);
   CHECK(br.objective == 39);
-  Run at_opt{problem("atsp.toml"), instance("atsp/br17.atsp"), {}, 39};
+  Run at_opt{problem("atsp.toml"), instance("atsp/br17.atsp"), {"lb=0"}, 39};
   SolveResult dfs = solve_with(at_opt, "dfs");
   same_tree(dfs, ivm(at_opt), "ivm");
 }

@@ -121,6 +121,28 @@ TEST_CASE("the ivm kernels compile for a two-ended flowshop", "[nvrtc][two_ends]
   CHECK(ivm.cubin.size() > 0);
 }
 
+// assign() and minprod() (templates/pair_reductions.h): the assignment bounds of atsp
+// (lb = 1) and qap (lb = 2, Gilmore-Lawler) in the dfs and ivm kernels.
+TEST_CASE("the assignment bounds compile with NVRTC in the dfs and ivm kernels", "[nvrtc][assign]") {
+  for (auto [name, param] : {std::pair{"atsp.toml", "lb=1"}, std::pair{"qap.toml", "lb=2"}}) {
+    DYNAMIC_SECTION(name << " " << param) {
+      LoadOptions o;
+      o.spec_path = test::problem(name);
+      o.instance_path = instance_for(name);
+      o.params = {param};
+      ProblemSpec spec = load_spec(o);
+      ProblemSource src = generate_problem(spec);
+      REQUIRE(src.text.find("pj::assign_min<") != std::string::npos);
+      for (const char* skeleton : {"dfs", "ivm"}) {
+        NvrtcOutput out = compile_unit(device_unit_of(skeleton, spec, src));
+        INFO(skeleton << "\n" << out.log);
+        REQUIRE(out.ok);
+        CHECK(out.cubin.size() > 0);
+      }
+    }
+  }
+}
+
 TEST_CASE("an NVRTC error points into the spec through #line", "[nvrtc]") {
   // A generated source whose user line is broken on purpose: the log must name the
   // .toml and its line, not the generated file.

@@ -1,0 +1,60 @@
+#include "dsl/pair_solvers.hpp"
+
+#include <algorithm>
+#include <limits>
+
+namespace permjit {
+
+int64_t min_cost_assignment(const std::vector<std::vector<int64_t>>& cost) {
+  const size_t na = cost.size(), nb = na ? cost[0].size() : 0;
+  if (na == 0 || nb == 0) return 0;
+  const bool flip = na > nb;  // rows are the smaller side
+  const size_t rows = flip ? nb : na, cols = flip ? na : nb;
+  auto c = [&](size_t r, size_t j) { return flip ? cost[j][r] : cost[r][j]; };
+  // Computed in 128 bits: a [derived] value may be any int64 until it is checked.
+  using W = __int128;
+  const W inf = std::numeric_limits<int64_t>::max() * W(4);
+  std::vector<W> u(rows + 1), v(cols + 1), minv(cols + 1);
+  std::vector<size_t> match(cols + 1), way(cols + 1);
+  std::vector<bool> used(cols + 1);
+  for (size_t r = 1; r <= rows; ++r) {
+    match[0] = r;
+    size_t j0 = 0;
+    std::fill(minv.begin(), minv.end(), inf);
+    std::fill(used.begin(), used.end(), false);
+    do {
+      used[j0] = true;
+      const size_t r0 = match[j0];
+      W delta = inf;
+      size_t j1 = 0;
+      for (size_t j = 1; j <= cols; ++j) {
+        if (used[j]) continue;
+        const W cur = W(c(r0 - 1, j - 1)) - u[r0] - v[j];
+        if (cur < minv[j]) minv[j] = cur, way[j] = j0;
+        if (minv[j] < delta) delta = minv[j], j1 = j;
+      }
+      for (size_t j = 0; j <= cols; ++j) {
+        if (used[j]) u[match[j]] += delta, v[j] -= delta;
+        else minv[j] -= delta;
+      }
+      j0 = j1;
+    } while (match[j0] != 0);
+    do {
+      const size_t j1 = way[j0];
+      match[j0] = match[j1];
+      j0 = j1;
+    } while (j0 != 0);
+  }
+  return static_cast<int64_t>(-v[0]);
+}
+
+int64_t min_scalar_product(std::vector<int64_t> a, std::vector<int64_t> b) {
+  std::sort(a.begin(), a.end());
+  std::sort(b.begin(), b.end());
+  const size_t m = std::min(a.size(), b.size());
+  uint64_t s = 0;  // wraps, as the static evaluator's other sums
+  for (size_t t = 0; t < m; ++t) s += static_cast<uint64_t>(a[t]) * static_cast<uint64_t>(b[m - 1 - t]);
+  return static_cast<int64_t>(s);
+}
+
+}  // namespace permjit

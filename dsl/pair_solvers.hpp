@@ -1,0 +1,19 @@
+// The host's reference for the two-set reductions assign() and minprod()
+// (docs/spec-language.md, "Reductions"), used by the static evaluator ([derived]
+// values). The generated code uses templates/pair_reductions.h; tests compare both
+// with brute force.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+namespace permjit {
+
+// The minimum cost of matching every row of `cost` (rows x cols) to a distinct column
+// when rows <= cols, or every column to a distinct row otherwise; 0 when either side
+// is empty. Shortest augmenting paths, O(k^2 * max(rows, cols)).
+int64_t min_cost_assignment(const std::vector<std::vector<int64_t>>& cost);
+
+// The smallest m = min(|a|, |b|) values of each, a ascending against b descending.
+int64_t min_scalar_product(std::vector<int64_t> a, std::vector<int64_t> b);
+
+}  // namespace permjit

@@ -1,0 +1,130 @@
+// assign(i in S, j in T: cost) and minprod(x in S: a, y in T: b) lowered to the
+// solvers of templates/pair_reductions.h. Each side is listed into a local array sized
+// by its capacity (the shape's size for a set, the proven width of a range), with a
+// branch-free compaction; assign then fills a cost matrix over the listed elements,
+// looping over the actual counts (cost expressions are not evaluated for elements that
+// do not exist: Gilmore-Lawler's costs are a reduction each), and calls the solver.
+// Arrays: 2 lists and a capacity_A x capacity_B matrix, plus the solver's 5 arrays of
+// max(capacity) + 1; on the GPU they are local memory (docs/spec-language.md).
+#include "dsl/diagnostics.hpp"
+#include "generator/emit_expr.hpp"
+#include "generator/minprod_hoisting.hpp"
+
+namespace permjit {
+
+int64_t ExprEmitter::side_capacity(const Expr& e, size_t at, bool range) {
+  int64_t capacity = spec_.size;
+  if (range) {
+    ValueRange lo = value_range(*e.args[at], env_), hi = value_range(*e.args[at + 1], env_);
+    if (lo.known && hi.known) capacity = std::max<int64_t>(0, hi.hi - lo.lo);
+  }
+  return std::max<int64_t>(capacity, 1);  // a C array has at least one element
+}
+
+int64_t ExprEmitter::gather_side(const Expr& e, size_t at, bool range, const Symbol* var, std::string& list,
+                                 std::string& count, const Expr* value, std::string* values) {
+  const std::string loop_var = local_name(var);
+  list = tmp(e.text + "_list");
+  count = tmp(e.text + "_count");
+  std::string guard;
+  const int64_t capacity = side_capacity(e, at, range);
+  std::string set;
+  if (!range) {
+    set = tmp("set");
+    out_.line("const Mask " + set + " = " + emit(*e.args[at]) + ";");
+  }
+  const std::string elem = value ? cxx_type(Type::int_, wide_) : "int";
+  // One spare element: the compaction writes every candidate at the count, members or not.
+  out_.line(elem + " " + list + "[" + std::to_string(capacity + 1) + "];");
+  out_.line("int " + count + " = 0;");
+  if (range) {
+    open_range(*e.args[at], *e.args[at + 1], var, guard);  // throws when a bound has no limit
+  } else {
+    out_.open_loop(spec_.size);
+    out_.line("for (int " + loop_var + " = 0; " + loop_var + " < kSize; ++" + loop_var + ") {");
+    guard = "pj::test(" + set + ", " + loop_var + ")";
+    env_.locals[var] = ValueRange::between(0, spec_.size - 1);
+  }
+  out_.indent();
+  const std::string item = value ? emit(*value) : loop_var;
+  out_.line(list + "[" + count + "] = " + item + ";");
+  out_.line(count + " += " + (guard.empty() ? "1" : "int(" + guard + ")") + ";");
+  out_.dedent();
+  out_.line("}");
+  out_.close_loop();
+  if (values) *values = list;
+  return capacity;
+}
+
+std::string ExprEmitter::pair_reduce(const Expr& e) {
+  const size_t b_at = side_b(e), body = first_body(e);
+  const std::string type = cxx_type(Type::int_, wide_);
+  const std::string acc = tmp(e.text);
+  std::string la, na, lb, nb;
+  if (e.text == "minprod") {
+    std::string va, vb;
+    gather_side(e, 0, e.over_range, e.sym, la, na, e.args[body].get(), &va);
+    gather_side(e, b_at, e.over_range2, e.sym2, lb, nb, e.args[body + 1].get(), &vb);
+    out_.line("const " + type + " " + acc + " = pj::min_product<" + type + ">(" + va + ", " + na + ", " + vb + ", " +
+              nb + ");");
+    return acc;
+  }
+  const int64_t ca = gather_side(e, 0, e.over_range, e.sym, la, na);
+  const int64_t cb = gather_side(e, b_at, e.over_range2, e.sym2, lb, nb);
+  const std::string a = tmp("a"), b = tmp("b");
+  // minprod calls whose lists follow the row or the column alone: sorted once per row
+  // and once per column, then one pass per pair (generator/minprod_hoisting.hpp).
+  const std::vector<HoistedMinprod> hoisted = hoistable_minprods(e);
+  for (const HoistedMinprod& h : hoisted) {
+    const Expr& m = *h.minprod;
+    std::string lists[2], counts[2];
+    for (int by_column = 0; by_column < 2; ++by_column) {
+      const bool first = (by_column == 0) == h.first_per_row;  // which list of m
+      const size_t at = first ? 0 : side_b(m);
+      const bool range = first ? m.over_range : m.over_range2;
+      const std::string idx = by_column ? b : a, n = by_column ? nb : na, src = by_column ? lb : la;
+      const int64_t cap = side_capacity(m, at, range);
+      lists[by_column] = tmp("minprod_sorted");
+      counts[by_column] = tmp("minprod_sorted_count");
+      out_.line(type + " " + lists[by_column] + "[" + std::to_string(by_column ? cb : ca) + "][" +
+                std::to_string(cap + 1) + "];");
+      out_.line("int " + counts[by_column] + "[" + std::to_string(by_column ? cb : ca) + "];");
+      out_.line("for (int " + idx + " = 0; " + idx + " < " + n + "; ++" + idx + ") {");
+      out_.indent();
+      out_.line("const int " + local_name(by_column ? e.sym2 : e.sym) + " = " + src + "[" + idx + "];");
+      std::string list, count, values;
+      gather_side(m, at, range, first ? m.sym : m.sym2, list, count, m.args[first_body(m) + (first ? 0 : 1)].get(),
+                  &values);
+      out_.line("pj::sort_prefix(" + values + ", " + count + ");");
+      const std::string t = tmp("t");
+      out_.line("for (int " + t + " = 0; " + t + " < " + count + "; ++" + t + ") " + lists[by_column] + "[" + idx +
+                "][" + t + "] = " + values + "[" + t + "];");
+      out_.line(counts[by_column] + "[" + idx + "] = " + count + ";");
+      out_.dedent();
+      out_.line("}");
+    }
+    hoisted_[&m] = "pj::sorted_min_product<" + type + ">(" + lists[0] + "[" + a + "], " + counts[0] + "[" + a + "], " +
+                   lists[1] + "[" + b + "], " + counts[1] + "[" + b + "])";
+  }
+  const std::string cost = tmp("cost");
+  out_.line(type + " " + cost + "[" + std::to_string(ca) + "][" + std::to_string(cb) + "];");
+  // The listed values keep the ranges the gathering loops proved for them.
+  out_.line("for (int " + a + " = 0; " + a + " < " + na + "; ++" + a + ") {");
+  out_.indent();
+  out_.line("const int " + local_name(e.sym) + " = " + la + "[" + a + "];");
+  out_.line("for (int " + b + " = 0; " + b + " < " + nb + "; ++" + b + ") {");
+  out_.indent();
+  out_.line("const int " + local_name(e.sym2) + " = " + lb + "[" + b + "];");
+  const std::string c = emit(*e.args[body]);
+  out_.line(cost + "[" + a + "][" + b + "] = " + c + ";");
+  for (const HoistedMinprod& h : hoisted) hoisted_.erase(h.minprod);
+  out_.dedent();
+  out_.line("}");
+  out_.dedent();
+  out_.line("}");
+  out_.line("const " + type + " " + acc + " = pj::assign_min<" + type + ", " + std::to_string(ca) + ", " +
+            std::to_string(cb) + ">(" + cost + ", " + na + ", " + nb + ");");
+  return acc;
+}
+
+}  // namespace permjit
