@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Decision and enumeration on the GPU (and the cpu skeleton beside it): N-Queens 27 with
-# goal = "find", br17 with --target at the optimum against the full proof from scratch,
+# goal = "find", br17 (partial-cost bound, lb=0) with --target at the optimum against
+# the full proof from scratch,
 # N-Queens 14 listed, and N-Queens 17/18 counted plainly (the kernels' speed without a
 # list: compare with docs/performance.md). One JSON line per run: permjit's --json
 # result plus "run" (what it measures), "repeat" and the commit.
@@ -24,8 +25,8 @@ for sk in dfs ivm cpu; do
   for k in 1 2 3 4; do run nqueens27-find "$k" "$find_spec" --param n=27 --skeleton "$sk"; done
 done
 for sk in ivm dfs cpu; do
-  for k in 1 2 3; do run br17-target39 "$k" "$root/problems/atsp.toml" --instance "$inst/atsp/br17.atsp" --skeleton "$sk" --target 39; done
-  for k in 1 2; do run br17-proof "$k" "$root/problems/atsp.toml" --instance "$inst/atsp/br17.atsp" --skeleton "$sk"; done
+  for k in 1 2 3; do run br17-target39 "$k" "$root/problems/atsp.toml" --instance "$inst/atsp/br17.atsp" --param lb=0 --skeleton "$sk" --target 39; done
+  for k in 1 2; do run br17-proof "$k" "$root/problems/atsp.toml" --instance "$inst/atsp/br17.atsp" --param lb=0 --skeleton "$sk"; done
 done
 for sk in dfs ivm; do
   for k in 1 2 3; do run nqueens14-list "$k" "$root/problems/nqueens.toml" --param n=14 --skeleton "$sk" --list --no-symmetry --out /tmp/q14-$sk.txt; done
