@@ -100,6 +100,11 @@ std::string format_human(const SolveResult& r) {
   else
     s += fmt::format("backend     {} ({}), skeleton {}, {} host thread(s), split at depth {} into {} subtrees\n",
                      r.backend, r.backend_reason, r.skeleton, r.threads, r.frontier_depth, grouped(r.frontier_nodes));
+  if (r.ranks > 0)
+    s += fmt::format("ranges      {} process(es), {} frontier ranges searched{}\n", r.ranks, grouped(r.ranges),
+                     r.resumed_subtrees ? fmt::format(", {} subtrees finished before the resume",
+                                                      grouped(r.resumed_subtrees))
+                                        : std::string());
   if (r.stopped)
     s += fmt::format("stopped     at the time limit ({} s): not complete; what follows is what the search did\n",
                      r.time_limit);
@@ -243,6 +248,12 @@ std::string format_json(const SolveResult& r) {
                  {"kernels", r.t_kernels}, {"prepare", r.t_prepare},
                  {"upper", r.t_upper},     {"split", r.t_split}};
   if (r.backend == "cpu" && r.goal != Goal::path) j["donations"] = r.donations;
+  if (r.ranks > 0)
+    j["ranges"] = {{"ranks", r.ranks},
+                   {"searched", r.ranges},
+                   {"resumed_subtrees", r.resumed_subtrees},
+                   {"messages", r.messages},
+                   {"coordinator_busy_s", r.coordinator_busy}};
   if (r.ivm) {
     const SolveResult::Ivm& v = *r.ivm;
     j["ivm"] = {{"explorers", v.explorers}, {"rows", v.rows},           {"trigger", v.trigger},
