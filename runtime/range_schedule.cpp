@@ -47,7 +47,8 @@ RangeSchedule::RangeSchedule(uint64_t size, const std::vector<Range>& done, int 
 
 std::optional<Range> RangeSchedule::next() {
   if (todo_.empty()) return std::nullopt;
-  const uint64_t share = std::max<uint64_t>(1, left_ / (kShare * static_cast<uint64_t>(workers_)));
+  const uint64_t w = static_cast<uint64_t>(workers_);
+  const uint64_t share = std::max<uint64_t>(1, std::min(left_ / (kShare * w), size_ / (kCap * w)));
   Range& front = todo_.front();
   Range r{front.begin, front.begin + std::min(share, front.size())};
   front.begin = r.end;

@@ -2,7 +2,9 @@
 // indices to workers (threads of one process, or MPI ranks: runtime/mpi_run.cpp). The
 // chunks shrink as the work runs out (guided self-scheduling): a range is a share of
 // what is left divided among the workers, so early ranges are large (few requests) and
-// the last ones small (workers finish together).
+// the last ones small (workers finish together). No range is larger than 1/(kCap W) of
+// the frontier, so that a run stopped (a signal, a time limit) loses at most about
+// 1/kCap of its work: the ranges in flight, which a resume searches again.
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -36,6 +38,7 @@ class RangeSchedule {
 
   // A share of what is left per worker, each time a range is handed out.
   static constexpr uint64_t kShare = 4;
+  static constexpr uint64_t kCap = 16;
 
  private:
   uint64_t size_;

@@ -19,6 +19,7 @@ TEST_CASE("a range schedule hands out every subtree once, in shrinking chunks", 
   while (auto r = s.next()) {
     CHECK(r->begin == at);
     CHECK(r->size() <= last);  // never larger than the one before
+    CHECK(r->size() <= 1000 / (RangeSchedule::kCap * 4));
     last = r->size();
     at = r->end;
     s.finish(*r);
@@ -29,6 +30,7 @@ TEST_CASE("a range schedule hands out every subtree once, in shrinking chunks", 
   CHECK(s.done() == std::vector<Range>{{0, 1000}});
   CHECK(n > 16);     // the end is handed out in small pieces
   CHECK(n < 1000);   // the start in large ones
+  CHECK(n > 64);     // none above 1/(kCap W) of the frontier: 1000 / 64
 }
 
 TEST_CASE("a resumed schedule hands out what its checkpoint had not finished", "[ranges]") {
