@@ -105,9 +105,11 @@ std::string format_human(const SolveResult& r) {
                      r.resumed_subtrees ? fmt::format(", {} subtrees finished before the resume",
                                                       grouped(r.resumed_subtrees))
                                         : std::string());
-  if (r.stopped)
+  if (r.stopped && r.time_limit > 0)
     s += fmt::format("stopped     at the time limit ({} s): not complete; what follows is what the search did\n",
                      r.time_limit);
+  else if (r.stopped)  // ranges: PERMJIT_STOP_AFTER_RANGES (tests) or a range that stopped
+    s += "stopped     before the end: not complete; what follows is what the finished ranges did\n";
   if (r.goal == Goal::path) {
     s += path_text(r);
   } else if (counts_leaves(r.goal)) {
