@@ -18,7 +18,11 @@ CpuModule::CpuModule(const HostModule& compiled) : path_(compiled.path) {
   search_ = reinterpret_cast<PjCpuSearchFn>(dlsym(handle_, "pj_cpu_search"));
   frontier_ = reinterpret_cast<PjCpuFrontierFn>(dlsym(handle_, "pj_cpu_frontier"));
   frontier_free_ = reinterpret_cast<PjCpuFrontierFreeFn>(dlsym(handle_, "pj_cpu_frontier_free"));
-  if (!abi || !search_ || !frontier_ || !frontier_free_ || abi() != PJ_CPU_ABI) {
+  ranges_open_ = reinterpret_cast<PjCpuRangesOpenFn>(dlsym(handle_, "pj_cpu_ranges_open"));
+  ranges_search_ = reinterpret_cast<PjCpuRangesSearchFn>(dlsym(handle_, "pj_cpu_ranges_search"));
+  ranges_close_ = reinterpret_cast<PjCpuRangesCloseFn>(dlsym(handle_, "pj_cpu_ranges_close"));
+  if (!abi || !search_ || !frontier_ || !frontier_free_ || !ranges_open_ || !ranges_search_ || !ranges_close_ ||
+      abi() != PJ_CPU_ABI) {
     dlclose(handle_);
     throw std::runtime_error("the compiled module " + so_path + " does not match this permjit (ABI)");
   }
@@ -27,8 +31,16 @@ CpuModule::CpuModule(const HostModule& compiled) : path_(compiled.path) {
 
 CpuModule::~CpuModule() { dlclose(handle_); }
 
-PjCpuResult CpuModule::search(const CpuRunOptions& opts) const {
+namespace {
+PjCpuArgs args_of(const CpuRunOptions& opts) {
   PjCpuArgs args{opts.threads, opts.split_depth, opts.ub.has_value(), opts.ub.value_or(0), opts.time_limit_s};
+  args.stop_request = opts.stop_request;
+  return args;
+}
+}  // namespace
+
+PjCpuResult CpuModule::search(const CpuRunOptions& opts) const {
+  PjCpuArgs args = args_of(opts);
   args.solution_limit = opts.solution_limit;
   args.fixed_incumbent = opts.fixed_incumbent ? 1 : 0;
   if (opts.list) {
@@ -58,6 +70,24 @@ PjFrontier CpuModule::frontier(std::optional<long long> ub, int depth, unsigned 
 }
 
 void CpuModule::free_frontier(PjFrontier& f) const { frontier_free_(&f); }
+
+CpuRanges::CpuRanges(const CpuModule& module, const CpuRunOptions& opts, int depth, unsigned long long min_nodes)
+    : module_(module) {
+  PjCpuArgs args = args_of(opts);
+  if (module_.ranges_open_(&args, depth, min_nodes, &handle_, &frontier_) != 0)
+    throw std::runtime_error("out of host memory building the frontier");
+}
+
+CpuRanges::~CpuRanges() { module_.ranges_close_(handle_); }
+
+PjCpuResult CpuRanges::search(unsigned long long begin, unsigned long long end, const CpuRunOptions& opts) const {
+  PjCpuArgs args = args_of(opts);
+  PjCpuResult r{};
+  int rc = module_.ranges_search_(handle_, &args, begin, end, &r);
+  PJ_INTERNAL_ASSERT(rc != 2, "a range outside the frontier");
+  if (rc != 0) throw std::runtime_error("the CPU search failed (code " + std::to_string(rc) + ")");
+  return r;
+}
 
 PjCpuResult run_cpu_module(const HostModule& compiled, const CpuRunOptions& opts) {
   return CpuModule(compiled).search(opts);

@@ -21,6 +21,32 @@ struct CpuRunOptions {
   unsigned long long solution_limit = 0;
   bool fixed_incumbent = false;
   SolutionList* list = nullptr;
+  const volatile int* stop_request = nullptr;  // non-null: the search stops once it is nonzero
+};
+
+class CpuModule;
+
+// A frontier kept by a loaded module and searched range by range (runtime/range_run.cpp):
+// the same subtrees in the same order in every process that opens it with the same start
+// incumbent and split.
+class CpuRanges {
+ public:
+  // Splits at `depth` (absolute) if above 0, else at opts.split_depth below the root,
+  // else at the first depth with min_nodes nodes; from the start incumbent opts.ub.
+  CpuRanges(const CpuModule& module, const CpuRunOptions& opts, int depth, unsigned long long min_nodes);
+  ~CpuRanges();
+  CpuRanges(const CpuRanges&) = delete;
+  CpuRanges& operator=(const CpuRanges&) = delete;
+
+  // What building the frontier counted, its depth (absolute) and size.
+  const PjCpuResult& frontier() const { return frontier_; }
+  // Searches subtrees [begin, end) from the incumbent opts.ub: that range's counts.
+  PjCpuResult search(unsigned long long begin, unsigned long long end, const CpuRunOptions& opts) const;
+
+ private:
+  const CpuModule& module_;
+  void* handle_ = nullptr;
+  PjCpuResult frontier_{};
 };
 
 class CpuModule {
@@ -39,11 +65,15 @@ class CpuModule {
   void free_frontier(PjFrontier& f) const;
 
  private:
+  friend class CpuRanges;
   void* handle_ = nullptr;
   std::string path_;
   PjCpuSearchFn search_ = nullptr;
   PjCpuFrontierFn frontier_ = nullptr;
   PjCpuFrontierFreeFn frontier_free_ = nullptr;
+  PjCpuRangesOpenFn ranges_open_ = nullptr;
+  PjCpuRangesSearchFn ranges_search_ = nullptr;
+  PjCpuRangesCloseFn ranges_close_ = nullptr;
 };
 
 PjCpuResult run_cpu_module(const HostModule& compiled, const CpuRunOptions& opts);

@@ -2,11 +2,16 @@
 // (templates/cpu_ida.hpp for a path problem) into a shared object (cached), load it,
 // search.
 #include <chrono>
+#include <stdexcept>
+
+#include "dsl/diagnostics.hpp"
 
 #include "runtime/cache.hpp"
 #include "runtime/cpu_module.hpp"
 #include "runtime/gpu_host.hpp"  // host_threads
 #include "runtime/host_compiler.hpp"
+#include "runtime/mpi_run.hpp"
+#include "runtime/range_run.hpp"
 #include "runtime/skeletons.hpp"
 #include "runtime/solve.hpp"
 
@@ -19,7 +24,23 @@ SkeletonUnits cpu_units(const UnitInputs& in) {
 
 void run_cpu_skeleton(SkeletonRun& run) {
   if (run.spec.goal == Goal::path) {
+    const SolveOptions& o = run.opts;
+    if (!o.checkpoint.empty() || !o.resume.empty())
+      command_line_error(!o.checkpoint.empty() ? "--checkpoint " + o.checkpoint : "--resume " + o.resume, 1,
+                         "the cpu skeleton writes and resumes checkpoints of placement problems only, not of IDA*");
+    if (launched_as_mpi_ranks())
+      throw std::runtime_error("IDA* (goal = \"path\") does not run over MPI ranks yet: run it in one process");
     run_cpu_ida_skeleton(run);
+    return;
+  }
+  // Several processes, or one checkpoint: the frontier is searched range by range
+  // (runtime/range_run.hpp). A plain run takes the path below, unchanged.
+  if (launched_as_mpi_ranks()) {
+    run_cpu_mpi(run);
+    return;
+  }
+  if (!run.opts.checkpoint.empty() || !run.opts.resume.empty()) {
+    run_cpu_ranges(run);
     return;
   }
   using clock = std::chrono::steady_clock;

@@ -1,6 +1,7 @@
 #include "runtime/kernel_interrupter.hpp"
 
 #include <csignal>
+#include <type_traits>
 
 #include "runtime/cuda_driver.hpp"
 
@@ -80,5 +81,7 @@ StopSignals::~StopSignals() {
 
 bool StopSignals::requested() { return g_stop_signal != 0; }
 int StopSignals::signal_number() { return g_stop_signal; }
+static_assert(std::is_same_v<std::sig_atomic_t, int>, "PjCpuArgs::stop_request reads the flag as an int");
+const volatile int* StopSignals::flag() { return &g_stop_signal; }
 
 }  // namespace permjit

@@ -54,6 +54,8 @@ class StopSignals {
   StopSignals& operator=(const StopSignals&) = delete;
   static bool requested();
   static int signal_number();  // the signal that asked, 0 if none
+  // The flag itself, for a search that polls it (PjCpuArgs::stop_request).
+  static const volatile int* flag();
 };
 
 }  // namespace permjit

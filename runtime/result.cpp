@@ -100,9 +100,16 @@ std::string format_human(const SolveResult& r) {
   else
     s += fmt::format("backend     {} ({}), skeleton {}, {} host thread(s), split at depth {} into {} subtrees\n",
                      r.backend, r.backend_reason, r.skeleton, r.threads, r.frontier_depth, grouped(r.frontier_nodes));
-  if (r.stopped)
+  if (r.ranks > 0)
+    s += fmt::format("ranges      {} process(es), {} frontier ranges searched{}\n", r.ranks, grouped(r.ranges),
+                     r.resumed_subtrees ? fmt::format(", {} subtrees finished before the resume",
+                                                      grouped(r.resumed_subtrees))
+                                        : std::string());
+  if (r.stopped && r.time_limit > 0)
     s += fmt::format("stopped     at the time limit ({} s): not complete; what follows is what the search did\n",
                      r.time_limit);
+  else if (r.stopped)  // ranges: PERMJIT_STOP_AFTER_RANGES (tests) or a range that stopped
+    s += "stopped     before the end: not complete; what follows is what the finished ranges did\n";
   if (r.goal == Goal::path) {
     s += path_text(r);
   } else if (counts_leaves(r.goal)) {
@@ -243,6 +250,12 @@ std::string format_json(const SolveResult& r) {
                  {"kernels", r.t_kernels}, {"prepare", r.t_prepare},
                  {"upper", r.t_upper},     {"split", r.t_split}};
   if (r.backend == "cpu" && r.goal != Goal::path) j["donations"] = r.donations;
+  if (r.ranks > 0)
+    j["ranges"] = {{"ranks", r.ranks},
+                   {"searched", r.ranges},
+                   {"resumed_subtrees", r.resumed_subtrees},
+                   {"messages", r.messages},
+                   {"coordinator_busy_s", r.coordinator_busy}};
   if (r.ivm) {
     const SolveResult::Ivm& v = *r.ivm;
     j["ivm"] = {{"explorers", v.explorers}, {"rows", v.rows},           {"trigger", v.trigger},

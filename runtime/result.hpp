@@ -87,6 +87,16 @@ struct SolveResult {
   };
   std::optional<Ivm> ivm;
   uint64_t donations = 0;  // cpu skeleton: subtrees its threads gave to idle ones
+  // cpu skeleton run range by range (runtime/range_run.hpp): the processes (MPI ranks)
+  // that searched, the frontier ranges finished, the subtrees a checkpoint had already
+  // finished; `silent`: a rank other than 0, which prints nothing.
+  int ranks = 0;
+  uint64_t ranges = 0, resumed_subtrees = 0;
+  bool silent = false;
+  // Over MPI: the messages the coordinator received and sent, and the seconds it spent
+  // outside its wait for the next one (docs/scale.md).
+  uint64_t messages = 0;
+  double coordinator_busy = 0;
 
   // Path problems (IDA*): the optimal cost and one optimal path, per-iteration counts.
   struct Iteration {

@@ -4,7 +4,8 @@
 set -euo pipefail
 
 packages=(cmake g++ make python3 libtomlplusplus-dev catch2 libcli11-dev libfmt-dev
-          nlohmann-json3-dev libxxhash-dev llvm-14-tools)
+          nlohmann-json3-dev libxxhash-dev llvm-14-tools
+          libopenmpi-dev openmpi-bin)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

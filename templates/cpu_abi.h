@@ -2,7 +2,7 @@
 // Both sides include this file; bump kPjCpuAbi when a struct changes.
 #pragma once
 
-#define PJ_CPU_ABI 5
+#define PJ_CPU_ABI 6
 
 extern "C" {
 
@@ -22,6 +22,9 @@ struct PjCpuArgs {
   int fixed_incumbent;  // 1: leaves better than `ub` are solutions; the incumbent never tightens
   PjSolutionFn on_solution;  // non-null: every solution recorded is handed to it
   void* solution_ctx;
+  // Non-null: the search stops, as at its time limit, once *stop_request is nonzero (read
+  // every few milliseconds: a signal handler or another thread of the host sets it).
+  const volatile int* stop_request;
 };
 
 struct PjCpuResult {
@@ -59,4 +62,19 @@ typedef int (*PjCpuAbiFn)(void);
 typedef int (*PjCpuFrontierFn)(const PjCpuArgs*, int depth, unsigned long long min_nodes, int with_prefix,
                                PjFrontier*);
 typedef void (*PjCpuFrontierFreeFn)(PjFrontier*);
+
+// Ranges of one frontier, searched one after another (many processes, checkpoints:
+// runtime/range_schedule.hpp). pj_cpu_ranges_open builds the frontier at `depth`
+// (absolute) if it is above 0, else as pj_cpu_search does (args->split_depth below the
+// root, else the first depth with min_nodes nodes),
+// keeps it in the module, and writes its counts, depth and size to `frontier`; the
+// frontier depends only on the start incumbent (has_ub, ub) and the depth, so every
+// process that opens it with those gets the same sequence. pj_cpu_ranges_search
+// searches subtrees [begin, end) with args->threads threads, from the incumbent in
+// args, and writes that range's counts alone (its `stopped`: the range was left
+// unfinished). Return 0 on success.
+typedef int (*PjCpuRangesOpenFn)(const PjCpuArgs*, int depth, unsigned long long min_nodes, void** handle, PjCpuResult* frontier);
+typedef int (*PjCpuRangesSearchFn)(void* handle, const PjCpuArgs*, unsigned long long begin, unsigned long long end,
+                                   PjCpuResult*);
+typedef void (*PjCpuRangesCloseFn)(void* handle);
 }

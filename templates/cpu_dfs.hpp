@@ -23,6 +23,7 @@
 #include <condition_variable>
 #include <cstdlib>
 #include <mutex>
+#include <new>
 #include <thread>
 #include <vector>
 
@@ -592,40 +593,47 @@ inline void fill_result(PjCpuResult* out, const Counters& total, const Shared& s
 
 extern "C" int pj_cpu_abi(void) { return PJ_CPU_ABI; }
 
-extern "C" int pj_cpu_search(const PjCpuArgs* args, PjCpuResult* out) {
-  using namespace cpu_skeleton;
-  Shared sh;
-  start_incumbent(sh, args);
-  Counters total;
-  int threads = args->threads > 0 ? args->threads : 1;
-  WorkPool pool(threads);
-  sh.pool = &pool;
+#pragma GCC visibility push(hidden)
+namespace cpu_skeleton {
 
-  // The time limit: a watcher sets `stop`, which every search loop reads at its
-  // periodic check, and wakes the threads that wait for work; unless the search ends
-  // first.
+// The frontier's split: args->split_depth levels below the root, else the first level
+// with at least `want` nodes.
+inline std::vector<Subtree> split(const PjCpuArgs* args, Shared& sh, Counters& total, int& depth, int threads,
+                                  size_t want) {
+  const int root_depth = problem::kPrefixLength;
+  return build_frontier(sh, total, depth, threads, [&](int dd, size_t n) {
+    return args->split_depth > 0 ? dd >= root_depth + args->split_depth : n >= want;
+  });
+}
+
+// Searches the pool's subtrees with `threads` threads, adding their counts to `total`
+// and writing the result. A watcher stops the search at the time limit or when the host
+// asks (stop_request), and wakes the threads that wait for work; unless it ends first.
+inline void search_pool(const PjCpuArgs* args, Shared& sh, WorkPool& pool, int threads, Counters& total,
+                        PjCpuResult* out) {
   std::mutex done_lock;
   std::condition_variable done_cv;
   bool done = false;
   std::thread watcher;
-  if (args->time_limit_s > 0)
+  if (args->time_limit_s > 0 || args->stop_request)
     watcher = std::thread([&] {
+      using clock = std::chrono::steady_clock;
+      const auto until = args->time_limit_s > 0
+                             ? clock::now() + std::chrono::duration_cast<clock::duration>(
+                                                  std::chrono::duration<double>(args->time_limit_s))
+                             : clock::time_point::max();
+      // A host's request is read every 10 ms: a signal handler cannot wake this thread.
+      const auto poll = std::chrono::milliseconds(10);
       std::unique_lock<std::mutex> g(done_lock);
-      auto limit = std::chrono::duration<double>(args->time_limit_s);
-      if (done_cv.wait_for(g, limit, [&] { return done; })) return;
+      for (;;) {
+        const auto now = clock::now();
+        if (now >= until || (args->stop_request && *args->stop_request)) break;
+        const auto next = args->stop_request && until - now > poll ? now + poll : until;
+        if (done_cv.wait_until(g, next, [&] { return done; })) return;
+      }
       sh.stop.store(true);
       pool.wake_all();
     });
-  // Enough subtrees for the threads to start with, or the depth asked for (below the
-  // root); donations balance the rest.
-  int depth = 0;
-  size_t want = static_cast<size_t>(threads) * 64;
-  int root_depth = problem::kPrefixLength;
-  pool.set_frontier(build_frontier(sh, total, depth, threads, [&](int dd, size_t n) {
-    return args->split_depth > 0 ? dd >= root_depth + args->split_depth : n >= want;
-  }));
-  out->frontier_depth = depth;
-  out->frontier_nodes = pool.frontier_size();
 
   std::vector<Searcher> searchers;
   searchers.reserve(threads);
@@ -653,8 +661,75 @@ extern "C" int pj_cpu_search(const PjCpuArgs* args, PjCpuResult* out) {
   out->stopped = sh.cut.load() || pool.left() ? 1 : 0;
   out->reached_limit = sh.reached ? 1 : 0;
   out->find_to_exit_s = sh.reached ? std::chrono::duration<double>(returned - sh.reached_at).count() : 0;
+}
+
+// The frontier kept between range searches (pj_cpu_ranges_*).
+struct Ranges {
+  std::vector<Subtree> frontier;
+};
+
+}  // namespace cpu_skeleton
+#pragma GCC visibility pop
+
+extern "C" int pj_cpu_search(const PjCpuArgs* args, PjCpuResult* out) {
+  using namespace cpu_skeleton;
+  Shared sh;
+  start_incumbent(sh, args);
+  Counters total;
+  int threads = args->threads > 0 ? args->threads : 1;
+  WorkPool pool(threads);
+  sh.pool = &pool;
+  // Enough subtrees for the threads to start with, or the depth asked for (below the
+  // root); donations balance the rest.
+  int depth = 0;
+  pool.set_frontier(split(args, sh, total, depth, threads, static_cast<size_t>(threads) * 64));
+  out->frontier_depth = depth;
+  out->frontier_nodes = pool.frontier_size();
+  search_pool(args, sh, pool, threads, total, out);
   return 0;
 }
+
+extern "C" int pj_cpu_ranges_open(const PjCpuArgs* args, int depth_at, unsigned long long min_nodes,
+                                  void** handle, PjCpuResult* frontier) {
+  using namespace cpu_skeleton;
+  auto* r = new (std::nothrow) Ranges;
+  if (!r) return 1;
+  Shared sh;
+  start_incumbent(sh, args);
+  Counters total;
+  int depth = 0;
+  const int threads = args->threads > 0 ? args->threads : 1;
+  if (depth_at > 0)
+    r->frontier = build_frontier(sh, total, depth, threads, [&](int dd, size_t) { return dd >= depth_at; });
+  else
+    r->frontier = split(args, sh, total, depth, threads, min_nodes);
+  *frontier = PjCpuResult{};
+  fill_result(frontier, total, sh);
+  frontier->frontier_depth = depth;
+  frontier->frontier_nodes = r->frontier.size();
+  *handle = r;
+  return 0;
+}
+
+extern "C" int pj_cpu_ranges_search(void* handle, const PjCpuArgs* args, unsigned long long begin,
+                                    unsigned long long end, PjCpuResult* out) {
+  using namespace cpu_skeleton;
+  auto& r = *static_cast<Ranges*>(handle);
+  if (begin > end || end > r.frontier.size()) return 2;
+  Shared sh;
+  start_incumbent(sh, args);
+  Counters total;
+  int threads = args->threads > 0 ? args->threads : 1;
+  WorkPool pool(threads);
+  sh.pool = &pool;
+  pool.set_frontier(std::vector<Subtree>(r.frontier.begin() + static_cast<long>(begin),
+                                         r.frontier.begin() + static_cast<long>(end)));
+  *out = PjCpuResult{};
+  search_pool(args, sh, pool, threads, total, out);
+  return 0;
+}
+
+extern "C" void pj_cpu_ranges_close(void* handle) { delete static_cast<cpu_skeleton::Ranges*>(handle); }
 
 extern "C" int pj_cpu_frontier(const PjCpuArgs* args, int depth, unsigned long long min_nodes, int with_prefix,
                                PjFrontier* out) {

@@ -96,7 +96,7 @@ TEST_CASE("the ivm, offload and ida options are checked before any work, with th
       {"ivm", [](SolveOptions& o) { o.ivm_rows = "global"; }, 12, "unknown value 'global' of --ivm-rows"},
       {"ivm", [](SolveOptions& o) { o.checkpoint_every = 0; }, 20, "--checkpoint-every must be a positive number"},
       {"dfs", [](SolveOptions& o) { o.trigger = 5; }, 1, "--trigger applies to the ivm skeleton; this run uses 'dfs'"},
-      {"cpu", [](SolveOptions& o) { o.resume = "x.ckpt"; }, 1, "--resume applies to the ivm skeleton"},
+      {"dfs", [](SolveOptions& o) { o.resume = "x.ckpt"; }, 1, "--resume applies to the cpu and ivm skeletons"},
       {"ivm", [](SolveOptions& o) { o.offload = "bound"; }, 1, "--offload applies to the offload skeleton; this run uses 'ivm'"},
       {"offload", [](SolveOptions& o) { o.offload = "both"; }, 11, "unknown value 'both' of --offload"},
       {"ivm", [](SolveOptions& o) { o.pool_max = 1000; }, 1, "--pool-max applies to the offload skeleton; this run uses 'ivm'"},

@@ -76,7 +76,7 @@ int main(int argc, char** argv) {
   solve_cmd->add_option("--explorers", solve_opts.explorers, "ivm: explorers (default: as many as the device holds at once)");
   solve_cmd->add_option("--trigger", solve_opts.trigger, "ivm: empty explorers that start a work-stealing phase (default: a quarter)");
   solve_cmd->add_option("--ivm-rows", solve_opts.ivm_rows, "ivm: where explorers keep their rows: auto | shared | local");
-  solve_cmd->add_option("--checkpoint", solve_opts.checkpoint, "ivm: write checkpoints to this file (and on SIGINT/SIGTERM)");
+  solve_cmd->add_option("--checkpoint", solve_opts.checkpoint, "ivm, cpu: write checkpoints to this file (and on SIGINT/SIGTERM)");
   double warm_start = 0;
   CLI::Option* warm_start_opt = solve_cmd->add_option(
       "--warm-start", warm_start,
@@ -84,8 +84,8 @@ int main(int argc, char** argv) {
       "whose best leaf is the search's first incumbent (default 0.3; 0: none)");
   double checkpoint_every = 0;
   CLI::Option* checkpoint_every_opt = solve_cmd->add_option("--checkpoint-every", checkpoint_every,
-                                                            "ivm: seconds between checkpoints (default 60)");
-  solve_cmd->add_option("--resume", solve_opts.resume, "ivm: continue the search saved in this checkpoint");
+                                                            "ivm, cpu: seconds between checkpoints (default 60)");
+  solve_cmd->add_option("--resume", solve_opts.resume, "ivm, cpu: continue the search saved in this checkpoint");
   bool progress = false, quiet = false;
   solve_cmd->add_flag("--progress", progress, "print progress on stderr even when it is not a terminal");
   solve_cmd->add_flag("--quiet", quiet, "print no progress");
@@ -164,6 +164,7 @@ int main(int argc, char** argv) {
         return 0;
       }
       SolveResult r = solve(solve_opts);
+      if (r.silent) return 0;  // an MPI rank other than 0: rank 0 prints the one result
       std::cout << (json ? format_json(r) + "\n" : format_human(r));
       return 0;
     }
