@@ -104,8 +104,10 @@ def run(tmp):
     atsp_file, qap_file = f"{tmp}/r10.atsp", f"{tmp}/r8.dat"
     write_atsp(atsp_file, matrix(10, rng))
     write_qap(qap_file, matrix(8, rng, 9), matrix(8, rng, 9))
-    atsp = [f"{PROBLEMS}/atsp.toml", "--instance", atsp_file]
-    qap = [f"{PROBLEMS}/qap.toml", "--instance", qap_file]
+    # The cheaper bounds (partial cost, row minima): trees large enough to be split into
+    # many ranges (the assignment bounds, the defaults, leave a handful of nodes here).
+    atsp = [f"{PROBLEMS}/atsp.toml", "--instance", atsp_file, "--param", "lb=0"]
+    qap = [f"{PROBLEMS}/qap.toml", "--instance", qap_file, "--param", "lb=1"]
 
     # Counting: the tree is fixed.
     one = solve(nq + ["--threads", "2"])
