@@ -4,6 +4,7 @@
 #include <string>
 
 #include "dsl/diagnostics.hpp"
+#include "runtime/mpi_run.hpp"
 #include "runtime/skeletons.hpp"
 #include "runtime/solve.hpp"
 
@@ -66,7 +67,9 @@ void check_decision_options(const SolveOptions& opts, const ProblemSpec& spec, c
             "add --no-symmetry to list every solution");
     throw UserErrors(std::move(d));
   }
-  // A checkpoint holds the explorers, not what was listed or how many were taken.
+  // A checkpoint holds the search, not what was listed or how many were taken; and the
+  // cpu skeleton over MPI ranks searches ranges in many processes, with no one order to
+  // record solutions in (runtime/range_run.hpp).
   const bool stops = spec.goal == Goal::find || opts.target || listing;
   if (stops && (!opts.checkpoint.empty() || !opts.resume.empty())) {
     const std::string flag = opts.checkpoint.empty() ? "--resume" : "--checkpoint";
@@ -74,6 +77,11 @@ void check_decision_options(const SolveOptions& opts, const ProblemSpec& spec, c
                        flag + " keeps a search to prove or count; it does not keep the solutions a run has listed "
                               "or taken (goal find, --target, --list, --all-optimal)");
   }
+  if (stops && sk.backend == Backend::cpu && launched_as_mpi_ranks())
+    command_line_error("mpirun", 1,
+                       "the cpu skeleton over MPI ranks counts and optimises; it does not list, find or stop at a "
+                       "target",
+                       "run it in one process");
   if (!opts.list_out.empty() && !listing)
     command_line_error("--out " + opts.list_out, 1, "--out is where --list or --all-optimal write the solutions",
                        "add --list");

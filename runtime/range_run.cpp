@@ -44,17 +44,10 @@ RangeCoordinator::RangeCoordinator(SkeletonRun& run, int workers, int threads)
     : run_(run), workers_(workers), threads_(threads), started_(clock_type::now()) {
   const SolveOptions& opts = run.opts;
   const Decision& d = run.decision;
-  // Solutions recorded one by one (lists, first finds, --target) would be recorded by
-  // many processes without one order; the ranges search counts and optima only.
-  if (d.list || d.solution_limit > 0 || d.fixed_incumbent) {
-    const std::string shown = !opts.checkpoint.empty() ? "--checkpoint " + opts.checkpoint
-                              : !opts.resume.empty()   ? "--resume " + opts.resume
-                                                       : std::string("mpirun");
-    command_line_error(shown, 1,
-                       "a search run range by range (a checkpoint, or several MPI ranks) counts and optimises; it does "
-                       "not list, find or stop at a target",
-                       "run it in one process without a checkpoint");
-  }
+  // The ranges search counts and optima only: check_decision_options (runtime/decision.cpp)
+  // refused lists, finds and targets with a checkpoint or over MPI ranks.
+  PJ_INTERNAL_ASSERT(!d.list && d.solution_limit == 0 && !d.fixed_incumbent,
+                     "a run range by range was asked to record solutions");
   std::optional<long long> start = run.opts.ub;
   id_ = {kPermjitVersion, run.spec.name, opts.load.spec_path, run.spec.instance_path,
          source_identity(run.source.text) + data_identity(run.source.data), goal_name(run.spec.goal),

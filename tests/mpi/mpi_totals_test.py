@@ -151,6 +151,14 @@ def run(tmp):
     check("qap 8: from scratch, stopped and resumed: the optimum",
           solve(qap + ["--threads", "1", "--resume", ck3], np=4)["objective"], solve(qap + ["--threads", "2"])["objective"])
 
+    # A list over ranks is refused before any work, at its place, on every rank.
+    cmd = mpirun(2) + [PERMJIT, "solve"] + nq + ["--no-symmetry", "--list", "--backend", "cpu", "--quiet"]
+    p = subprocess.run(cmd, capture_output=True, text=True, env=env(), timeout=60)
+    check("nqueens 10 --list on 2 ranks: refused (exit 1)", p.returncode != 0 and "error:" in p.stderr, True)
+    check("nqueens 10 --list on 2 ranks: the error's place", "<command line>:1:1: error: the cpu skeleton over MPI ranks"
+          in p.stderr, True)
+    check("nqueens 10 --list on 2 ranks: nothing listed", any(l[:1].isdigit() for l in p.stdout.splitlines()), False)
+
     # SIGTERM to mpirun during a longer count, once its first checkpoint is written: the
     # checkpoint left (the last one written, or the one written on the signal) resumes
     # to the uninterrupted totals.
