@@ -291,14 +291,7 @@ void run_cdp(SkeletonRun& run, bool device_launch) {
       ++launches;
     }
     ++r.chunks;
-    if (solutions) {
-      const DeviceSolutions::Launch l = solutions->read();
-      if (l.full) {  // solutions were not taken: the chunk again
-        solutions->redo_chunk(l, results, before, n, chunk);
-        continue;
-      }
-      solutions->commit(l);
-    }
+    if (solutions && solutions->after_chunk(results, before, n, chunk)) continue;  // the buffer filled: the chunk again
     r.gpu_frontier_nodes += ctl.stored;
     r.child_launches += launches;
     r.max_block_load = std::max<uint64_t>(r.max_block_load, ctl.max_block_load);

@@ -65,7 +65,7 @@ void DeviceSolutions::commit(const Launch& l) {
   drained_ += l.taken;
 }
 
-bool DeviceSolutions::grow_for(const Launch&) {
+bool DeviceSolutions::grow() {
   if (capacity_ >= max_capacity_) return false;
   unsigned long long next = capacity_;
   while (next < requested_ && next < max_capacity_) next *= 2;
@@ -73,14 +73,26 @@ bool DeviceSolutions::grow_for(const Launch&) {
   return true;
 }
 
-void DeviceSolutions::redo_chunk(const Launch& l, cuda::Buffer& results, const PjGpuResults& before,
-                                 unsigned long long n, unsigned long long& chunk) {
+void DeviceSolutions::after_round() {
+  const Launch l = read();
+  commit(l);
+  if (l.full) grow();
+}
+
+bool DeviceSolutions::after_chunk(cuda::Buffer& results, const PjGpuResults& before, unsigned long long n,
+                                  unsigned long long& chunk) {
+  const Launch l = read();
+  if (!l.full) {
+    commit(l);
+    return false;
+  }
   results.upload(&before, sizeof before);
-  if (grow_for(l)) return;
+  if (grow()) return true;
   if (n == 1)
     throw std::runtime_error("one subtree of the frontier holds more solutions than the device buffer takes (1 GiB): "
                              "list with --skeleton ivm or cpu");
   chunk = std::max<unsigned long long>(1, n / 2);
+  return true;
 }
 
 void DeviceSolutions::report(SolveResult& r, bool optimise) const {

@@ -105,13 +105,8 @@ void run_dfs_skeleton(SkeletonRun& run) {
     }
     ++r.chunks;
     if (solutions) {
-      const DeviceSolutions::Launch l = solutions->read();
-      if (l.full) {  // solutions were not taken: the chunk again
-        solutions->redo_chunk(l, results, before, n, chunk);
-        continue;
-      }
-      solutions->commit(l);
-      if (solutions->stopped()) break;  // the limit was reached: the question is answered
+      if (solutions->after_chunk(results, before, n, chunk)) continue;  // the buffer filled: the chunk again
+      if (solutions->stopped()) break;  // the question is answered
     }
     first += n;
   }

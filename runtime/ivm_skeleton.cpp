@@ -335,11 +335,7 @@ void run_ivm_skeleton(SkeletonRun& run) {
     if (interrupter) interrupter->rethrow_error();
     control.download(&ctl, sizeof ctl);
     if (solutions) {
-      // Every solution taken is listed; those that found the buffer full are still in
-      // their explorers' rows, for the next round (with a larger buffer).
-      const DeviceSolutions::Launch l = solutions->read();
-      solutions->commit(l);
-      if (l.full) solutions->grow_for(l);
+      solutions->after_round();
       if (solutions->stopped()) break;  // the limit was reached: the question is answered
     }
 

@@ -57,11 +57,6 @@ unsigned long long SolutionList::taken() const {
   return taken_;
 }
 
-bool SolutionList::full() const {
-  std::lock_guard<std::mutex> g(lock_);
-  return limit_ > 0 && taken_ >= limit_;
-}
-
 void SolutionList::finish() {
   std::lock_guard<std::mutex> g(lock_);
   if (std::fflush(file_) != 0 || std::ferror(file_))

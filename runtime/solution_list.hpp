@@ -27,7 +27,6 @@ class SolutionList {
   // Writes one solution; false, writing nothing, once `limit` solutions were taken.
   bool take(std::span<const int> perm, long long objective);
   unsigned long long taken() const;
-  bool full() const;
   // Flushes what was written; throws when the output could not be written (disk full).
   void finish();
   const std::string& destination() const { return shown_; }
