@@ -5,11 +5,11 @@
 #include <fstream>
 #include <iterator>
 #include <string_view>
-#include <map>
 #include <sstream>
 #include <stdexcept>
 
 #include "runtime/cache.hpp"
+#include "runtime/checkpoint_fields.hpp"
 
 namespace permjit {
 
@@ -36,17 +36,6 @@ std::string checkpoint_checksum(std::string_view header, std::string_view data) 
   XXH3_freeState(st);
   return h;
 }
-
-namespace {
-
-// Header values are single words or paths; a newline would end the header early.
-std::string one_line(const std::string& v) {
-  std::string s = v;
-  for (char& c : s)
-    if (c == '\n' || c == '\r') c = ' ';
-  return s;
-}
-}  // namespace
 
 std::string source_identity(const std::string& generated_text) {
   std::istringstream in(generated_text);
@@ -102,7 +91,7 @@ IvmCheckpoint read_checkpoint(const std::string& path) {
 }
 
 IvmCheckpoint parse_checkpoint(const std::string& file, const std::string& path) {
-  auto damaged = [&](const std::string& why) { return std::runtime_error(path + ": damaged checkpoint: " + why); };
+  CheckpointFields f(path);
   const std::string_view text(file);
   const size_t first_end = text.find('\n');
   const std::string_view first = text.substr(0, first_end);
@@ -112,7 +101,6 @@ IvmCheckpoint parse_checkpoint(const std::string& file, const std::string& path)
     throw std::runtime_error(path + ": not a permjit ivm checkpoint, or a damaged one (its first line is not '" +
                              kMagic + "')");
   // Header lines up to the empty one; the checksum line is the last of them.
-  std::map<std::string, std::string> kv;
   size_t at = first_end + 1, checksum_at = std::string::npos, data_at = std::string::npos;
   while (at < text.size()) {
     const size_t end = text.find('\n', at);
@@ -123,46 +111,29 @@ IvmCheckpoint parse_checkpoint(const std::string& file, const std::string& path)
       break;
     }
     if (line.rfind("checksum ", 0) == 0) checksum_at = at;
-    const size_t sp = line.find(' ');
-    kv[line.substr(0, sp)] = sp == std::string::npos ? "" : line.substr(sp + 1);
+    f.add_line(line);
     at = end + 1;
   }
-  if (data_at == std::string::npos || checksum_at == std::string::npos) throw damaged("its header is incomplete");
-  auto field = [&](const std::string& k) {
-    auto it = kv.find(k);
-    if (it == kv.end()) throw damaged("no '" + k + "' line");
-    return it->second;
-  };
+  if (data_at == std::string::npos || checksum_at == std::string::npos) throw f.damaged("its header is incomplete");
   const std::string_view data = text.substr(data_at);
-  if (checkpoint_checksum(text.substr(0, checksum_at), data) != field("checksum"))
-    throw damaged("the checksum does not match its contents");
-  auto number = [&](const std::string& k) {
-    try {
-      return std::stoull(field(k));
-    } catch (const std::logic_error&) {
-      throw damaged("'" + k + "' is not a number");
-    }
-  };
+  if (checkpoint_checksum(text.substr(0, checksum_at), data) != f.text("checksum"))
+    throw f.damaged("the checksum does not match its contents");
   IvmCheckpoint c;
-  c.id.version = field("version");
-  c.id.problem = field("problem");
-  c.id.spec_path = field("spec");
-  c.id.instance_path = field("instance") == "-" ? "" : field("instance");
-  c.id.source = field("source");
-  c.id.levels = static_cast<int>(number("levels"));
-  c.id.explorers = number("explorers");
-  c.id.mask_bytes = static_cast<int>(number("mask-bytes"));
-  c.id.goal = field("goal");
-  c.id.ub = field("ub");
-  c.rounds = number("rounds");
-  try {
-    c.elapsed = std::stod(field("elapsed"));
-  } catch (const std::logic_error&) {
-    throw damaged("'elapsed' is not a number");
-  }
-  const unsigned long long results = number("results-bytes"), state = number("state-bytes");
+  c.id.version = f.text("version");
+  c.id.problem = f.text("problem");
+  c.id.spec_path = f.text("spec");
+  c.id.instance_path = f.text("instance") == "-" ? "" : f.text("instance");
+  c.id.source = f.text("source");
+  c.id.levels = static_cast<int>(f.number("levels"));
+  c.id.explorers = f.number("explorers");
+  c.id.mask_bytes = static_cast<int>(f.number("mask-bytes"));
+  c.id.goal = f.text("goal");
+  c.id.ub = f.text("ub");
+  c.rounds = f.number("rounds");
+  c.elapsed = f.real("elapsed");
+  const unsigned long long results = f.number("results-bytes"), state = f.number("state-bytes");
   if (results > data.size() || state != data.size() - results)
-    throw damaged("the data is not as long as its header says");
+    throw f.damaged("the data is not as long as its header says");
   c.results = std::string(data.substr(0, results));
   c.state = std::string(data.substr(results));
   return c;

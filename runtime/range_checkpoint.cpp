@@ -2,25 +2,17 @@
 
 #include <fstream>
 #include <iterator>
-#include <map>
 #include <sstream>
 #include <stdexcept>
 
 #include "runtime/cache.hpp"
+#include "runtime/checkpoint_fields.hpp"
 #include "runtime/ivm_checkpoint.hpp"
 
 namespace permjit {
 
 namespace {
 constexpr const char* kMagic = "permjit cpu-ranges checkpoint 1";
-
-// Values are single words or paths; a newline would end the line early.
-std::string one_line(const std::string& v) {
-  std::string s = v;
-  for (char& c : s)
-    if (c == '\n' || c == '\r') c = ' ';
-  return s;
-}
 }  // namespace
 
 void write_range_checkpoint(const std::string& path, const RangeCheckpoint& c) {
@@ -54,62 +46,46 @@ RangeCheckpoint read_range_checkpoint(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error("cannot read the checkpoint " + path);
   const std::string file(std::istreambuf_iterator<char>(in), {});
-  auto damaged = [&](const std::string& why) { return std::runtime_error(path + ": damaged checkpoint: " + why); };
+  CheckpointFields f(path);
   if (file.rfind(std::string(kMagic) + "\n", 0) != 0)
     throw std::runtime_error(path + ": not a permjit cpu checkpoint (its first line is not '" + kMagic + "')");
   const size_t checksum_at = file.rfind("checksum ");
-  if (checksum_at == std::string::npos) throw damaged("no checksum line");
+  if (checksum_at == std::string::npos) throw f.damaged("no checksum line");
   std::string sum = file.substr(checksum_at + 9);
   while (!sum.empty() && (sum.back() == '\n' || sum.back() == '\r')) sum.pop_back();
   if (checkpoint_checksum(std::string_view(file).substr(0, checksum_at), "") != sum)
-    throw damaged("the checksum does not match its contents");
+    throw f.damaged("the checksum does not match its contents");
 
-  std::map<std::string, std::string> kv;
   std::istringstream lines(file.substr(0, checksum_at));
   std::string line;
   std::getline(lines, line);  // the magic line
-  while (std::getline(lines, line)) {
-    const size_t sp = line.find(' ');
-    kv[line.substr(0, sp)] = sp == std::string::npos ? "" : line.substr(sp + 1);
-  }
-  auto field = [&](const std::string& k) {
-    auto it = kv.find(k);
-    if (it == kv.end()) throw damaged("no '" + k + "' line");
-    return it->second;
-  };
-  auto number = [&](const std::string& k) {
-    try {
-      return std::stoull(field(k));
-    } catch (const std::logic_error&) {
-      throw damaged("'" + k + "' is not a number");
-    }
-  };
+  while (std::getline(lines, line)) f.add_line(line);
   RangeCheckpoint c;
-  c.id.version = field("version");
-  c.id.problem = field("problem");
-  c.id.spec_path = field("spec");
-  c.id.instance_path = field("instance");
-  c.id.source = field("source");
-  c.id.goal = field("goal");
-  c.id.ub = field("ub");
-  c.id.split_depth = static_cast<int>(number("split_depth"));
-  c.id.frontier_nodes = number("frontier_nodes");
-  c.elapsed = std::stod(field("elapsed"));
-  c.expanded = number("expanded");
-  c.evaluated = number("evaluated");
-  c.solutions = number("solutions");
-  c.found = number("found") != 0;
-  c.best = std::stoll(field("best"));
-  std::istringstream perm(field("perm"));
+  c.id.version = f.text("version");
+  c.id.problem = f.text("problem");
+  c.id.spec_path = f.text("spec");
+  c.id.instance_path = f.text("instance");
+  c.id.source = f.text("source");
+  c.id.goal = f.text("goal");
+  c.id.ub = f.text("ub");
+  c.id.split_depth = static_cast<int>(f.number("split_depth"));
+  c.id.frontier_nodes = f.number("frontier_nodes");
+  c.elapsed = f.real("elapsed");
+  c.expanded = f.number("expanded");
+  c.evaluated = f.number("evaluated");
+  c.solutions = f.number("solutions");
+  c.found = f.number("found") != 0;
+  c.best = f.integer("best");
+  std::istringstream perm(f.text("perm"));
   for (int v; perm >> v;) c.perm.push_back(v);
-  std::istringstream done(field("done"));
+  std::istringstream done(f.text("done"));
   size_t n = 0;
-  if (!(done >> n)) throw damaged("'done' has no count");
+  if (!(done >> n)) throw f.damaged("'done' has no count");
   for (size_t i = 0; i < n; ++i) {
     Range r;
     if (!(done >> r.begin >> r.end) || r.begin >= r.end || r.end > c.id.frontier_nodes)
-      throw damaged("a finished range is not within the frontier");
-    if (!c.done.empty() && r.begin < c.done.back().end) throw damaged("the finished ranges overlap or are out of order");
+      throw f.damaged("a finished range is not within the frontier");
+    if (!c.done.empty() && r.begin < c.done.back().end) throw f.damaged("the finished ranges overlap or are out of order");
     c.done.push_back(r);
   }
   return c;

@@ -5,8 +5,10 @@
 
 #include <cstdio>
 #include <fstream>
+#include <iterator>
 #include <stdexcept>
 
+#include "runtime/ivm_checkpoint.hpp"  // checkpoint_checksum
 #include "runtime/range_checkpoint.hpp"
 #include "runtime/range_schedule.hpp"
 
@@ -87,5 +89,29 @@ TEST_CASE("a range checkpoint reads back what was written, and a damaged one is 
     out << "x";
   }
   CHECK_THROWS_WITH(read_range_checkpoint(path), Catch::Contains("checksum"));
+  std::remove(path.c_str());
+}
+
+// A field that is not a number, behind a checksum made right (as by hand): refused as
+// damage, never escaping as another exception.
+TEST_CASE("a range checkpoint whose numbers are not numbers is refused as damaged", "[ranges]") {
+  const std::string path = "range_checkpoint_fields.ckpt";
+  RangeCheckpoint c;
+  c.id = {"v", "atsp", "atsp.toml", "r.atsp", "abc", "minimize", "39", 4, 5040};
+  c.best = 38;
+  for (const auto& [from, to] : {std::pair{"best 38", "best x38"}, std::pair{"elapsed 0", "elapsed zero"},
+                                 std::pair{"expanded 0", "expanded -1"}}) {
+    INFO(to);
+    write_range_checkpoint(path, c);
+    std::ifstream in(path);
+    std::string text((std::istreambuf_iterator<char>(in)), {});
+    in.close();
+    const size_t at = text.find(from);
+    REQUIRE(at != std::string::npos);
+    text.replace(at, std::string(from).size(), to);
+    const std::string header = text.substr(0, text.rfind("checksum "));
+    std::ofstream(path) << header << "checksum " << checkpoint_checksum(header, "") << "\n";
+    CHECK_THROWS_WITH(read_range_checkpoint(path), Catch::Contains("damaged checkpoint") && Catch::Contains("not a number"));
+  }
   std::remove(path.c_str());
 }
