@@ -165,6 +165,20 @@ TEST_CASE("decision and listing options out of place are refused at their place"
   check_command_line_error([&] { solve(atsp); }, 1, "--target and --all-optimal ask different questions");
 }
 
+TEST_CASE("a list buffer without a list, and a checkpoint with a decision, are refused at their place",
+          "[e2e][decision][options]") {
+  SolveOptions o = listing(problem("nqueens.toml"), "dfs", "unused.txt");  // refused before it needs a GPU
+  o.list_out.clear();
+  o.list_buffer = 100;
+  check_command_line_error([&] { solve(o); }, 1, "--list-buffer sizes the device buffer of --list");
+  o.skeleton = "cpu";
+  o.list_buffer = 0;
+  o.load.ignore_symmetry = true;
+  o.list = 0;
+  o.checkpoint = temp_file("decision.ckpt", "");
+  check_command_line_error([&] { solve(o); }, 1, "does not keep the solutions a run has listed");
+}
+
 TEST_CASE("goal = find on a skeleton that cannot stop at a solution is refused at the goal", "[e2e][decision]") {
   SolveOptions o = listing(nqueens_find_spec(), "offload", "unused.txt");
   o.list_out.clear();
