@@ -71,6 +71,19 @@ void check(CUresult r, const std::string& what) {
   throw Error(what + ": " + (name ? name : "CUDA error " + std::to_string(r)) + " (" + (text ? text : "") + ")");
 }
 
+size_t static_shared_bytes(CUfunction f) {
+  int bytes = 0;
+  check(api().FuncGetAttribute(&bytes, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, f), "cuFuncGetAttribute(static shared memory)");
+  return static_cast<size_t>(bytes);
+}
+
+void allow_dynamic_shared(CUfunction f, size_t dynamic_bytes, const std::string& name) {
+  constexpr size_t kWithoutOptIn = 48 * 1024;
+  if (static_shared_bytes(f) + dynamic_bytes <= kWithoutOptIn) return;
+  check(api().FuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, static_cast<int>(dynamic_bytes)),
+        "cuFuncSetAttribute(max dynamic shared memory of " + name + ")");
+}
+
 bool first_device(Device& d, std::string* why) {
   const Api* a = driver(why);
   if (!a) return false;

@@ -83,6 +83,13 @@ struct Device {
   std::string arch() const { return "sm_" + std::to_string(cc_major) + std::to_string(cc_minor); }
 };
 
+// The shared memory a kernel declares itself (__shared__ variables), in bytes.
+size_t static_shared_bytes(CUfunction f);
+// Lets `f` launch with `dynamic_bytes` of dynamic shared memory. A block whose static
+// and dynamic shared memory together pass 48 KiB must opt in (cuFuncSetAttribute), or
+// the launch fails with CUDA_ERROR_INVALID_VALUE; `name` is the kernel's, for errors.
+void allow_dynamic_shared(CUfunction f, size_t dynamic_bytes, const std::string& name);
+
 // The first device, or false with the reason (no driver, no device).
 bool first_device(Device& out, std::string* why);
 

@@ -187,9 +187,7 @@ class GpuIdaSolver : public PathSolver {
     stack_ = plan_warp_stack(g_.dev, entry_bytes, opts_.ida_stack);
     workers_ = warp_per_root ? static_cast<unsigned>(g_.dev.sm_count) * stack_.blocks_per_sm
                              : static_cast<unsigned>(g_.dev.sm_count * g_.dev.max_threads_per_sm);
-    if (warp_per_root && stack_.bytes > 48 * 1024)
-      cuda::check(cuda::api().FuncSetAttribute(kernel_, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, stack_.bytes),
-                  "cuFuncSetAttribute(max dynamic shared memory of pj_ida_warp)");
+    if (warp_per_root) cuda::allow_dynamic_shared(kernel_, static_cast<size_t>(stack_.bytes), "pj_ida_warp");
     if (warp_per_root && balance_ == Balance::donate) {
       // Waiting warps wait for the others (gpu_ida::Queue): all must be resident at once,
       // so no more blocks than the occupancy calculator says an SM holds.

@@ -98,13 +98,16 @@ struct RowPlacement {
 
 // `choice` is --ivm-rows (empty: auto). Whether shared rows fit depends on the device,
 // so that error comes after the compile, still at the option's place.
-RowPlacement place_rows(const std::string& choice, int row_bytes_per_thread, int block, const cuda::Device& dev) {
+// `static_bytes` is the shared memory the kernel declares itself; the rows come on top.
+RowPlacement place_rows(const std::string& choice, int row_bytes_per_thread, int block, size_t static_bytes,
+                        const cuda::Device& dev) {
   const size_t need = static_cast<size_t>(row_bytes_per_thread) * static_cast<size_t>(block);
   const bool automatic = choice.empty() || choice == "auto";
   if (choice == "local" || (automatic && need > kSharedRowsLimit)) return {};
-  if (need > static_cast<size_t>(dev.max_shared_per_block))
+  if (static_bytes + need > static_cast<size_t>(dev.max_shared_per_block))
     command_line_error("--ivm-rows " + choice, 12,
-                       "a block's rows need " + std::to_string(need) + " bytes of shared memory, the device gives " +
+                       "a block's rows need " + std::to_string(need) + " bytes of shared memory beside the kernel's " +
+                           std::to_string(static_bytes) + ", the device gives " +
                            std::to_string(dev.max_shared_per_block) + " per block",
                        "use a smaller --block-size, or --ivm-rows local");
   return {true, need};
@@ -204,12 +207,11 @@ void run_ivm_skeleton(SkeletonRun& run) {
   // Where the rows live, then as many explorers as the device runs at once (all must be
   // resident for the trigger to stop them), unless --explorers.
   auto t1 = clock_type::now();
-  const RowPlacement rows = place_rows(opts.ivm_rows, L * module.read_int("pj_ivm_level_bytes"), block, dev);
-  CUfunction k_explore = module.function(rows.shared ? "pj_ivm_explore_shared" : "pj_ivm_explore_local");
-  if (rows.shared_bytes > 48 * 1024)
-    cuda::check(cuda::api().FuncSetAttribute(k_explore, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                                             static_cast<int>(rows.shared_bytes)),
-                "cuFuncSetAttribute(max dynamic shared memory)");
+  CUfunction k_explore_shared = module.function("pj_ivm_explore_shared");
+  const RowPlacement rows = place_rows(opts.ivm_rows, L * module.read_int("pj_ivm_level_bytes"), block,
+                                       cuda::static_shared_bytes(k_explore_shared), dev);
+  CUfunction k_explore = rows.shared ? k_explore_shared : module.function("pj_ivm_explore_local");
+  if (rows.shared) cuda::allow_dynamic_shared(k_explore, rows.shared_bytes, "pj_ivm_explore_shared");
   // Assigned, not emplace()d: clang 14 (the fuzz build) sees the nested struct with
   // member initialisers as not default-constructible inside std::optional.
   r.ivm = SolveResult::Ivm{};

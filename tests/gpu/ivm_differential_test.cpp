@@ -47,6 +47,23 @@ TEST_CASE("ivm counts N-Queens like the CPU, for any explorers and trigger", "[g
   }
 }
 
+// A block's rows in shared memory beside the kernel's own __shared__ words: 384 bytes
+// of rows per thread at n = 12, so 128 threads need exactly 48 KiB of rows, and the
+// launch needs the opt-in above 48 KiB (it failed with CUDA_ERROR_INVALID_VALUE when
+// only the rows were counted).
+TEST_CASE("ivm rows in shared memory across the 48 KiB opt-in", "[gpu][ivm][nqueens]") {
+  Run r{problem("nqueens.toml"), "", {"n=12"}, {}};
+  SolveResult cpu = solve_with(r, "cpu");
+  for (int block : {96, 128, 160}) {
+    INFO("block " << block);
+    same_tree(cpu, ivm(r, [=](SolveOptions& o) {
+                o.block_size = block;
+                o.ivm_rows = "shared";
+              }),
+              "ivm");
+  }
+}
+
 TEST_CASE("ivm proves ATSP and QAP optima with the CPU's node totals", "[gpu][ivm][atsp][qap]") {
   std::vector<Run> runs = atsp_qap_runs("ivm", {41u, 42u, 43u});
   for (Run r : runs) {
