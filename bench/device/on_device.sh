@@ -19,6 +19,7 @@
 #   bash bench/device/on_device.sh test-two-ends flowshop-two-ends-opt  # two-ended ivm: tests; ta021-030 at the optimum
 #   bash bench/device/on_device.sh flowshop-scratch-small  # ta001-ta020 from scratch, defaults and two ends
 #   bash bench/device/on_device.sh test-decision decision  # goal find, --target, --list: tests, then timings
+#   bash bench/device/on_device.sh test-ivm nqueens-symmetry  # ivm tests alone; N-Queens 19/20 with the symmetry
 set -uo pipefail
 source "$(dirname "$0")/env.sh"
 out="${OUT:-/tmp/permjit-out}"
@@ -165,6 +166,13 @@ for l in open(sys.argv[1]):
       ;;
     test-decision)  # the decision and enumeration GPU tests alone
       permjit_gpu_tests "[decision]" --durations yes 2>&1 | tee "$out/gpu-tests-decision.log" | tail -30
+      ;;
+    nqueens-symmetry)  # N-Queens 19 and 20 with nqueens.toml's declared symmetry (issue 17's bars)
+      python3 bench/run.py bench/nqueens_symmetry_gpu.json --permjit "$(command -v permjit)" \
+        --out "$out/nqueens-symmetry.jsonl" 2>&1 | tee "$out/nqueens-symmetry.log"
+      ;;
+    test-ivm)
+      permjit_gpu_tests "[ivm]" --durations yes 2>&1 | tee "$out/gpu-tests-ivm.log" | tail -30
       ;;
     compile-cold)  # ivm on ta022/029/030 at the optimum: each with an empty cache (cold), then again (warm)
       bash bench/compile_cold.sh "$out/compile-cold.jsonl" 2>&1 | tee "$out/compile-cold.log"
