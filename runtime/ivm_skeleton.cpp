@@ -217,10 +217,6 @@ void run_ivm_skeleton(SkeletonRun& run) {
   r.ivm = SolveResult::Ivm{};
   SolveResult::Ivm& stats = *r.ivm;
   stats.rows = rows.describe();
-  // Threads per explorer (a warp with two ends: templates/gpu_ivm.cuh); --block-size is
-  // a multiple of 32, so no warp is split between explorers or cut short.
-  const int lanes = module.read_int("pj_ivm_explorer_lanes");
-  PJ_INTERNAL_ASSERT(lanes >= 1 && block % lanes == 0, "an ivm explorer's lanes divide a block");
   int blocks_per_sm = 0;
   cuda::check(cuda::api().OccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, k_explore, block, rows.shared_bytes),
               "cuOccupancyMaxActiveBlocksPerMultiprocessor");
@@ -232,8 +228,7 @@ void run_ivm_skeleton(SkeletonRun& run) {
     stats.resumed_from = opts.resume;
   } else {
     id.explorers = opts.explorers ? opts.explorers
-                                  : static_cast<unsigned long long>(std::max(1, blocks_per_sm)) * block * dev.sm_count /
-                                        lanes;
+                                  : static_cast<unsigned long long>(std::max(1, blocks_per_sm)) * block * dev.sm_count;
   }
   const unsigned long long T = id.explorers;
   // A quarter: the sweep of docs/performance.md found 10-50% of T best on the H100
@@ -242,7 +237,6 @@ void run_ivm_skeleton(SkeletonRun& run) {
   const unsigned p = 8;
   const int dims = hypercube_dims(T, p);
   stats.explorers = T;
-  stats.lanes = lanes;
   stats.trigger = trigger;
   r.block_size = block;
 
@@ -339,7 +333,7 @@ void run_ivm_skeleton(SkeletonRun& run) {
     void* explore_args[] = {&e, &control_p, &results_p, &lengths_p, &round, &solutions_p};
     if (solutions) solutions->arm();
     r.t_kernels += timed(timer, "exploration kernel pj_ivm_explore",
-                         [&] { launch(k_explore, T * lanes, block, explore_args, "pj_ivm_explore", rows.shared_bytes); });
+                         [&] { launch(k_explore, T, block, explore_args, "pj_ivm_explore", rows.shared_bytes); });
     if (interrupter) interrupter->rethrow_error();
     control.download(&ctl, sizeof ctl);
     if (solutions) {

@@ -81,7 +81,6 @@ struct SolveResult {
   // that splits the leaves on the device: it has no host threads and no frontier.
   struct Ivm {
     unsigned long long explorers = 0, trigger = 0, rounds = 0, steals = 0;
-    int lanes = 1;  // threads per explorer: a warp with two ends
     double t_balance = 0;
     std::string rows;  // "shared (32 KiB per block)" or "local"
     std::string resumed_from;

@@ -28,10 +28,6 @@ extern "C" __constant__ int pj_ivm_explorer_bytes = pj_ivm::layout::kExplorerByt
 extern "C" __constant__ int pj_ivm_mask_bytes = sizeof(problem::Mask);
 // One row as the compiler lays it out: the host places the rows from this.
 extern "C" __constant__ int pj_ivm_level_bytes = sizeof(pj_ivm::layout::Level);
-// Threads per explorer: a warp with two ends (its lanes share an expansion's bounds,
-// templates/ivm_two_ends.h), else one. The host launches explorers x lanes threads.
-constexpr int kIvmLanes = problem::kEnds == 2 ? 32 : 1;
-extern "C" __constant__ int pj_ivm_explorer_lanes = kIvmLanes;
 
 namespace pj_ivm::device {
 
@@ -98,54 +94,6 @@ struct Hooks {
   }
 };
 
-// The lanes of a warp as one explorer's group (templates/ivm_two_ends.h: OneLane says
-// what a group does). All 32 lanes are present: the host launches whole warps.
-struct Warp {
-  static constexpr int kLanes = 32;
-  static constexpr unsigned kAll = 0xffffffffu;
-  int lane_;
-  __device__ int lane() const { return lane_; }
-  __device__ bool leader() const { return lane_ == 0; }
-  __device__ problem::Mask any(problem::Mask m) const {
-    for (int off = 16; off > 0; off >>= 1) m |= __shfl_xor_sync(kAll, m, off);
-    return m;
-  }
-  __device__ long long sum(long long x) const {
-    for (int off = 16; off > 0; off >>= 1) x += __shfl_xor_sync(kAll, x, off);
-    return x;
-  }
-  __device__ void sync() const { __syncwarp(); }
-  template <class T>
-  __device__ T from_leader(T v) const {
-    return __shfl_sync(kAll, v, 0);
-  }
-};
-
-// Hooks for an explorer that a warp runs: the leader looks at the control block and
-// records leaves, and every lane gets what it saw, so that all take the same path.
-struct WarpHooks {
-  static constexpr unsigned kPeriod = Hooks::kPeriod;
-  Hooks h;
-  Warp g;
-  int best;
-  __device__ WarpHooks(const Hooks& hooks, Warp warp) : h(hooks), g(warp), best(warp.from_leader(hooks.best)) {}
-  __device__ bool poll() {
-    int stop = 0;
-    if (g.leader()) stop = h.poll();
-    best = g.from_leader(h.best);
-    return g.from_leader(stop) != 0;
-  }
-  __device__ bool leaf(const Node& n, const int* vals, pj_ivm::Counters& c) {
-    int taken = 0;
-    if (g.leader()) {
-      h.best = best;
-      taken = h.leaf(n, vals, c);
-    }
-    best = g.from_leader(h.best);
-    return g.from_leader(taken) != 0;
-  }
-};
-
 __device__ __forceinline__ unsigned long long thread_index() {
   return static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
 }
@@ -202,26 +150,17 @@ __device__ __forceinline__ void explore_round(pj_ivm::layout::Explorers e, PjIvm
   pj_ivm::Counters c;
   double left = 0;
   unsigned active = 0;
-  const unsigned long long i = thread_index() / kIvmLanes;  // whole warps in or out with two ends
+  const unsigned long long i = thread_index();
   if (i < e.T) {
     Ref x{e, i};
     Hooks h{kOptimise ? read_volatile(&r->best) : 0, r, ctl, ctl->trigger, round, Prefix(), sol};
-    bool empty = false, leader = true;
-    if constexpr (problem::kEnds == 2) {
-      const Warp g{static_cast<int>(threadIdx.x % 32)};
-      WarpHooks wh(h, g);
-      empty = pj_ivm::explore_two_ends(x, stack, stride, wh, c, g);
-      leader = g.leader();
-      if (!leader) c = pj_ivm::Counters{};  // every lane counted the same nodes
-    } else {
-      empty = pj_ivm::explore(x, stack, stride, h, c);
-    }
-    if (leader) {
-      if (empty) atomicAdd(&ctl->empty, 1u);
-      left = pj_ivm::remaining(x);
-      active = left > 0;
-      lengths[i] = left;
-    }
+    bool empty = false;
+    if constexpr (problem::kEnds == 2) empty = pj_ivm::explore_two_ends(x, stack, stride, h, c);
+    else empty = pj_ivm::explore(x, stack, stride, h, c);
+    if (empty) atomicAdd(&ctl->empty, 1u);
+    left = pj_ivm::remaining(x);
+    active = left > 0;
+    lengths[i] = left;
   }
   add_block_total(c.expanded, &totals[0], &r->expanded);
   add_block_total(c.evaluated, &totals[1], &r->evaluated);

@@ -75,83 +75,56 @@ PJ_HEAVY int bound_of(const N& n) {
   return problem::bound(n);
 }
 
-// Who expands a node. One lane (the host simulation, the root in pj_ivm_init) bounds
-// every child itself. On the device a warp runs one explorer, every lane taking the
-// same path through it, and an expansion is shared: each lane bounds the children of
-// every kLanes-th candidate value at both ends, and the lanes combine what they kept
-// (templates/gpu_ivm.cuh: Warp). An expansion then costs about two bounds' latency
-// instead of 2 x candidates bounds one after the other.
-struct OneLane {
-  static constexpr int kLanes = 1;
-  PJ_HD int lane() const { return 0; }
-  PJ_HD bool leader() const { return true; }
-  PJ_HD Mask any(Mask m) const { return m; }  // the union over the lanes
-  PJ_HD long long sum(long long x) const { return x; }
-  PJ_HD void sync() const {}
-};
-
-// The values of `m` whose rank in it is `first` modulo `step`: one lane's share.
-PJ_HD Mask every_nth(Mask m, int first, int step) {
-  if (step == 1) return m;
-  Mask out = 0;
-  for (int r = 0; m; m &= m - 1, ++r)
-    if (r % step == first) out |= m & (~m + 1);
-  return out;
+// Staged bounds: the kept children of one end that the refinement keeps too. Only the
+// survivors of the first bound are refined, one after the other.
+PJ_HD Mask refine_kept(const Node& parent, Mask kept, int end, int best, const int* first_bound) {
+  if constexpr (problem::kStages == 2) {
+    Mask out = 0;
+    for (Mask rem = kept; rem; rem &= rem - 1) {
+      const int v = pj::lowest(rem);
+      Node child;
+      place_at(parent, v, end, child);
+      if (!prunes(problem::refined_bound(child, first_bound[v]), best)) out |= pj::bit<Mask>(v);
+    }
+    return out;
+  }
+  (void)parent, (void)end, (void)best, (void)first_bound;
+  return kept;
 }
 
 // The children of `parent` (a node whose children are not leaves) to expand, and their
 // end: the end with fewer children kept (by the first bound); on a tie the end whose
 // keys -- bounds, negated when maximising: smaller is better -- sum higher, then the
 // front. With staged bounds the choice is made on the first bound, and only the kept
-// end's children are refined. The caller counts the 2 x candidates evaluated. Every
-// lane of `g` calls it with the same arguments and gets the same answer; each bounds
-// its share of the values. One loop over the ends, not unrolled: one copy of the bound.
-template <class G, class N>
-PJ_HEAVY Mask children_two_ends(const N& parent, Mask cand, int best, int& end, G g) {
-  end = 0;
-  if constexpr (problem::kGoal == pj::Goal::count) {
-    (void)parent, (void)best, (void)g;
-    return cand;  // both ends keep every child; the tie goes to the front
-  } else {
-    constexpr int kShare = (problem::kSize + G::kLanes - 1) / G::kLanes;
-    const Mask mine = every_nth(cand, g.lane(), G::kLanes);
-    int first_bound[2][kShare];  // of this lane's values, in their order
-    Mask kept[2] = {0, 0};
-    long long key_sum[2] = {0, 0};
+// end's children are refined. The caller counts the 2 x candidates evaluated. One loop
+// over the ends, not unrolled: one copy of the bound.
+template <class N>
+PJ_HEAVY Mask children_two_ends(const N& parent, Mask cand, int best, int& end) {
+  int first_bound[2][problem::kSize];
+  Mask kept[2] = {0, 0};
+  int count[2] = {0, 0};
+  long long key_sum[2] = {0, 0};
 #pragma unroll 1
-    for (int e = 0; e < 2; ++e) {
-      int j = 0;
-      for (Mask rem = mine; rem; rem &= rem - 1, ++j) {
-        const int v = pj::lowest(rem);
+  for (int e = 0; e < 2; ++e) {
+    for (Mask rem = cand; rem; rem &= rem - 1) {
+      const int v = pj::lowest(rem);
+      if constexpr (problem::kGoal == pj::Goal::count) {
+        kept[e] |= pj::bit<Mask>(v);
+        ++count[e];
+      } else {
         Node child;
         place_at(parent, v, e, child);
         const int b = bound_of(child);
         key_sum[e] += problem::kGoal == pj::Goal::maximize ? -static_cast<long long>(b) : b;
-        first_bound[e][j] = b;
-        if (!prunes(b, best)) kept[e] |= pj::bit<Mask>(v);
+        if (prunes(b, best)) continue;
+        kept[e] |= pj::bit<Mask>(v);
+        ++count[e];
+        first_bound[e][v] = b;
       }
     }
-    for (int e = 0; e < 2; ++e) {
-      kept[e] = g.any(kept[e]);
-      key_sum[e] = g.sum(key_sum[e]);
-    }
-    const int count0 = pj::popcount(kept[0]), count1 = pj::popcount(kept[1]);
-    end = count1 < count0 || (count1 == count0 && key_sum[1] > key_sum[0]) ? 1 : 0;
-    if constexpr (problem::kStages == 2) {
-      // Only the survivors of the first bound at the kept end are refined.
-      Mask out = 0;
-      int j = 0;
-      for (Mask rem = mine; rem; rem &= rem - 1, ++j) {
-        const int v = pj::lowest(rem);
-        if (!pj::test(kept[end], v)) continue;
-        Node child;
-        place_at(parent, v, end, child);
-        if (!prunes(problem::refined_bound(child, first_bound[end][j]), best)) out |= pj::bit<Mask>(v);
-      }
-      return g.any(out);
-    }
-    return kept[end];
   }
+  end = count[1] < count[0] || (count[1] == count[0] && key_sum[1] > key_sum[0]) ? 1 : 0;
+  return refine_kept(parent, kept[end], end, best, first_bound[end]);
 }
 
 // A node at level k has children that are leaves when one value is left.
@@ -168,7 +141,7 @@ PJ_HD void enter_root(Ref x, int best, Counters& c) {
   int end = 0;
   Mask kept = cand;  // a root with one value left has a leaf child: evaluated when popped
   if (!leaf_children(0)) {
-    kept = children_two_ends(root, cand, best, end, OneLane{});
+    kept = children_two_ends(root, cand, best, end);
     c.evaluated += 2ull * static_cast<unsigned long long>(pj::popcount(cand));
   }
   x.I() = 0;
@@ -179,15 +152,11 @@ PJ_HD void enter_root(Ref x, int best, Counters& c) {
 // Explores the interval depth-first, as explore() in templates/ivm_explorer.h does with
 // one end; a popped child was kept when its parent was expanded, and is expanded in turn
 // (its first bound is checked again first: the incumbent may have improved since).
-// With a warp (G), every lane runs this with its own copy of the rows and the same
-// values in them: `hooks` gives every lane the same incumbent, poll and leaf answers,
-// and only the leader writes the explorer back. Each lane counts alike; the caller
-// keeps the leader's counts.
-template <class Hooks, class G = OneLane>
+template <class Hooks>
 // The path's restore and save repeat explore()'s on purpose: shared through one struct
 // of the running state, they cost the one-end kernel 40% (H100, ta022: 145 registers
 // became 96 with spills).
-PJ_HD bool explore_two_ends(Ref x, layout::Level* stack, int stride, Hooks& hooks, Counters& c, G g = {}) {
+PJ_HD bool explore_two_ends(Ref x, layout::Level* stack, int stride, Hooks& hooks, Counters& c) {
   if (is_empty(x)) return true;
   int vals[L];
   EndBits ends = x.ends();
@@ -250,7 +219,7 @@ PJ_HD bool explore_two_ends(Ref x, layout::Level* stack, int stride, Hooks& hook
     Mask child_rem = cand;
     int end = 0;
     if (!leaf_children(k)) {
-      child_rem = children_two_ends(child, cand, hooks.best, end, g);
+      child_rem = children_two_ends(child, cand, hooks.best, end);
       c.evaluated += 2ull * static_cast<unsigned long long>(pj::popcount(cand));
     }
     ends = with_end(ends, k, end);
@@ -264,17 +233,14 @@ PJ_HD bool explore_two_ends(Ref x, layout::Level* stack, int stride, Hooks& hook
     cur = child;
     rem = child_rem;
   }
-  if (g.leader()) {
-    x.I() = static_cast<layout::Digit>(top);
-    for (int k = 0; k < top; ++k) {
-      x.V(k) = static_cast<layout::Digit>(vals[k]);
-      x.M(k) = stack[k * stride].rem;
-    }
-    x.M(top) = rem;
-    x.ends() = ends;
-    normalize(x);
+  x.I() = static_cast<layout::Digit>(top);
+  for (int k = 0; k < top; ++k) {
+    x.V(k) = static_cast<layout::Digit>(vals[k]);
+    x.M(k) = stack[k * stride].rem;
   }
-  g.sync();  // the explorer as written, for the lanes that read it next
+  x.M(top) = rem;
+  x.ends() = ends;
+  normalize(x);
   return done;
 }
 
