@@ -177,8 +177,12 @@ for l in open(sys.argv[1]):
     compile-cold)  # ivm on ta022/029/030 at the optimum: each with an empty cache (cold), then again (warm)
       bash bench/compile_cold.sh "$out/compile-cold.jsonl" 2>&1 | tee "$out/compile-cold.log"
       ;;
-    *)
+    [0-9]*)  # a number: N-Queens of that size
       permjit solve problems/nqueens.toml --param "n=$mode" --backend gpu 2>&1 | tee -a "$out/solve.log"
+      ;;
+    *)
+      echo "on_device.sh: unknown mode '$mode' (see the modes at the top of this file)" | tee -a "$out/device.txt"
+      exit 2
       ;;
   esac
 done
