@@ -16,4 +16,7 @@ inline std::string instance(const std::string& rel) {
   return from_env("PERMJIT_INSTANCES_DIR", PERMJIT_INSTANCES_DIR) + "/" + rel;
 }
 inline std::string cache_dir() { return from_env("PERMJIT_TEST_CACHE_DIR", PERMJIT_TEST_CACHE_DIR); }
+// Where tests write their files: below the test cache, which is the build tree's, so
+// that two checkouts testing at once on one machine do not share a /tmp folder.
+inline std::string scratch_dir(const std::string& name) { return cache_dir() + "/scratch/" + name; }
 }  // namespace permjit::test

@@ -53,7 +53,7 @@ void check_command_line_error(F&& f, int col, const std::string& message) {
 }
 
 inline std::string temp_file(const std::string& name, const std::string& text) {
-  auto dir = std::filesystem::temp_directory_path() / "permjit-e2e";
+  const std::filesystem::path dir = scratch_dir("e2e");
   std::filesystem::create_directories(dir);
   auto path = dir / name;
   std::ofstream(path) << text;
