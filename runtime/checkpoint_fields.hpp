@@ -28,4 +28,29 @@ class CheckpointFields {
   std::map<std::string, std::string> kv_;
 };
 
+// How a run differs from the one that wrote a checkpoint, a line per field: first the
+// fields every run identity has (permjit's version, the problem, the generated code,
+// the goal, the start incumbent), then what a format adds with differs().
+class ResumeMismatch {
+ public:
+  template <class Id>
+  ResumeMismatch(const Id& saved, const Id& now) {
+    differs("permjit version", saved.version, now.version);
+    differs("problem", saved.problem, now.problem);
+    if (saved.source != now.source)
+      why_ += "  the generated code differs: another spec, instance or --param (the checkpoint was written for " +
+              saved.spec_path + (saved.instance_path.empty() ? "" : " with " + saved.instance_path) + ")\n";
+    differs("goal", saved.goal, now.goal);
+    differs("--ub", saved.ub, now.ub);
+  }
+  void differs(const std::string& what, const std::string& saved, const std::string& now) {
+    if (saved != now) why_ += "  " + what + ": the checkpoint has " + saved + ", this run " + now + "\n";
+  }
+  // Empty when the checkpoint continues this run.
+  const std::string& lines() const { return why_; }
+
+ private:
+  std::string why_;
+};
+
 }  // namespace permjit

@@ -140,21 +140,11 @@ IvmCheckpoint parse_checkpoint(const std::string& file, const std::string& path)
 }
 
 std::string resume_mismatch(const IvmRunIdentity& saved, const IvmRunIdentity& now) {
-  std::string why;
-  auto differs = [&](const std::string& what, const std::string& a, const std::string& b) {
-    if (a != b) why += "  " + what + ": the checkpoint has " + a + ", this run " + b + "\n";
-  };
-  differs("permjit version", saved.version, now.version);
-  differs("problem", saved.problem, now.problem);
-  if (saved.source != now.source)
-    why += "  the generated code differs: another spec, instance or --param (the checkpoint was written for " +
-           saved.spec_path + (saved.instance_path.empty() ? "" : " with " + saved.instance_path) + ")\n";
-  differs("levels", std::to_string(saved.levels), std::to_string(now.levels));
-  differs("explorers (--explorers)", std::to_string(saved.explorers), std::to_string(now.explorers));
-  differs("set size in bytes", std::to_string(saved.mask_bytes), std::to_string(now.mask_bytes));
-  differs("goal", saved.goal, now.goal);
-  differs("--ub", saved.ub, now.ub);
-  return why;
+  ResumeMismatch m(saved, now);
+  m.differs("levels", std::to_string(saved.levels), std::to_string(now.levels));
+  m.differs("explorers (--explorers)", std::to_string(saved.explorers), std::to_string(now.explorers));
+  m.differs("set size in bytes", std::to_string(saved.mask_bytes), std::to_string(now.mask_bytes));
+  return m.lines();
 }
 
 }  // namespace permjit

@@ -92,18 +92,7 @@ RangeCheckpoint read_range_checkpoint(const std::string& path) {
 }
 
 std::string range_resume_mismatch(const RangeRunIdentity& saved, const RangeRunIdentity& now) {
-  std::string why;
-  auto differs = [&](const std::string& what, const std::string& a, const std::string& b) {
-    if (a != b) why += "  " + what + ": the checkpoint has " + a + ", this run " + b + "\n";
-  };
-  differs("permjit version", saved.version, now.version);
-  differs("problem", saved.problem, now.problem);
-  if (saved.source != now.source)
-    why += "  the generated code differs: another spec, instance or --param (the checkpoint was written for " +
-           saved.spec_path + (saved.instance_path.empty() ? "" : " with " + saved.instance_path) + ")\n";
-  differs("goal", saved.goal, now.goal);
-  differs("--ub", saved.ub, now.ub);
-  return why;
+  return ResumeMismatch(saved, now).lines();  // the split depth and frontier are the checkpoint's
 }
 
 }  // namespace permjit
