@@ -663,6 +663,23 @@ inline void search_pool(const PjCpuArgs* args, Shared& sh, WorkPool& pool, int t
   out->find_to_exit_s = sh.reached ? std::chrono::duration<double>(returned - sh.reached_at).count() : 0;
 }
 
+// One search on the work pool's threads: the pool exists before the frontier is built,
+// since a leaf reached while building it may reach the solution limit and wake the pool.
+struct PoolSearch {
+  Shared sh;
+  Counters total;  // what building the frontier counted, then the whole search
+  int threads;
+  WorkPool pool;
+  explicit PoolSearch(const PjCpuArgs* args) : threads(args->threads > 0 ? args->threads : 1), pool(threads) {
+    start_incumbent(sh, args);
+    sh.pool = &pool;
+  }
+  void run(const PjCpuArgs* args, std::vector<Subtree> frontier, PjCpuResult* out) {
+    pool.set_frontier(std::move(frontier));
+    search_pool(args, sh, pool, threads, total, out);
+  }
+};
+
 // The frontier kept between range searches (pj_cpu_ranges_*).
 struct Ranges {
   std::vector<Subtree> frontier;
@@ -673,19 +690,14 @@ struct Ranges {
 
 extern "C" int pj_cpu_search(const PjCpuArgs* args, PjCpuResult* out) {
   using namespace cpu_skeleton;
-  Shared sh;
-  start_incumbent(sh, args);
-  Counters total;
-  int threads = args->threads > 0 ? args->threads : 1;
-  WorkPool pool(threads);
-  sh.pool = &pool;
+  PoolSearch s(args);
   // Enough subtrees for the threads to start with, or the depth asked for (below the
   // root); donations balance the rest.
   int depth = 0;
-  pool.set_frontier(split(args, sh, total, depth, threads, static_cast<size_t>(threads) * 64));
+  std::vector<Subtree> frontier = split(args, s.sh, s.total, depth, s.threads, static_cast<size_t>(s.threads) * 64);
   out->frontier_depth = depth;
-  out->frontier_nodes = pool.frontier_size();
-  search_pool(args, sh, pool, threads, total, out);
+  out->frontier_nodes = frontier.size();
+  s.run(args, std::move(frontier), out);
   return 0;
 }
 
@@ -716,16 +728,11 @@ extern "C" int pj_cpu_ranges_search(void* handle, const PjCpuArgs* args, unsigne
   using namespace cpu_skeleton;
   auto& r = *static_cast<Ranges*>(handle);
   if (begin > end || end > r.frontier.size()) return 2;
-  Shared sh;
-  start_incumbent(sh, args);
-  Counters total;
-  int threads = args->threads > 0 ? args->threads : 1;
-  WorkPool pool(threads);
-  sh.pool = &pool;
-  pool.set_frontier(std::vector<Subtree>(r.frontier.begin() + static_cast<long>(begin),
-                                         r.frontier.begin() + static_cast<long>(end)));
+  PoolSearch s(args);
   *out = PjCpuResult{};
-  search_pool(args, sh, pool, threads, total, out);
+  s.run(args,
+        std::vector<Subtree>(r.frontier.begin() + static_cast<long>(begin), r.frontier.begin() + static_cast<long>(end)),
+        out);
   return 0;
 }
 

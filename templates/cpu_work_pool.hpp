@@ -30,7 +30,6 @@ class WorkPool {
   explicit WorkPool(int workers) : workers_(workers) {}
 
   void set_frontier(std::vector<Subtree> frontier) { frontier_ = std::move(frontier); }
-  size_t frontier_size() const { return frontier_.size(); }
 
   // True while a thread waits for work and none has been donated: a busy thread that
   // reads it splits its stack (relaxed: a stale read only delays a donation).
