@@ -20,20 +20,10 @@ ProblemSpec load(const std::string& spec, const std::string& instance, std::vect
   return load_spec(o);
 }
 
+// One module per shape: the instances of a size share it.
 SolveResult run_cpu(const std::string& spec, const std::string& inst, const std::string& param, int threads,
                     std::optional<long long> ub = {}, int split_depth = 0) {
-  SolveOptions o;
-  o.load.spec_path = spec;
-  o.load.instance_path = inst;
-  o.load.params = {param};
-  o.load.data = "run-time";
-  o.backend = "cpu";
-  o.skeleton = "cpu";
-  o.threads = threads;
-  o.ub = ub;
-  o.split_depth = split_depth;
-  o.cache_dir = cache_dir();
-  return solve(o);
+  return run(spec, inst, {param}, threads, ub, split_depth, "run-time");
 }
 
 // The optimum equals `best`, and at --ub = best nothing is found and the node counts

@@ -119,7 +119,8 @@ TEST_CASE("assign() equals brute force on random square and rectangular matrices
   unsigned seed = 100;
   for (auto [rows, cols] : sizes) {
     // Negative costs too: the solver shifts them by their minimum.
-    const Matrix c = random_matrix(kShape, ++seed % 2 ? -50 : 0, 50, seed);
+    ++seed;  // a statement of its own: also an argument of the same call
+    const Matrix c = random_matrix(kShape, seed % 2 ? -50 : 0, 50, seed);
     INFO(rows << " x " << cols << ", seed " << seed);
     const long long want = best_injection(rows, cols, [&](int a, int b) { return c[a][b]; });
     CHECK(probe(0, rows, cols, c) == want);

@@ -116,13 +116,15 @@ long long brute_force_min(int n, bool fix_first, Cost cost) {
   return best;
 }
 
+// `data`: --data (empty: the default, compiled in; "run-time": one module per shape).
 inline SolveResult run(const std::string& spec, const std::string& instance = "",
                        std::vector<std::string> params = {}, int threads = 2, std::optional<long long> ub = {},
-                       int split_depth = 0) {
+                       int split_depth = 0, const std::string& data = "") {
   SolveOptions o;
   o.load.spec_path = spec;
   o.load.instance_path = instance;
   o.load.params = std::move(params);
+  if (!data.empty()) o.load.data = data;
   o.backend = "cpu";
   o.skeleton = "cpu";
   o.threads = threads;

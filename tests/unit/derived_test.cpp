@@ -7,25 +7,9 @@
 using namespace permjit;
 using namespace permjit::unit;
 
-namespace {
-
-// A count spec over params only, with the given [derived] section on line 7 on.
-std::string spec_with(const std::string& derived) {
-  return "[problem]\n"            // 1
-         "name = \"t\"\n"         // 2
-         "goal = \"count\"\n"     // 3
-         "size = \"n\"\n"         // 4
-         "[params]\n"             // 5
-         "n = 4\n"                // 6
-         "[derived]\n" +          // 7
-         derived + "[branch]\n";
-}
-
-}  // namespace
-
 TEST_CASE("derived items are computed in dependency order, whatever the key order", "[derived]") {
   // `a` reads `b` and `total`; TOML lists keys alphabetically, so `a` comes first.
-  ProblemSpec s = load_text(spec_with("a = { type = \"int[n]\", index = [\"i\"], value = \"b[i] * total\" }\n"
+  ProblemSpec s = load_text(spec_with_derived("a = { type = \"int[n]\", index = [\"i\"], value = \"b[i] * total\" }\n"
                                       "b = { type = \"int[n]\", index = [\"i\"], value = \"i + 1\" }\n"
                                       "total = \"sum(i in 0..n: b[i])\"\n"));
   CHECK(s.find_data("total")->values == std::vector<int64_t>{10});
@@ -33,7 +17,7 @@ TEST_CASE("derived items are computed in dependency order, whatever the key orde
 }
 
 TEST_CASE("a derived item's dimensions may read derived scalars", "[derived]") {
-  ProblemSpec s = load_text(spec_with("half = \"n / 2\"\n"
+  ProblemSpec s = load_text(spec_with_derived("half = \"n / 2\"\n"
                                       "t = { type = \"int[half][n]\", index = [\"i\", \"j\"], value = \"10 * i + j\" }\n"));
   const DataItem* t = s.find_data("t");
   CHECK(t->dims == std::vector<int64_t>{2, 4});
@@ -42,7 +26,7 @@ TEST_CASE("a derived item's dimensions may read derived scalars", "[derived]") {
 
 TEST_CASE("argsort: the position-th value by its keys, ties by value", "[derived]") {
   // keys of 0..4: 3 1 3 0 -> order 3, 1, 0, 2 (0 and 2 tie on the key: by value)
-  ProblemSpec s = load_text(spec_with(
+  ProblemSpec s = load_text(spec_with_derived(
       "key = { type = \"int[n]\", index = [\"j\"], value = \"j == 3 ? 0 : j == 1 ? 1 : 3\" }\n"
       "order = { type = \"int[n]\", index = [\"i\"], value = \"argsort(j in 0..n: key[j])[i]\" }\n"
       "two_keys = { type = \"int[n]\", index = [\"i\"], value = \"argsort(j in 0..n: key[j], -j)[i]\" }\n"));
@@ -51,7 +35,7 @@ TEST_CASE("argsort: the position-th value by its keys, ties by value", "[derived
 }
 
 TEST_CASE("a derived table from parameters alone (a Manhattan distance)", "[derived]") {
-  ProblemSpec s = load_text(spec_with(
+  ProblemSpec s = load_text(spec_with_derived(
       "md = { type = \"int[4][4]\", index = [\"a\", \"b\"], value = \"abs(a / 2 - b / 2) + abs(a % 2 - b % 2)\" }\n"));
   CHECK(s.find_data("md")->values ==
         std::vector<int64_t>{0, 1, 1, 2, 1, 0, 2, 1, 1, 2, 0, 1, 2, 1, 1, 0});
@@ -59,12 +43,12 @@ TEST_CASE("a derived table from parameters alone (a Manhattan distance)", "[deri
 
 TEST_CASE("derived errors name their place", "[derived][errors]") {
   SECTION("a cycle") {
-    auto d = spec_errors(spec_with("a = \"b + 1\"\nb = \"a + 1\"\n"));
+    auto d = spec_errors(spec_with_derived("a = \"b + 1\"\nb = \"a + 1\"\n"));
     REQUIRE(d.error_count() == 1);
     check_at(d.all()[0], 8, 1, "derived 'a' depends on itself: a -> b -> a");
   }
   SECTION("index names and dimensions disagree") {
-    auto d = spec_errors(spec_with("t = { type = \"int[n][n]\", index = [\"i\"], value = \"i\" }\n"));
+    auto d = spec_errors(spec_with_derived("t = { type = \"int[n][n]\", index = [\"i\"], value = \"i\" }\n"));
     REQUIRE(d.error_count() == 1);
     check_at(d.all()[0], 8, 35, "has 2 dimension(s) and 1 index name(s)");
   }
@@ -75,22 +59,22 @@ TEST_CASE("derived errors name their place", "[derived][errors]") {
     check_at(d.all()[0], 6, 11, "argsort() is computed once on the host");
   }
   SECTION("argsort without a position") {
-    auto d = spec_errors(spec_with("t = \"argsort(j in 0..n: j)\"\n"));
+    auto d = spec_errors(spec_with_derived("t = \"argsort(j in 0..n: j)\"\n"));
     REQUIRE(d.error_count() == 1);
     check_at(d.all()[0], 8, 27, "argsort(...) is a sequence");
   }
   SECTION("a position outside the range") {
-    auto d = spec_errors(spec_with("t = { type = \"int[n]\", index = [\"i\"], value = \"argsort(j in 0..2: j)[i]\" }\n"));
+    auto d = spec_errors(spec_with_derived("t = { type = \"int[n]\", index = [\"i\"], value = \"argsort(j in 0..2: j)[i]\" }\n"));
     REQUIRE(d.error_count() == 1);
     check_at(d.all()[0], 8, 70, "position 2 is outside argsort's range of 2 value(s)");
   }
   SECTION("a value that does not fit 32 bits") {
-    auto d = spec_errors(spec_with("big = \"65536 * 65536\"\n"));
+    auto d = spec_errors(spec_with_derived("big = \"65536 * 65536\"\n"));
     REQUIRE(d.error_count() == 1);
     check_at(d.all()[0], 8, 14, "derived 'big' = 4294967296 does not fit in a 32-bit int");
   }
   SECTION("a value that reads the node") {
-    auto d = spec_errors(spec_with("t = \"d + 1\"\n"));
+    auto d = spec_errors(spec_with_derived("t = \"d + 1\"\n"));
     REQUIRE(d.error_count() == 1);
     check_at(d.all()[0], 8, 6, "'d' (depth: the number of values placed) is not defined in a [derived] value");
   }

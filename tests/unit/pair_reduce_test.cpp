@@ -12,20 +12,8 @@ using namespace permjit::unit;
 
 namespace {
 
-// A count spec over params only, with the given [derived] section on line 7 on.
-std::string spec_with(const std::string& derived) {
-  return "[problem]\n"         // 1
-         "name = \"t\"\n"      // 2
-         "goal = \"count\"\n"  // 3
-         "size = \"n\"\n"      // 4
-         "[params]\n"          // 5
-         "n = 4\n"             // 6
-         "[derived]\n" +       // 7
-         derived + "[branch]\n";
-}
-
 int64_t derived_value(const std::string& expr) {
-  ProblemSpec s = load_text(spec_with("t = \"" + expr + "\"\n"));
+  ProblemSpec s = load_text(spec_with_derived("t = \"" + expr + "\"\n"));
   return s.find_data("t")->values.at(0);
 }
 
@@ -79,32 +67,32 @@ TEST_CASE("misused assign and minprod are errors at their place", "[assign][erro
     check_at(d.all()[0], 6, 11, "assign() is not available in branch.filter");
   }
   SECTION("one set only") {
-    auto d = spec_errors(spec_with("t = \"assign(i in 0..3: i)\"\n"));
+    auto d = spec_errors(spec_with_derived("t = \"assign(i in 0..3: i)\"\n"));
     REQUIRE(d.error_count() == 1);
     check_at(d.all()[0], 8, 22, "expected ',' between the two sets of assign(i in S, j in T: cost)");
   }
   SECTION("a cost that is not an int") {
-    auto d = spec_errors(spec_with("t = \"assign(i in 0..3, j in 0..3: i == j)\"\n"));
+    auto d = spec_errors(spec_with_derived("t = \"assign(i in 0..3, j in 0..3: i == j)\"\n"));
     REQUIRE(d.error_count() == 1);
     check_at(d.all()[0], 8, 37, "the cost of assign() must be int, found bool");
   }
   SECTION("a side that is neither a set nor a range") {
-    auto d = spec_errors(spec_with("t = \"assign(i in 3, j in all: 1)\"\n"));
+    auto d = spec_errors(spec_with_derived("t = \"assign(i in 3, j in all: 1)\"\n"));
     REQUIRE(d.error_count() == 1);
     check_at(d.all()[0], 8, 18, "the set of 'i' in assign() must be bits, found int");
   }
   SECTION("minprod's first value cannot see the second name") {
-    auto d = spec_errors(spec_with("t = \"minprod(x in 0..3: y, y in 0..3: y)\"\n"));
+    auto d = spec_errors(spec_with_derived("t = \"minprod(x in 0..3: y, y in 0..3: y)\"\n"));
     REQUIRE(d.error_count() == 1);
     check_at(d.all()[0], 8, 25, "unknown name 'y'");
   }
   SECTION("a range too long for a cost matrix") {
-    auto d = spec_errors(spec_with("t = \"assign(i in 0..5000, j in 0..2: 0)\"\n"));
+    auto d = spec_errors(spec_with_derived("t = \"assign(i in 0..5000, j in 0..2: 0)\"\n"));
     REQUIRE(d.error_count() == 1);
     check_at(d.all()[0], 8, 18, "holds 5000 values; at most 4096");
   }
   SECTION("the names are reserved") {
-    auto d = spec_errors(spec_with("assign = \"1\"\n"));
+    auto d = spec_errors(spec_with_derived("assign = \"1\"\n"));
     REQUIRE(d.error_count() == 1);
     check_at(d.all()[0], 8, 1, "assign");
   }

@@ -79,6 +79,18 @@ inline ProblemSpec load_text(const std::string& toml) {
   return load_ok(o);
 }
 
+// A count spec over params only (n = 4), with the given [derived] section from line 7.
+inline std::string spec_with_derived(const std::string& derived) {
+  return "[problem]\n"         // 1
+         "name = \"t\"\n"      // 2
+         "goal = \"count\"\n"  // 3
+         "size = \"n\"\n"      // 4
+         "[params]\n"          // 5
+         "n = 4\n"             // 6
+         "[derived]\n" +       // 7
+         derived + "[branch]\n";
+}
+
 // Errors only (notes left out), in the order they were reported.
 inline std::vector<Diagnostic> errors_of(const Diagnostics& d) {
   std::vector<Diagnostic> out;
