@@ -21,10 +21,10 @@
 // exact middle (templates/cpu_work_pool.hpp gives away half of a level the same way).
 //
 // Counting. A node's expansion -- generating its children at both ends, bounding them
-// (both ends count as evaluated), choosing the end, refining the kept end's children
-// when the bounds are staged -- happens when the node is popped from a row, by the
-// explorer that pops it; the root's, when the search starts. Rows hold the children
-// kept. With the incumbent fixed the totals equal the `cpu` skeleton's.
+// (both ends count as evaluated), choosing the end -- happens when the node is popped
+// from a row, by the explorer that pops it, after its refinement when the bounds are
+// staged; the root's, when the search starts. Rows hold the children kept by the first
+// bound. With the incumbent fixed the totals equal the `cpu` skeleton's.
 #pragma once
 
 namespace pj_ivm {
@@ -75,32 +75,21 @@ PJ_HEAVY int bound_of(const N& n) {
   return problem::bound(n);
 }
 
-// Staged bounds: the kept children of one end that the refinement keeps too. Only the
-// survivors of the first bound are refined, one after the other.
-PJ_HD Mask refine_kept(const Node& parent, Mask kept, int end, int best, const int* first_bound) {
-  if constexpr (problem::kStages == 2) {
-    Mask out = 0;
-    for (Mask rem = kept; rem; rem &= rem - 1) {
-      const int v = pj::lowest(rem);
-      Node child;
-      place_at(parent, v, end, child);
-      if (!prunes(problem::refined_bound(child, first_bound[v]), best)) out |= pj::bit<Mask>(v);
-    }
-    return out;
-  }
-  (void)parent, (void)end, (void)best, (void)first_bound;
-  return kept;
-}
-
 // The children of `parent` (a node whose children are not leaves) to expand, and their
 // end: the end with fewer children kept (by the first bound); on a tie the end whose
 // keys -- bounds, negated when maximising: smaller is better -- sum higher, then the
-// front. With staged bounds the choice is made on the first bound, and only the kept
-// end's children are refined. The caller counts the 2 x candidates evaluated. One loop
-// over the ends, not unrolled: one copy of the bound.
+// front. The caller counts the 2 x candidates evaluated. One loop over the ends, not
+// unrolled: one copy of the bound.
+//
+// With staged bounds the end is chosen on the first bound and the kept children are
+// refined later, each when it is popped from its row (pruned_when_popped), not here. The
+// same children are refined and pruned (with the incumbent fixed, the tree is the `cpu`
+// skeleton's), but the explorers of a warp then run the same code at the same time: a
+// popped child's refinement in every lane, where refining an expansion's survivors here
+// looped a different number of times in each lane (H100, ta029: 6 of 32 lanes active
+// per instruction, most cycles waiting for instructions; docs/performance.md).
 template <class N>
 PJ_HEAVY Mask children_two_ends(const N& parent, Mask cand, int best, int& end) {
-  int first_bound[2][problem::kSize];
   Mask kept[2] = {0, 0};
   int count[2] = {0, 0};
   long long key_sum[2] = {0, 0};
@@ -119,12 +108,30 @@ PJ_HEAVY Mask children_two_ends(const N& parent, Mask cand, int best, int& end) 
         if (prunes(b, best)) continue;
         kept[e] |= pj::bit<Mask>(v);
         ++count[e];
-        first_bound[e][v] = b;
       }
     }
   }
   end = count[1] < count[0] || (count[1] == count[0] && key_sum[1] > key_sum[0]) ? 1 : 0;
-  return refine_kept(parent, kept[end], end, best, first_bound[end]);
+  return kept[end];
+}
+
+// Whether a child popped from a row (not a leaf) is pruned now: its first bound against
+// the incumbent as it is now (it may have improved since the child was kept), then, with
+// staged bounds, its refinement. Rows hold the children their parent's expansion kept by
+// the first bound; each is refined here, once, by the explorer that pops it (a thief or
+// a resumed run included), so the refinement is computed for exactly the children the
+// first bound does not prune. A template for the reason bound_of is one.
+template <class N>
+PJ_HD bool pruned_when_popped(const N& child, int best) {
+  if constexpr (problem::kGoal == pj::Goal::count) {
+    (void)child, (void)best;
+    return false;
+  } else {
+    const int b = bound_of(child);
+    if (prunes(b, best)) return true;
+    if constexpr (problem::kStages == 2) return prunes(problem::refined_bound(child, b), best);
+    return false;
+  }
 }
 
 // A node at level k has children that are leaves when one value is left.
@@ -209,9 +216,7 @@ PJ_HD bool explore_two_ends(Ref x, layout::Level* stack, int stride, Hooks& hook
       }
       continue;
     }
-    if constexpr (problem::kGoal != pj::Goal::count) {
-      if (prunes(bound_of(child), hooks.best)) continue;
-    }
+    if (pruned_when_popped(child, hooks.best)) continue;
     ++c.expanded;
     const int k = top + 1;
     const bool on_last = tight == top && rank_of(cur.free, v) == x.last(top);

@@ -20,6 +20,7 @@
 #   bash bench/device/on_device.sh flowshop-scratch-small  # ta001-ta020 from scratch, defaults and two ends
 #   bash bench/device/on_device.sh test-decision decision  # goal find, --target, --list: tests, then timings
 #   bash bench/device/on_device.sh test-ivm nqueens-symmetry  # ivm tests alone; N-Queens 19/20 with the symmetry
+#   bash bench/device/on_device.sh profile-ivm profile-ivm-rounds  # Nsight Compute: ivm explore, two ends and forward
 set -uo pipefail
 source "$(dirname "$0")/env.sh"
 out="${OUT:-/tmp/permjit-out}"
@@ -170,6 +171,12 @@ for l in open(sys.argv[1]):
     nqueens-symmetry)  # N-Queens 19 and 20 with nqueens.toml's declared symmetry (issue 17's bars)
       python3 bench/run.py bench/nqueens_symmetry_gpu.json --permjit "$(command -v permjit)" \
         --out "$out/nqueens-symmetry.jsonl" 2>&1 | tee "$out/nqueens-symmetry.log"
+      ;;
+    profile-ivm)  # Nsight Compute on one ivm explore launch: ta029, two ends (lb=3) beside forward (lb=2)
+      bash bench/device/profile_ivm.sh "$out" detail 2>&1 | tee "$out/profile-ivm.log"
+      ;;
+    profile-ivm-rounds)  # Nsight Compute on every ivm explore launch of two-ended ta029 and ta022: round lengths
+      bash bench/device/profile_ivm.sh "$out" rounds 2>&1 | tee "$out/profile-ivm-rounds.log"
       ;;
     test-ivm)
       permjit_gpu_tests "[ivm]" --durations yes 2>&1 | tee "$out/gpu-tests-ivm.log" | tail -30

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# On the GPU machine: Nsight Compute on the ivm explore kernel, ta029 at the optimum.
+#   bash bench/device/profile_ivm.sh OUT_DIR detail   # one launch in the steady state, jobs at
+#        both ends (lb=3) beside forward (lb=2): lanes at work per warp instruction
+#        (divergence), scheduler activity, what warps wait for, local memory touched
+#   bash bench/device/profile_ivm.sh OUT_DIR rounds   # every launch of a two-ended run, a few
+#        metrics each (csv): how long each round lasts and how busy the SMs are in it
+set -uo pipefail
+out="$1"
+what="${2:-detail}"
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+inst="${PERMJIT_INSTANCES_DIR:-$root/../shared/instances}/flowshop"
+# permjit's arguments for instance $1 at upper bound $2, then the rest.
+solve() { echo "$(command -v permjit) solve $root/problems/flowshop.toml --instance $inst/$1.txt --skeleton ivm --ub $2 ${*:3}"; }
+metrics=smsp__thread_inst_executed_per_inst_executed.ratio,smsp__inst_executed.sum,smsp__thread_inst_executed.sum
+metrics+=,l1tex__t_bytes_pipe_lsu_mem_local_op_ld.sum,l1tex__t_bytes_pipe_lsu_mem_local_op_st.sum
+metrics+=,smsp__issue_active.avg.pct_of_peak_sustained_active,sm__warps_active.avg.pct_of_peak_sustained_active
+metrics+=,gpu__time_duration.sum,sm__cycles_active.avg
+detail() {  # label, launches to skip, then the solve's arguments
+  local label="$1" skip="$2"
+  shift 2
+  ncu --clock-control none -k regex:pj_ivm_explore --launch-skip "$skip" --launch-count 1 \
+    --section SpeedOfLight --section Occupancy --section SchedulerStats --section WarpStateStats \
+    --section LaunchStats --section InstructionStats --metrics "$metrics" $(solve "$@") >"$out/ncu-$label.txt" 2>&1
+  echo "== $label (exit $?)"
+  grep -E "pj_ivm_explore|rounds|thread_inst_executed_per|issue_active|warps_active|local_op|Duration|SM Active|Elapsed Cycles|Registers|Stall|No Eligible|Warp Cycles Per Issued" \
+    "$out/ncu-$label.txt" | head -40
+}
+rounds() {  # label, then the solve's arguments
+  local label="$1"
+  shift
+  ncu --clock-control none -k regex:pj_ivm_explore --csv --metrics "$metrics" $(solve "$@") >"$out/ncu-rounds-$label.csv" 2>&1
+  echo "== rounds $label (exit $?): $(grep -c gpu__time_duration "$out/ncu-rounds-$label.csv") launches"
+}
+case "$what" in
+  detail)
+    detail two-ends-lb3 40 ta029 2237 --param branching=2 --param lb=3
+    detail forward-lb2 40 ta029 2237 --param lb=2
+    ;;
+  rounds)
+    rounds two-ends-lb3-ta029 ta029 2237 --param branching=2 --param lb=3
+    rounds two-ends-lb3-ta022 ta022 2099 --param branching=2 --param lb=3
+    ;;
+  *) echo "profile_ivm.sh: detail or rounds" >&2; exit 2 ;;
+esac
