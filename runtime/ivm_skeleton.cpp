@@ -162,7 +162,7 @@ SkeletonUnits ivm_units(const UnitInputs& in) {
             "with every position fixed there is nothing to search: use --skeleton cpu");
     throw UserErrors(std::move(d));
   }
-  return {std::nullopt, device_unit(in, {"gpu_abi.h", "gpu_search.cuh", "ivm_interval.h", "ivm_explorer.h", "ivm_two_ends.h", "ivm_two_ends_warp.cuh",
+  return {std::nullopt, device_unit(in, {"gpu_abi.h", "gpu_search.cuh", "ivm_interval.h", "ivm_explorer.h", "ivm_two_ends.h",
                                                                    "gpu_ivm.cuh"},
                                     {"-DPJ_BLOCK=" + std::to_string(in.opts.block())}, {generate_ivm_layout(in.spec)})};
 }

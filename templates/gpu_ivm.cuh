@@ -151,21 +151,13 @@ __device__ __forceinline__ void explore_round(pj_ivm::layout::Explorers e, PjIvm
   double left = 0;
   unsigned active = 0;
   const unsigned long long i = thread_index();
-  const bool owns = i < e.T;
-  if constexpr (problem::kEnds == 2) {
-    // Every thread of a warp takes part in its expansions (templates/ivm_two_ends_warp.cuh),
-    // one without an explorer too; it touches no explorer.
-    Ref x{e, owns ? i : 0};
-    Hooks h{kOptimise ? read_volatile(&r->best) : 0, r, ctl, ctl->trigger, round, Prefix(), sol};
-    const bool empty = pj_ivm::explore_two_ends<Hooks, pj_ivm::WarpExpansion>(x, stack, stride, h, c, owns);
-    if (owns && empty) atomicAdd(&ctl->empty, 1u);
-  }
-  if (owns) {
+  if (i < e.T) {
     Ref x{e, i};
-    if constexpr (problem::kEnds != 2) {
-      Hooks h{kOptimise ? read_volatile(&r->best) : 0, r, ctl, ctl->trigger, round, Prefix(), sol};
-      if (pj_ivm::explore(x, stack, stride, h, c)) atomicAdd(&ctl->empty, 1u);
-    }
+    Hooks h{kOptimise ? read_volatile(&r->best) : 0, r, ctl, ctl->trigger, round, Prefix(), sol};
+    bool empty = false;
+    if constexpr (problem::kEnds == 2) empty = pj_ivm::explore_two_ends(x, stack, stride, h, c);
+    else empty = pj_ivm::explore(x, stack, stride, h, c);
+    if (empty) atomicAdd(&ctl->empty, 1u);
     left = pj_ivm::remaining(x);
     active = left > 0;
     lengths[i] = left;

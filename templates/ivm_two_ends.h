@@ -156,118 +156,79 @@ PJ_HD void enter_root(Ref x, int best, Counters& c) {
   x.ends() = with_end(0, 0, end);
 }
 
-// How the explorers that run together expand their nodes: here one at a time (the host,
-// and counting, where nothing is bounded). templates/ivm_two_ends_warp.cuh bounds the
-// children of a warp's explorers across its lanes. `mine`: whether this explorer has a
-// node to expand now; the others take part with nothing.
-struct SoloExpansion {
-  static PJ_HD bool any(bool running) { return running; }
-  template <class N>
-  static PJ_HD Mask children(bool mine, const N& parent, Mask cand, int best, int& end) {
-    end = 0;
-    return mine ? children_two_ends(parent, cand, best, end) : 0;
-  }
-};
-
 // Explores the interval depth-first, as explore() in templates/ivm_explorer.h does with
 // one end; a popped child was kept when its parent was expanded, and is expanded in turn
-// after its bounds (pruned_when_popped). `owns`: whether this thread has an explorer
-// (`x`); one without still takes part in its group's expansions until the group is done.
-//
-// Each turn of the loop is one step of every explorer of the group, in the same order:
-// (1) on its own, backtrack and reach leaves until it pops a child that is not a leaf
-// (or stops); (2) that child's bounds, in every explorer at once; (3) its children at
-// both ends, through the group (Group::children); (4) the push.
-template <class Hooks, class Group = SoloExpansion>
+// (its first bound is checked again first: the incumbent may have improved since).
+template <class Hooks>
 // The path's restore and save repeat explore()'s on purpose: shared through one struct
 // of the running state, they cost the one-end kernel 40% (H100, ta022: 145 registers
 // became 96 with spills).
-PJ_HD bool explore_two_ends(Ref x, layout::Level* stack, int stride, Hooks& hooks, Counters& c, bool owns = true) {
-  const bool started_empty = !owns || is_empty(x);
+PJ_HD bool explore_two_ends(Ref x, layout::Level* stack, int stride, Hooks& hooks, Counters& c) {
+  if (is_empty(x)) return true;
   int vals[L];
-  EndBits ends = 0;
+  EndBits ends = x.ends();
   Node cur;
   problem::root(cur);
-  int top = 0;
-  Mask rem = 0;
-  int tight = 0;  // as in explore(): the node at level k is on last's path when tight >= k
-  if (!started_empty) {
-    ends = x.ends();
-    top = x.I();
-    for (int k = 0; k < top; ++k) {
-      stack[k * stride].node = cur;
-      stack[k * stride].rem = x.M(k);
-      vals[k] = x.V(k);
-      Node next;
-      place_at(cur, vals[k], end_at(ends, k), next);
-      cur = next;
-    }
-    rem = x.M(top);
-    while (tight < top && rank_of(stack[tight * stride].node.free, vals[tight]) == x.last(tight)) ++tight;
+  int top = x.I();
+  for (int k = 0; k < top; ++k) {
+    stack[k * stride].node = cur;
+    stack[k * stride].rem = x.M(k);
+    vals[k] = x.V(k);
+    Node next;
+    place_at(cur, vals[k], end_at(ends, k), next);
+    cur = next;
   }
+  Mask rem = x.M(top);
+  int tight = 0;  // as in explore(): the node at level k is on last's path when tight >= k
+  while (tight < top && rank_of(stack[tight * stride].node.free, vals[tight]) == x.last(tight)) ++tight;
 
   unsigned since_poll = 0;
-  bool done = started_empty;
-  bool running = !started_empty;
-  while (Group::any(running)) {
-    // (1) This explorer's next child to expand.
-    bool expand = false;
-    Node child;
-    int v = 0;
-    while (running) {
-      if (rem == 0) {
-        if (top == 0) {
-          done = true;
-          running = false;
-          break;
-        }
-        --top;
-        cur = stack[top * stride].node;
-        rem = stack[top * stride].rem;
-        tight = tight < top ? tight : top;
-        continue;
+  bool done = false;
+  while (true) {
+    if (rem == 0) {
+      if (top == 0) {
+        done = true;
+        break;
       }
-      if (++since_poll == Hooks::kPeriod) {
-        since_poll = 0;
-        if (hooks.poll()) {
-          running = false;
-          break;
-        }
-      }
-      v = pj::lowest(rem);
-      rem &= rem - 1;
-      place_at(cur, v, end_at(ends, top), child);
-      vals[top] = v;
-      if (top + 1 == L) {
-        ++c.evaluated;
-        int ordered[L];
-        by_position(vals, ends, ordered);
-        if (!hooks.leaf(child, ordered, c)) {  // not taken (a full solution buffer): next round
-          rem |= pj::bit<Mask>(v);
-          --c.evaluated;
-          running = false;
-          break;
-        }
-        continue;
-      }
-      expand = true;
-      break;
+      --top;
+      cur = stack[top * stride].node;
+      rem = stack[top * stride].rem;
+      tight = tight < top ? tight : top;
+      continue;
     }
-    // (2) Its bounds.
-    if (expand && pruned_when_popped(child, hooks.best)) expand = false;
-    // (3) Its children at both ends (a node whose children are leaves keeps them all).
-    const int k = top + 1;
-    const Mask cand = expand ? problem::candidates(child) : Mask(0);
-    const bool bounded = expand && !leaf_children(k);
-    int end = 0;
-    Mask child_rem = Group::children(bounded, child, cand, hooks.best, end);
-    if (!expand) continue;
-    // (4) The push.
+    if (++since_poll == Hooks::kPeriod) {
+      since_poll = 0;
+      if (hooks.poll()) break;
+    }
+    const int v = pj::lowest(rem);
+    rem &= rem - 1;
+    Node child;
+    place_at(cur, v, end_at(ends, top), child);
+    vals[top] = v;
+    if (top + 1 == L) {
+      ++c.evaluated;
+      int ordered[L];
+      by_position(vals, ends, ordered);
+      if (!hooks.leaf(child, ordered, c)) {  // not taken (a full solution buffer): next round
+        rem |= pj::bit<Mask>(v);
+        --c.evaluated;
+        break;
+      }
+      continue;
+    }
+    if (pruned_when_popped(child, hooks.best)) continue;
     ++c.expanded;
-    if (bounded) c.evaluated += 2ull * static_cast<unsigned long long>(pj::popcount(cand));
-    else child_rem = cand;
+    const int k = top + 1;
+    const bool on_last = tight == top && rank_of(cur.free, v) == x.last(top);
+    const Mask cand = problem::candidates(child);
+    Mask child_rem = cand;
+    int end = 0;
+    if (!leaf_children(k)) {
+      child_rem = children_two_ends(child, cand, hooks.best, end);
+      c.evaluated += 2ull * static_cast<unsigned long long>(pj::popcount(cand));
+    }
     ends = with_end(ends, k, end);
-    if (tight == top && rank_of(cur.free, v) == x.last(top)) {
+    if (on_last) {
       tight = k;
       child_rem &= lowest_n(child.free, x.last(k) + 1);
     }
@@ -277,7 +238,6 @@ PJ_HD bool explore_two_ends(Ref x, layout::Level* stack, int stride, Hooks& hook
     cur = child;
     rem = child_rem;
   }
-  if (started_empty) return true;
   x.I() = static_cast<layout::Digit>(top);
   for (int k = 0; k < top; ++k) {
     x.V(k) = static_cast<layout::Digit>(vals[k]);
