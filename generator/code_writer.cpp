@@ -45,8 +45,13 @@ void CodeWriter::close_loop() {
 }
 
 void CodeWriter::require_unroll() {
+  if (in_called_) return;
   for (Loop& l : loops_) l.must_unroll = true;
 }
+
+void CodeWriter::open_called_function() { in_called_ = true; }
+
+void CodeWriter::close_called_function() { in_called_ = false; }
 
 void CodeWriter::open_function() {
   function_at_ = text_.size();

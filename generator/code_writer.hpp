@@ -31,7 +31,8 @@ class CodeWriter {
   // The body of every open loop indexes an array kept in registers (state, a local
   // array) by a value known only when the loop is unrolled: rolled, that array would go
   // to local memory (3-10x slower searches measured), so these loops unroll whatever
-  // their size.
+  // their size. Not inside a function that is always called (open_called_function):
+  // there the budget decides alone.
   void require_unroll();
   void set_unroll_budget(int64_t statements) { unroll_budget_ = statements; }
   // A function whose body, unrolled, passes `heavy_from` statements is compiled once
@@ -40,6 +41,14 @@ class CodeWriter {
   // its closing brace.
   void open_function();
   void close_function();
+  // A function written PJ_HEAVY by its emitter (refine(): called once, under the branch
+  // on the cheap bound). Its node arrives by reference, through memory, and its loops
+  // may roll even where they index its local arrays: rolled, flowshop's refined LB2 (190
+  // machine pairs) searched as fast on the H100 (two ends, lb=3, ta021-ta023, ta029,
+  // ta030 within +-15%) and NVRTC compiled the ivm unit in 4.2-4.5 s instead of 13-15 s
+  // (docs/generated-code.md, "Unrolling").
+  void open_called_function();
+  void close_called_function();
   void set_heavy_from(int64_t statements) { heavy_from_ = statements; }
   const std::string& text() const { return text_; }
   const std::string& generated_name() const { return name_; }
@@ -64,6 +73,7 @@ class CodeWriter {
   int64_t outer_extra_ = 0;  // what loops outside any loop add by unrolling
   int64_t unroll_budget_ = kDefaultUnrollBudget;
   size_t function_at_ = 0;   // the open function's signature line in text_
+  bool in_called_ = false;   // between open_called_function and close_called_function
   int64_t function_statements_ = 0, function_extra_ = 0;
   int64_t heavy_from_ = kDefaultHeavyFrom;
 

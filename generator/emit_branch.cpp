@@ -179,7 +179,9 @@ void emit_refine(GenContext& g) {
     g.out.line("PJ_HEAVY " + t + " refine(const Node& s, " + t + " " + x.name_of_local(b.refine_bound) + ") {");
     g.out.indent();
     g.out.user_place(b.refine->loc);
+    g.out.open_called_function();  // its loops may roll (generator/code_writer.hpp)
     std::string v = x.emit_value(b.refine_prelude, *b.refine);
+    g.out.close_called_function();
     g.out.line("return " + v + ";");
     g.out.generated_place();
   } else {
