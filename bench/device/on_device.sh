@@ -20,6 +20,7 @@
 #   bash bench/device/on_device.sh flowshop-scratch-small  # ta001-ta020 from scratch, defaults and two ends
 #   bash bench/device/on_device.sh test-decision decision  # goal find, --target, --list: tests, then timings
 #   bash bench/device/on_device.sh test-ivm nqueens-symmetry  # ivm tests alone; N-Queens 19/20 with the symmetry
+#   bash bench/device/on_device.sh flowshop-two-ends-scratch-a flowshop-two-ends-scratch-b  # two ends from scratch
 #   bash bench/device/on_device.sh profile-ivm profile-ivm-rounds  # Nsight Compute: ivm explore, two ends and forward
 set -uo pipefail
 source "$(dirname "$0")/env.sh"
@@ -177,6 +178,14 @@ for l in open(sys.argv[1]):
       ;;
     profile-ivm-rounds)  # Nsight Compute on every ivm explore launch of two-ended ta029 and ta022: round lengths
       bash bench/device/profile_ivm.sh "$out" rounds 2>&1 | tee "$out/profile-ivm-rounds.log"
+      ;;
+    flowshop-two-ends-scratch-a)  # ivm, two ends, lb=3: ta023 at the optimum (150 s); ta021/22/24/25 from scratch
+      python3 bench/run.py bench/flowshop_two_ends_scratch_a.json --permjit "$(command -v permjit)" \
+        --out "$out/flowshop-two-ends-scratch.jsonl" 2>&1 | tee -a "$out/flowshop-two-ends-scratch.log"
+      ;;
+    flowshop-two-ends-scratch-b)  # the same from scratch: ta023, ta026-ta030
+      python3 bench/run.py bench/flowshop_two_ends_scratch_b.json --permjit "$(command -v permjit)" \
+        --out "$out/flowshop-two-ends-scratch.jsonl" 2>&1 | tee -a "$out/flowshop-two-ends-scratch.log"
       ;;
     test-ivm)
       permjit_gpu_tests "[ivm]" --durations yes 2>&1 | tee "$out/gpu-tests-ivm.log" | tail -30
