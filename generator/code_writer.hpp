@@ -44,9 +44,9 @@ class CodeWriter {
   // A function written PJ_HEAVY by its emitter (refine(): called once, under the branch
   // on the cheap bound). Its node arrives by reference, through memory, and its loops
   // may roll even where they index its local arrays: rolled, flowshop's refined LB2 (190
-  // machine pairs) searched as fast on the H100 (two ends, lb=3, ta021-ta023, ta029,
-  // ta030 within +-15%) and NVRTC compiled the ivm unit in 4.2-4.5 s instead of 13-15 s
-  // (docs/generated-code.md, "Unrolling").
+  // machine pairs) searched as fast on the H100 in total (two ends, lb=3: ta021 and
+  // ta023 faster, ta029 and ta030 0.04-0.08 s slower) and NVRTC compiled the ivm unit in
+  // 4.2-4.5 s instead of 13-15 s (docs/generated-code.md, "Unrolling").
   void open_called_function();
   void close_called_function();
   void set_heavy_from(int64_t statements) { heavy_from_ = statements; }
