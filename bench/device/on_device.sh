@@ -179,11 +179,11 @@ for l in open(sys.argv[1]):
     profile-ivm-rounds)  # Nsight Compute on every ivm explore launch of two-ended ta029 and ta022: round lengths
       bash bench/device/profile_ivm.sh "$out" rounds 2>&1 | tee "$out/profile-ivm-rounds.log"
       ;;
-    flowshop-two-ends-scratch-a)  # ivm, two ends, lb=3: ta023 at the optimum (150 s); ta021/22/24/25 from scratch
+    flowshop-two-ends-scratch-a)  # ivm, two ends, lb=3, from scratch: ta021, ta022, ta024, ta025
       python3 bench/run.py bench/flowshop_two_ends_scratch_a.json --permjit "$(command -v permjit)" \
         --out "$out/flowshop-two-ends-scratch.jsonl" 2>&1 | tee -a "$out/flowshop-two-ends-scratch.log"
       ;;
-    flowshop-two-ends-scratch-b)  # the same from scratch: ta023, ta026-ta030
+    flowshop-two-ends-scratch-b)  # the same: ta023, ta026-ta030
       python3 bench/run.py bench/flowshop_two_ends_scratch_b.json --permjit "$(command -v permjit)" \
         --out "$out/flowshop-two-ends-scratch.jsonl" 2>&1 | tee -a "$out/flowshop-two-ends-scratch.log"
       ;;

@@ -10,8 +10,8 @@ out="$1"
 what="${2:-detail}"
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 inst="${PERMJIT_INSTANCES_DIR:-$root/../shared/instances}/flowshop"
-# permjit's arguments for instance $1 at upper bound $2, then the rest.
-solve() { echo "$(command -v permjit) solve $root/problems/flowshop.toml --instance $inst/$1.txt --skeleton ivm --ub $2 ${*:3}"; }
+# Sets `run` to the solve of instance $1 at upper bound $2, with the rest of the arguments.
+solve() { run=("$(command -v permjit)" solve "$root/problems/flowshop.toml" --instance "$inst/$1.txt" --skeleton ivm --ub "$2" "${@:3}"); }
 metrics=smsp__thread_inst_executed_per_inst_executed.ratio,smsp__inst_executed.sum,smsp__thread_inst_executed.sum
 metrics+=,l1tex__t_bytes_pipe_lsu_mem_local_op_ld.sum,l1tex__t_bytes_pipe_lsu_mem_local_op_st.sum
 metrics+=,smsp__issue_active.avg.pct_of_peak_sustained_active,sm__warps_active.avg.pct_of_peak_sustained_active
@@ -19,9 +19,10 @@ metrics+=,gpu__time_duration.sum,sm__cycles_active.avg
 detail() {  # label, launches to skip, then the solve's arguments
   local label="$1" skip="$2"
   shift 2
+  solve "$@"
   ncu --clock-control none -k regex:pj_ivm_explore --launch-skip "$skip" --launch-count 1 \
     --section SpeedOfLight --section Occupancy --section SchedulerStats --section WarpStateStats \
-    --section LaunchStats --section InstructionStats --metrics "$metrics" $(solve "$@") >"$out/ncu-$label.txt" 2>&1
+    --section LaunchStats --section InstructionStats --metrics "$metrics" "${run[@]}" >"$out/ncu-$label.txt" 2>&1
   echo "== $label (exit $?)"
   grep -E "pj_ivm_explore|rounds|thread_inst_executed_per|issue_active|warps_active|local_op|Duration|SM Active|Elapsed Cycles|Registers|Stall|No Eligible|Warp Cycles Per Issued" \
     "$out/ncu-$label.txt" | head -40
@@ -29,7 +30,8 @@ detail() {  # label, launches to skip, then the solve's arguments
 rounds() {  # label, then the solve's arguments
   local label="$1"
   shift
-  ncu --clock-control none -k regex:pj_ivm_explore --csv --metrics "$metrics" $(solve "$@") >"$out/ncu-rounds-$label.csv" 2>&1
+  solve "$@"
+  ncu --clock-control none -k regex:pj_ivm_explore --csv --metrics "$metrics" "${run[@]}" >"$out/ncu-rounds-$label.csv" 2>&1
   echo "== rounds $label (exit $?): $(grep -c gpu__time_duration "$out/ncu-rounds-$label.csv") launches"
 }
 case "$what" in
