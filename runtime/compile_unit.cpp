@@ -1,6 +1,7 @@
 #include "runtime/compile_unit.hpp"
 
 #include "generator/code_writer.hpp"
+#include "runtime/device_fault_hook.hpp"
 #include "runtime/embedded.hpp"
 
 namespace permjit {
@@ -43,6 +44,7 @@ CompileUnit device_unit(const UnitInputs& in, std::vector<std::string> templates
   u.templates = std::move(templates);
   for (const auto& g : generated) u.generated.push_back(g.name);
   u.options = std::move(options);
+  for (auto& o : device_fault_hook_options()) u.options.push_back(std::move(o));  // a test hook; none otherwise
   u.data = in.source.data;
   return u;
 }

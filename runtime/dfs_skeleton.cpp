@@ -42,7 +42,8 @@ void run_dfs_skeleton(SkeletonRun& run) {
   const bool records = run.decision.records();
   const int block = opts.block();
   GpuStart g(run);
-  CUfunction kernel = g.module.function(records ? "pj_dfs_record" : "pj_dfs");
+  const char* kernel_name = records ? "pj_dfs_record" : "pj_dfs";
+  CUfunction kernel = g.module.function(kernel_name);
 
   // The CPU search to d_cpu. A solution's values start with its frontier node's.
   auto t1 = clock_type::now();
@@ -97,11 +98,11 @@ void run_dfs_skeleton(SkeletonRun& run) {
     unsigned grid = static_cast<unsigned>((n + block - 1) / block);
     timer.start();
     cuda::check(cuda::api().LaunchKernel(kernel, grid, 1, 1, block, 1, 1, 0, nullptr, args, nullptr),
-                "launching dfs kernel pj_dfs");
+                std::string("launching dfs kernel ") + kernel_name);
     try {
       r.t_kernels += timer.stop_seconds();
     } catch (const cuda::Error& e) {
-      throw cuda::Error(std::string("the dfs kernel pj_dfs failed: ") + e.what());
+      throw cuda::Error(std::string("the dfs kernel ") + kernel_name + " failed: " + e.what());
     }
     ++r.chunks;
     if (solutions) {

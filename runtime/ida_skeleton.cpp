@@ -374,7 +374,8 @@ void GpuIdaSolver::solve(const StartValues& start, SolveResult& r) {
       try {
         r.t_kernels += timer.stop_seconds();
       } catch (const cuda::Error& e) {
-        throw cuda::Error(std::string("the ") + name + " kernel failed: " + e.what());
+        throw cuda::Error(std::string("the ") + name + " kernel " + (warp_per_root ? "pj_ida_warp" : "pj_ida_thread") +
+                          " failed: " + e.what());
       }
       auto tt = clock_type::now();
       counts_buf.download(&dev, sizeof dev);

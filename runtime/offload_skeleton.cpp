@@ -152,7 +152,8 @@ class GpuOffloadDevice {
     try {
       Slot& s = *self->slots_.at(slot);
       const cuda::Api& api = cuda::api();
-      cuda::check(api.StreamSynchronize(s.stream.get()), "the offload kernel");
+      cuda::check(api.StreamSynchronize(s.stream.get()),
+                  self->branch_ ? "the offload kernel pj_offload_branch" : "the offload kernel pj_offload_bound");
       float b = 0, e = 0;
       cuda::check(api.EventElapsedTime(&b, self->origin_, s.start), "cuEventElapsedTime");
       cuda::check(api.EventElapsedTime(&e, self->origin_, s.stop), "cuEventElapsedTime");

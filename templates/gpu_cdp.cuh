@@ -114,6 +114,7 @@ extern "C" __global__ void __launch_bounds__(PJ_CHILD_BLOCK)
 pj_rec_final(const unsigned* __restrict__ a_nodes, const unsigned char* __restrict__ a_prefix,
              unsigned long long a_stride, int depth, const unsigned long long* __restrict__ offsets, unsigned blocks,
              unsigned long long per_block, unsigned long long total, PjGpuResults* r) {
+  PJ_TEST_FAULT_POINT();
   const unsigned long long i = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
   const unsigned long long j = i < total ? rec_entry(i, offsets, blocks, per_block) : 0;
   gpu_cdp::final_search<false>(i < total, j, a_nodes, a_prefix, a_stride, depth, r, nullptr);
@@ -123,6 +124,7 @@ pj_rec_final_record(const unsigned* __restrict__ a_nodes, const unsigned char* _
                     unsigned long long a_stride, int depth, const unsigned long long* __restrict__ offsets,
                     unsigned blocks, unsigned long long per_block, unsigned long long total, PjGpuResults* r,
                     PjGpuSolutions* sol) {
+  PJ_TEST_FAULT_POINT();
   const unsigned long long i = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
   const unsigned long long j = i < total ? rec_entry(i, offsets, blocks, per_block) : 0;
   gpu_cdp::final_search<true>(i < total, j, a_nodes, a_prefix, a_stride, depth, r, sol);
@@ -137,6 +139,7 @@ pj_cdp_intermediate(const unsigned* __restrict__ nodes, const unsigned char* __r
                     unsigned* __restrict__ a_nodes, unsigned char* __restrict__ a_prefix, unsigned long long a_stride,
                     unsigned per_thread, unsigned* __restrict__ block_loads, PjCdpControl* ctl, PjGpuResults* r,
                     PjGpuSolutions* sol) {
+  PJ_TEST_FAULT_POINT();
   using namespace gpu_search;
   __shared__ unsigned long long totals[3];
   __shared__ unsigned block_load;

@@ -32,11 +32,13 @@ __device__ __forceinline__ void dfs_chunk(const unsigned* __restrict__ nodes, co
 extern "C" __global__ void __launch_bounds__(PJ_BLOCK)
 pj_dfs(const unsigned* __restrict__ nodes, const unsigned char* __restrict__ prefix, unsigned long long count,
        unsigned long long stride, int depth, PjGpuResults* r) {
+  PJ_TEST_FAULT_POINT();
   dfs_chunk<false>(nodes, prefix, count, stride, depth, r, nullptr);
 }
 
 extern "C" __global__ void __launch_bounds__(PJ_BLOCK)
 pj_dfs_record(const unsigned* __restrict__ nodes, const unsigned char* __restrict__ prefix, unsigned long long count,
               unsigned long long stride, int depth, PjGpuResults* r, PjGpuSolutions* sol) {
+  PJ_TEST_FAULT_POINT();
   dfs_chunk<true>(nodes, prefix, count, stride, depth, r, sol);
 }

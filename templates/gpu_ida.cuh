@@ -232,6 +232,7 @@ extern "C" __global__ void __launch_bounds__(32)
                 unsigned donate_after,
                 unsigned long long* __restrict__ work, unsigned long long* __restrict__ worker_work,
                 PjIdaDeviceCounts* out) {
+  PJ_TEST_FAULT_POINT();
   using namespace gpu_ida;
   extern __shared__ __align__(16) unsigned char stack_bytes[];
   Entry* stack = reinterpret_cast<Entry*>(stack_bytes);
@@ -391,6 +392,7 @@ extern "C" __global__ void pj_ida_thread(const problem::Node* __restrict__ roots
                                          const unsigned* __restrict__ thread_begin, unsigned items, unsigned threads,
                                          int limit, int all_solutions, unsigned long long* __restrict__ work,
                                          unsigned long long* __restrict__ worker_work, PjIdaDeviceCounts* out) {
+  PJ_TEST_FAULT_POINT();
   using namespace gpu_ida;
   const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t >= threads) return;

@@ -136,6 +136,7 @@ extern "C" __global__ void pj_ivm_init(pj_ivm::layout::Explorers e, const unsign
 __device__ __forceinline__ void explore_round(pj_ivm::layout::Explorers e, PjIvmControl* ctl, PjGpuResults* r, double* lengths,
                                               unsigned round, PjGpuSolutions* sol, pj_ivm::layout::Level* stack,
                                               int stride) {
+  PJ_TEST_FAULT_POINT();
   using namespace pj_ivm::device;
   __shared__ unsigned long long totals[3];
   __shared__ double left_total;

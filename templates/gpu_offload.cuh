@@ -16,6 +16,7 @@ extern "C" __constant__ int pj_node_bytes = sizeof(problem::Node);
 extern "C" __global__ void __launch_bounds__(PJ_BLOCK)
 pj_offload_bound(const problem::Node* __restrict__ children, unsigned long long count, int best,
                  int* __restrict__ bounds) {
+  PJ_TEST_FAULT_POINT();
   const unsigned long long i = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i < count) bounds[i] = problem::staged_bound(children[i], best);
 }
@@ -23,6 +24,7 @@ pj_offload_bound(const problem::Node* __restrict__ children, unsigned long long 
 extern "C" __global__ void __launch_bounds__(PJ_BLOCK)
 pj_offload_branch(const problem::Node* __restrict__ parents, const unsigned* __restrict__ offsets,
                   unsigned long long parent_count, unsigned long long count, int best, int* __restrict__ bounds) {
+  PJ_TEST_FAULT_POINT();
   const unsigned long long t = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (t >= count) return;
   // The parent: the last one whose first child is at or before t.

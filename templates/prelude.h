@@ -207,3 +207,20 @@ struct BytePerm {
 };
 
 }  // namespace pj
+
+// A test hook, not a feature (runtime/device_fault_hook.hpp): a device unit compiled
+// with PJ_TEST_DEVICE_FAULT=N traps in the N-th launch of a search kernel, counted over
+// every kernel that calls PJ_TEST_FAULT_POINT() at its start, so that tests can see what
+// a real device fault does to a run (the error, the exit status, the checkpoint). In
+// every other build the point is nothing.
+#if defined(__CUDACC__) && defined(PJ_TEST_DEVICE_FAULT)
+__device__ unsigned pj_test_launches = 0;
+#define PJ_TEST_FAULT_POINT()                                                        \
+  do {                                                                               \
+    if (blockIdx.x == 0 && threadIdx.x == 0 &&                                       \
+        atomicAdd(&pj_test_launches, 1u) + 1u == static_cast<unsigned>(PJ_TEST_DEVICE_FAULT)) \
+      __trap();                                                                      \
+  } while (0)
+#else
+#define PJ_TEST_FAULT_POINT() ((void)0)
+#endif

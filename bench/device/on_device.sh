@@ -22,6 +22,7 @@
 #   bash bench/device/on_device.sh test-ivm nqueens-symmetry  # ivm tests alone; N-Queens 19/20 with the symmetry
 #   bash bench/device/on_device.sh flowshop-two-ends-scratch-a flowshop-two-ends-scratch-b  # two ends from scratch
 #   bash bench/device/on_device.sh profile-ivm profile-ivm-rounds  # Nsight Compute: ivm explore, two ends and forward
+#   bash bench/device/on_device.sh test-fault          # a device fault in each GPU skeleton: message, exit 2, resume
 set -uo pipefail
 source "$(dirname "$0")/env.sh"
 out="${OUT:-/tmp/permjit-out}"
@@ -40,6 +41,10 @@ for mode in "$@"; do
     bench)
       python3 bench/run.py bench/gpu_dfs.json --permjit "$(command -v permjit)" --out "$out/gpu-dfs.jsonl" 2>&1 |
         tee "$out/bench.log"
+      ;;
+    test-fault)  # a device fault provoked in each GPU skeleton (tests/gpu/device_fault_test.py)
+      python3 tests/gpu/device_fault_test.py "$(command -v permjit)" problems "$PERMJIT_INSTANCES_DIR" 2>&1 |
+        tee "$out/gpu-tests-fault.log" | tail -40
       ;;
     test-ida)
       permjit_gpu_tests "[ida]" --durations yes 2>&1 | tee "$out/gpu-tests-ida.log" | tail -30

@@ -2,7 +2,9 @@
 // and to a cubin, with every GPU skeleton's kernels (dfs; ivm; offload for optimisation
 // problems; cdp linked with the device runtime by nvJitLink; rec) and with the probe
 // kernel (templates/probe.cuh). Needs no GPU.
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
@@ -197,4 +199,48 @@ TEST_CASE("a link error names nvJitLink's reason", "[nvrtc][cdp]") {
   DeviceLinkOutput out = link_with_device_runtime("not a cubin", "sm_90", find_device_runtime());
   CHECK_FALSE(out.ok);
   CHECK_FALSE(out.log.empty());
+}
+
+// The device-fault test hook (runtime/device_fault_hook.hpp): with the variable set,
+// every search kernel a host launches holds a trap and the unit carries the option;
+// without it, no kernel does. What tests/gpu/device_fault_test.py relies on.
+TEST_CASE("the device-fault test hook puts a trap in every host-launched search kernel, and only then",
+          "[nvrtc][fault]") {
+  struct Case {
+    const char* spec;
+    std::vector<std::string> params;
+    std::string instance;
+    int record;
+    std::vector<const char*> skeletons;
+  };
+  const std::vector<Case> cases = {
+      {"nqueens.toml", {"n=8"}, "", 0, {"dfs", "ivm", "cdp", "rec"}},
+      {"flowshop.toml", {"lb=1"}, test::instance("flowshop/ta001.txt"), 0, {"offload"}},
+      {"puzzle15.toml", {}, test::instance("15puzzle/korf100.txt"), 1, {"ida", "ida-thread"}},
+  };
+  for (const Case& c : cases) {
+    LoadOptions o;
+    o.spec_path = test::problem(c.spec);
+    o.params = c.params;
+    o.instance_path = c.instance;
+    o.instance_record = c.record;
+    ProblemSpec spec = load_spec(o);
+    ProblemSource src = generate_problem(spec);
+    for (const char* sk : c.skeletons) {
+      INFO(c.spec << " " << sk);
+      CompileUnit plain = device_unit_of(sk, spec, src);
+      setenv("PERMJIT_TEST_DEVICE_FAULT", "3", 1);
+      CompileUnit hooked = device_unit_of(sk, spec, src);
+      unsetenv("PERMJIT_TEST_DEVICE_FAULT");
+      CHECK(hooked.text == plain.text);  // a checkpoint of the one resumes with the other
+      CHECK(std::count(hooked.options.begin(), hooked.options.end(), "-DPJ_TEST_DEVICE_FAULT=3") == 1);
+      CHECK(std::count(plain.options.begin(), plain.options.end(), "-DPJ_TEST_DEVICE_FAULT=3") == 0);
+      NvrtcOutput with = compile_unit(hooked), without = compile_unit(plain);
+      INFO(with.log << without.log);
+      REQUIRE(with.ok);
+      REQUIRE(without.ok);
+      CHECK(with.ptx.find("trap;") != std::string::npos);
+      CHECK(without.ptx.find("trap;") == std::string::npos);
+    }
+  }
 }
