@@ -161,7 +161,26 @@ TEST_CASE("generate: atsp with a TSPLIB instance of 8 cities", "[generator]") {
   CHECK_THAT(t, Catch::Contains("71, 72, 73, 74, 75, 76, 77, 9999"));
   int l = spec_line(spec, "objective");
   CHECK(mapped_line(t, "data_dist[s.last][s.first]") == std::pair{spec.file->path, l});
-  CHECK(mapped_line(t, "data_dist[p.last][v]") == std::pair{spec.file->path, spec_line(spec, "place")});
+  CHECK(mapped_line(t, "data_step[p.last][v]") == std::pair{spec.file->path, spec_line(spec, "place")});
+}
+
+// TSPLIB's ftv files mark the diagonal with 10^8. A tour never takes it, and atsp.toml's
+// partial cost reads the diagonal-free `step` table, so 34 cities of 10^8 markers stay
+// 32-bit ints and the GPU skeletons take the instance (before: "this value may reach
+// 2200000000", refused for ivm).
+TEST_CASE("generate: atsp with ftv's 10^8 diagonal markers computes in 32 bits", "[generator]") {
+  const int n = 34;
+  std::string text = "NAME: ftvlike\nTYPE: ATSP\nDIMENSION: " + std::to_string(n) +
+                     "\nEDGE_WEIGHT_TYPE: EXPLICIT\nEDGE_WEIGHT_FORMAT: FULL_MATRIX\nEDGE_WEIGHT_SECTION\n";
+  for (int i = 0; i < n; ++i) {
+    for (int j = 0; j < n; ++j) text += std::to_string(i == j ? 100000000 : 1 + (7 * i + 3 * j) % 332) + " ";
+    text += "\n";
+  }
+  TempFile inst("ftvlike.atsp", text + "EOF\n");
+  ProblemSpec spec = load("atsp.toml", {}, inst.path());
+  std::string t = generate_problem(spec).text;
+  CHECK_THAT(t, !Catch::Contains("using Int = long long"));
+  CHECK_THAT(t, !Catch::Contains("#error"));
 }
 
 TEST_CASE("generate: qap with a layout instance of size 8, every bound", "[generator]") {
