@@ -177,7 +177,8 @@ class GpuIdaSolver : public PathSolver {
         warp_per_root_(warp_per_root),
         name_(run.result.skeleton),
         g_(run),
-        kernel_(g_.module.function(warp_per_root ? "pj_ida_warp" : "pj_ida_thread")),
+        kernel_name_(warp_per_root ? "pj_ida_warp" : "pj_ida_thread"),
+        kernel_(g_.module.function(kernel_name_)),
         ida_(g_.host),
         device_(run.result.device),
         moves_(static_cast<int>(run.spec.path.moves.size())),
@@ -213,6 +214,7 @@ class GpuIdaSolver : public PathSolver {
   bool warp_per_root_;
   std::string name_;  // the registry's name of the skeleton, for messages
   GpuStart g_;
+  const char* kernel_name_;  // for messages; declared before kernel_, which is looked up by it
   CUfunction kernel_;
   IdaModule ida_;
   std::string device_;  // as open_device named it
@@ -374,8 +376,7 @@ void GpuIdaSolver::solve(const StartValues& start, SolveResult& r) {
       try {
         r.t_kernels += timer.stop_seconds();
       } catch (const cuda::Error& e) {
-        throw cuda::Error(std::string("the ") + name + " kernel " + (warp_per_root ? "pj_ida_warp" : "pj_ida_thread") +
-                          " failed: " + e.what());
+        throw cuda::Error(std::string("the ") + name + " kernel " + kernel_name_ + " failed: " + e.what());
       }
       auto tt = clock_type::now();
       counts_buf.download(&dev, sizeof dev);

@@ -62,7 +62,7 @@ class GpuOffloadDevice {
   GpuOffloadDevice(const cuda::Module& module, CUcontext context, bool branch, int slots, size_t node_bytes,
                    size_t max_nodes, size_t max_children, int block)
       : context_(context), branch_(branch), node_bytes_(node_bytes), block_(block),
-        kernel_(module.function(branch ? "pj_offload_branch" : "pj_offload_bound")) {
+        kernel_name_(branch ? "pj_offload_branch" : "pj_offload_bound"), kernel_(module.function(kernel_name_)) {
     for (int s = 0; s < slots; ++s) slots_.emplace_back(std::make_unique<Slot>(node_bytes * max_nodes, max_nodes + 1,
                                                                                max_children));
     // Kernel times are taken from this event, so that those of all slots can be merged.
@@ -113,6 +113,7 @@ class GpuOffloadDevice {
   bool branch_;
   size_t node_bytes_;
   int block_;
+  const char* kernel_name_;  // for messages; declared before kernel_, which is looked up by it
   CUfunction kernel_;
   std::vector<std::unique_ptr<Slot>> slots_;
   CUevent origin_ = nullptr;
@@ -152,8 +153,7 @@ class GpuOffloadDevice {
     try {
       Slot& s = *self->slots_.at(slot);
       const cuda::Api& api = cuda::api();
-      cuda::check(api.StreamSynchronize(s.stream.get()),
-                  self->branch_ ? "the offload kernel pj_offload_branch" : "the offload kernel pj_offload_bound");
+      cuda::check(api.StreamSynchronize(s.stream.get()), std::string("the offload kernel ") + self->kernel_name_);
       float b = 0, e = 0;
       cuda::check(api.EventElapsedTime(&b, self->origin_, s.start), "cuEventElapsedTime");
       cuda::check(api.EventElapsedTime(&e, self->origin_, s.stop), "cuEventElapsedTime");
@@ -187,7 +187,7 @@ class GpuOffloadDevice {
     void* branch_args[] = {&nodes_p, &offsets_p, &count, &children, &best, &bounds_p};
     cuda::check(api.EventRecord(s.start, st), "cuEventRecord");
     cuda::check(api.LaunchKernel(kernel_, grid, 1, 1, block_, 1, 1, 0, st, branch_ ? branch_args : bound_args, nullptr),
-                branch_ ? "launching pj_offload_branch" : "launching pj_offload_bound");
+                std::string("launching ") + kernel_name_);
     cuda::check(api.EventRecord(s.stop, st), "cuEventRecord");
     cuda::check(api.MemcpyDtoHAsync(s.bounds_h.get(), s.bounds_d.ptr(), children * 4, st), "cuMemcpyDtoHAsync");
   }

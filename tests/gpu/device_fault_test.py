@@ -67,7 +67,6 @@ def faults(what, args, launch, kernel):
     check(f"{what}: the error names {kernel}", kernel in p.stderr and "CUDA_ERROR_" in p.stderr, detail)
     check(f"{what}: no result printed", p.stdout.strip() == "", detail)
     print("     " + p.stderr.strip().replace("\n", "\n     "))
-    return p
 
 
 def main():

@@ -37,6 +37,8 @@ TEST_CASE("a device-fault hook value that is not a launch number is refused with
     } catch (const UserErrors& e) {
       CHECK(std::string(e.what()).find("PERMJIT_TEST_DEVICE_FAULT") != std::string::npos);
       CHECK(std::string(e.what()).find("the number of the launch that faults") != std::string::npos);
+      // The place is the value, after "PERMJIT_TEST_DEVICE_FAULT=" (26 characters).
+      CHECK(std::string(e.what()).find("<command line>:1:27: error:") != std::string::npos);
     }
   }
 }
