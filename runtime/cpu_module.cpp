@@ -21,8 +21,9 @@ CpuModule::CpuModule(const HostModule& compiled) : path_(compiled.path) {
   ranges_open_ = reinterpret_cast<PjCpuRangesOpenFn>(dlsym(handle_, "pj_cpu_ranges_open"));
   ranges_search_ = reinterpret_cast<PjCpuRangesSearchFn>(dlsym(handle_, "pj_cpu_ranges_search"));
   ranges_close_ = reinterpret_cast<PjCpuRangesCloseFn>(dlsym(handle_, "pj_cpu_ranges_close"));
+  improve_ = reinterpret_cast<PjCpuImproveFn>(dlsym(handle_, "pj_cpu_improve"));
   if (!abi || !search_ || !frontier_ || !frontier_free_ || !ranges_open_ || !ranges_search_ || !ranges_close_ ||
-      abi() != PJ_CPU_ABI) {
+      !improve_ || abi() != PJ_CPU_ABI) {
     dlclose(handle_);
     throw std::runtime_error("the compiled module " + so_path + " does not match this permjit (ABI)");
   }
@@ -70,6 +71,23 @@ PjFrontier CpuModule::frontier(std::optional<long long> ub, int depth, unsigned 
 }
 
 void CpuModule::free_frontier(PjFrontier& f) const { frontier_free_(&f); }
+
+PjImproveResult CpuModule::improve(std::span<const int> perm, long long value, const ImproveOptions& opts) const {
+  PjImproveArgs args{};
+  args.threads = opts.threads;
+  args.seconds = opts.seconds;
+  args.seed = opts.seed;
+  PJ_INTERNAL_ASSERT(perm.size() <= 64, "a permutation of at most 64 values");
+  args.size = static_cast<int>(perm.size());
+  for (size_t i = 0; i < perm.size(); ++i) args.perm[i] = perm[i];
+  args.value = value;
+  args.stop_request = opts.stop_request;
+  PjImproveResult r{};
+  int rc = improve_(&args, &r);
+  // The callers improve a leaf the same module found, of a spec that optimises.
+  PJ_INTERNAL_ASSERT(rc == 0, "local search refused its start (code " + std::to_string(rc) + ")");
+  return r;
+}
 
 CpuRanges::CpuRanges(const CpuModule& module, const CpuRunOptions& opts, int depth, unsigned long long min_nodes)
     : module_(module) {

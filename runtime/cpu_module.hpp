@@ -2,6 +2,7 @@
 // frontier a GPU skeleton starts from. Both run the generated problem on the host.
 #pragma once
 #include <optional>
+#include <span>
 #include <string>
 
 #include "runtime/host_compiler.hpp"
@@ -22,6 +23,14 @@ struct CpuRunOptions {
   bool fixed_incumbent = false;
   SolutionList* list = nullptr;
   const volatile int* stop_request = nullptr;  // non-null: the search stops once it is nonzero
+};
+
+// Local search from a leaf (templates/cpu_improve.hpp).
+struct ImproveOptions {
+  int threads = 1;
+  double seconds = 0;
+  unsigned long long seed = 1;
+  const volatile int* stop_request = nullptr;
 };
 
 class CpuModule;
@@ -63,6 +72,8 @@ class CpuModule {
   PjFrontier frontier(std::optional<long long> ub, int depth, unsigned long long min_nodes, bool with_prefix,
                       int threads) const;
   void free_frontier(PjFrontier& f) const;
+  // The best leaf local search finds from `perm` (worth `value`) within opts.seconds.
+  PjImproveResult improve(std::span<const int> perm, long long value, const ImproveOptions& opts) const;
 
  private:
   friend class CpuRanges;
@@ -74,6 +85,7 @@ class CpuModule {
   PjCpuRangesOpenFn ranges_open_ = nullptr;
   PjCpuRangesSearchFn ranges_search_ = nullptr;
   PjCpuRangesCloseFn ranges_close_ = nullptr;
+  PjCpuImproveFn improve_ = nullptr;
 };
 
 PjCpuResult run_cpu_module(const HostModule& compiled, const CpuRunOptions& opts);

@@ -2,6 +2,8 @@
 // (templates/cpu_ida.hpp for a path problem) into a shared object (cached), load it,
 // search.
 #include <chrono>
+
+#include <fmt/format.h>
 #include <stdexcept>
 
 #include "dsl/diagnostics.hpp"
@@ -22,6 +24,20 @@ SkeletonUnits cpu_units(const UnitInputs& in) {
   return {host_unit(in, path ? cpu_ida_templates() : cpu_search_templates()), std::nullopt};
 }
 
+namespace {
+void improve_best_leaf(const CpuModule& module, double seconds, int threads, SolveResult& r) {
+  ImproveOptions io;
+  io.threads = threads;
+  io.seconds = seconds;
+  PjImproveResult m = module.improve(r.permutation, r.objective, io);
+  r.improve = SolveResult::ImproveReport{r.objective, m.seconds, m.iterations, m.evaluations, m.optimal != 0};
+  if (m.found) {
+    r.objective = m.best;
+    r.permutation.assign(m.perm, m.perm + m.size);
+  }
+}
+}  // namespace
+
 void run_cpu_skeleton(SkeletonRun& run) {
   if (run.spec.goal == Goal::path) {
     const SolveOptions& o = run.opts;
@@ -36,6 +52,9 @@ void run_cpu_skeleton(SkeletonRun& run) {
   // Several processes, or one checkpoint: the frontier is searched range by range
   // (runtime/range_run.hpp). A plain run takes the path below, unchanged.
   if (launched_as_mpi_ranks()) {
+    if (run.opts.improve)
+      command_line_error(fmt::format("--improve {}", *run.opts.improve), 1,
+                         "--improve runs in one process: the MPI ranks of a search do not combine with it");
     run_cpu_mpi(run);
     return;
   }
@@ -57,7 +76,8 @@ void run_cpu_skeleton(SkeletonRun& run) {
   o.solution_limit = run.decision.solution_limit;
   o.fixed_incumbent = run.decision.fixed_incumbent;
   o.list = run.decision.list;
-  PjCpuResult out = run_cpu_module(mod, o);
+  CpuModule module(mod);
+  PjCpuResult out = module.search(o);
   auto t2 = clock::now();
 
   r.device = "host CPU";
@@ -81,6 +101,9 @@ void run_cpu_skeleton(SkeletonRun& run) {
   r.stopped = out.stopped != 0 && !r.reached_limit;
   r.donations = out.donations;
   if (r.found) r.permutation.assign(out.perm, out.perm + out.size);
+  // --improve: local search from the best leaf of a search its time limit stopped (a
+  // complete search proved its answer; one that found no leaf gives nothing to start from).
+  if (run.opts.improve && r.stopped && r.found) improve_best_leaf(module, *run.opts.improve, o.threads, r);
 }
 
 }  // namespace permjit

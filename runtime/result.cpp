@@ -82,6 +82,15 @@ std::string decision_text(const SolveResult& r) {
   return s;
 }
 
+nlohmann::ordered_json improve_json(const std::optional<SolveResult::ImproveReport>& m) {
+  if (!m) return nullptr;
+  return {{"from", m->from},
+          {"seconds", m->seconds},
+          {"iterations", m->iterations},
+          {"evaluations", m->evaluations},
+          {"optimal", m->optimal}};
+}
+
 }  // namespace
 
 std::string format_human(const SolveResult& r) {
@@ -131,11 +140,24 @@ std::string format_human(const SolveResult& r) {
       s += fmt::format("{}     none: no complete permutation is feasible\n", word);
     }
   }
+  if (r.improve) {
+    const auto& m = *r.improve;
+    if (r.objective != m.from)
+      s += fmt::format("improved    from {} by {:.3f} s of local search ({} kicks){}\n", m.from, m.seconds,
+                       grouped(m.iterations), m.optimal ? ", to the root's bound: optimal" : "");
+    else
+      s += fmt::format("improved    no: {:.3f} s of local search ({} kicks) found nothing better\n", m.seconds,
+                       grouped(m.iterations));
+  }
   if (r.all_optimal && r.listed)
     s += fmt::format("optimal     {} permutation(s) listed to {}\n", grouped(*r.listed), r.listed_to);
   if (r.warm_start) {
     const auto& w = *r.warm_start;
-    if (w.objective)
+    if (w.objective && w.improve)
+      s += fmt::format("warm start  {} from {:.3f} s of the cpu skeleton ({}) and local search, the search's first "
+                       "incumbent\n",
+                       *w.objective, w.seconds, w.improve->from);
+    else if (w.objective)
       s += fmt::format("warm start  {} from {:.3f} s of the cpu skeleton{}, the search's first incumbent\n", *w.objective,
                        w.seconds, w.complete ? " (which finished)" : "");
     else if (!w.failure.empty())
@@ -235,11 +257,13 @@ std::string format_json(const SolveResult& r) {
   // its solution limit answered its question.
   j["complete"] = !r.stopped;
   j["time_limit_s"] = r.time_limit > 0 ? nlohmann::ordered_json(r.time_limit) : nlohmann::ordered_json(nullptr);
+  j["improve"] = improve_json(r.improve);
   if (r.warm_start)
     j["warm_start"] = {{"objective", r.warm_start->objective ? nlohmann::ordered_json(*r.warm_start->objective)
                                                              : nlohmann::ordered_json(nullptr)},
                        {"seconds", r.warm_start->seconds},
-                       {"complete", r.warm_start->complete}};
+                       {"complete", r.warm_start->complete},
+                       {"improve", improve_json(r.warm_start->improve)}};
   else
     j["warm_start"] = nullptr;
   j["nodes"] = {{"expanded", r.expanded}, {"evaluated", r.evaluated}};

@@ -30,13 +30,27 @@ struct SolveResult {
   long long objective = 0;
   std::vector<int> permutation;
 
+  // Local search from the best leaf of a search stopped at its time limit (--improve,
+  // and the warm start's; templates/cpu_improve.hpp): the leaf's value before it, its
+  // seconds, its kicks and complete permutations evaluated (all threads), and whether it
+  // reached the root's bound (then nothing is better).
+  struct ImproveReport {
+    long long from = 0;
+    double seconds = 0;
+    uint64_t iterations = 0, evaluations = 0;
+    bool optimal = false;
+  };
+  std::optional<ImproveReport> improve;
+
   // The incumbent found before a GPU search (runtime/warm_start.hpp): its value, if
-  // any, the cpu search's seconds, whether it finished, why it failed.
+  // any, the cpu search's seconds (its local search's included), whether it finished,
+  // why it failed, and its local search.
   struct WarmStartReport {
     std::optional<long long> objective;
     double seconds = 0;
     bool complete = false;
     std::string failure;
+    std::optional<ImproveReport> improve;
   };
   std::optional<WarmStartReport> warm_start;
 

@@ -15,7 +15,9 @@ namespace permjit {
 
 namespace {
 
-enum class Shape { any, placement, path };
+// Which specs an option applies to: any, placement problems, path problems, or placement
+// problems that minimise or maximise.
+enum class Shape { any, placement, path, optimise };
 
 struct OptionInfo {
   SkeletonOption id;
@@ -40,6 +42,20 @@ const OptionInfo kOptions[] = {
      [](const SolveOptions& o) { return if_set(o.time_limit != 0, o.time_limit); },
      [](const SolveOptions& o) {
        return o.time_limit < 0 ? std::string("--time-limit takes a number of seconds above 0") : std::string();
+     }},
+    {SkeletonOption::improve, "--improve", Shape::optimise, {},
+     [](const SolveOptions& o) { return if_set(o.improve.has_value(), o.improve.value_or(0)); },
+     [](const SolveOptions& o) {
+       // Local search starts from the leaf a search stopped at its time limit found; it
+       // does not run within a run that lists, stops at a target or saves checkpoints.
+       if (o.improve.value_or(0) <= 0) return std::string("--improve takes a number of seconds above 0");
+       if (o.time_limit <= 0)
+         return std::string("--improve runs after a search stopped by --time-limit: give --time-limit too");
+       if (o.target || o.list || o.all_optimal)
+         return std::string("--improve does not combine with --target, --list or --all-optimal");
+       if (!o.checkpoint.empty() || !o.resume.empty())
+         return std::string("--improve does not combine with --checkpoint or --resume");
+       return std::string();
      }},
     {SkeletonOption::warm_start, "--warm-start", Shape::placement, {},
      [](const SolveOptions& o) { return if_set(o.warm_start.has_value(), o.warm_start.value_or(0)); },
@@ -171,7 +187,11 @@ void check_skeleton_options(const SolveOptions& opts, const Skeleton& sk, const 
     const std::string flag(o.flag);
     const std::string shown = value->empty() ? flag : flag + " " + *value;
     const int value_col = static_cast<int>(flag.size()) + 2;
-    if (o.shape != Shape::any && (o.shape == Shape::path) != path)
+    if (o.shape == Shape::optimise && spec.goal != Goal::minimize && spec.goal != Goal::maximize)
+      command_line_error(shown, 1,
+             flag + " applies to problems that minimize or maximize; '" + spec.name + "' is a " +
+                 goal_name(spec.goal) + " problem");
+    if ((o.shape == Shape::placement || o.shape == Shape::path) && (o.shape == Shape::path) != path)
       command_line_error(shown, 1,
              flag + (o.shape == Shape::path ? " applies to path problems; '" : " applies to placement problems; '") +
                  spec.name + "' is a " + goal_name(spec.goal) + " problem");

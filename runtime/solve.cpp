@@ -220,7 +220,8 @@ SolveResult solve(const SolveOptions& given) {
   if (warm) {
     const std::optional<WarmIncumbent>& found = warm->wait();
     r.warm_start = SolveResult::WarmStartReport{found ? std::optional<long long>(found->value) : std::nullopt,
-                                                warm->seconds(), warm->complete(), warm->failure()};
+                                                warm->seconds(), warm->complete(), warm->failure(),
+                                                warm->improve()};
     // The search found nothing better: the warm start's solution is the optimum.
     if (found && !r.found && !r.stopped) {
       r.found = true;

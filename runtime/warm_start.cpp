@@ -21,6 +21,8 @@ WarmStart::WarmStart(const SolveOptions& opts) {
   fresh.skeleton = "cpu";
   fresh.threads = opts.threads;
   fresh.time_limit = opts.warm_start_seconds();
+  // Then as long again of local search from its best leaf, if the search did not finish.
+  fresh.improve = opts.warm_start_seconds();
   fresh.cache_dir = opts.cache_dir;
   fresh.progress = SolveOptions::Progress::off;
   thread_ = std::thread([this, fresh] {
@@ -28,6 +30,7 @@ WarmStart::WarmStart(const SolveOptions& opts) {
     try {
       SolveResult r = solve(fresh);
       if (r.found) best_ = WarmIncumbent{r.objective, r.permutation};
+      improve_ = r.improve;
       complete_ = !r.stopped;
     } catch (const std::exception& e) {
       failure_ = e.what();

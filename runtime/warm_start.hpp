@@ -1,8 +1,9 @@
 // An incumbent before a GPU search (issue "two ends on the GPU", item 3): for a
 // minimize or maximize problem solved by a GPU skeleton without --ub, the `cpu`
 // skeleton searches for a short time (--warm-start seconds) on the host threads, in the
-// background while the GPU module compiles, and its best leaf becomes the GPU search's
-// starting incumbent. Generic: it needs nothing but the spec. The GPU search then
+// background while the GPU module compiles; if it did not finish, local search from its
+// best leaf follows for as long again (templates/cpu_improve.hpp), and the best leaf
+// becomes the GPU search's starting incumbent. Generic: it needs nothing but the spec. The GPU search then
 // reports only better leaves; if it finds none, the warm start's solution is the answer
 // (the GPU search proved that nothing is better).
 #pragma once
@@ -10,6 +11,8 @@
 #include <string>
 #include <thread>
 #include <vector>
+
+#include "runtime/result.hpp"
 
 namespace permjit {
 
@@ -37,6 +40,8 @@ class WarmStart {
   double seconds() const { return seconds_; }        // the cpu search's wall time, compile included
   bool complete() const { return complete_; }        // it finished: its best is the optimum
   const std::string& failure() const { return failure_; }
+  // The local search that followed the cpu search, if it ran.
+  const std::optional<SolveResult::ImproveReport>& improve() const { return improve_; }
 
  private:
   std::thread thread_;
@@ -45,6 +50,7 @@ class WarmStart {
   double seconds_ = 0;
   bool complete_ = false;
   std::string failure_;
+  std::optional<SolveResult::ImproveReport> improve_;
 };
 
 }  // namespace permjit

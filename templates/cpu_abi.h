@@ -2,7 +2,7 @@
 // Both sides include this file; bump kPjCpuAbi when a struct changes.
 #pragma once
 
-#define PJ_CPU_ABI 6
+#define PJ_CPU_ABI 7
 
 extern "C" {
 
@@ -54,6 +54,33 @@ struct PjFrontier {
   unsigned char* prefix;  // count * size, or null
   PjCpuResult counts;  // expanded/evaluated/solutions/found/best/perm so far
 };
+
+// Local search from a leaf (templates/cpu_improve.hpp): `threads` chains, each seeded
+// with seed + its index, run for `seconds` from `perm` (the value at each position,
+// `size` of them), whose objective is `value`.
+struct PjImproveArgs {
+  int threads;
+  double seconds;
+  unsigned long long seed;
+  int size;
+  int perm[64];
+  long long value;
+  const volatile int* stop_request;  // non-null: stop once *stop_request is nonzero
+};
+
+struct PjImproveResult {
+  int found;      // 1: `best` is better than the start's value
+  long long best;
+  int size;
+  int perm[64];
+  int optimal;    // 1: `best` reaches the root's bound: nothing is better
+  unsigned long long iterations;   // kicks followed by a local search, all chains
+  unsigned long long evaluations;  // complete permutations evaluated, all chains
+  double seconds;
+};
+// Returns 0 on success, 2 for a permutation of another size, 3 for a spec that does not
+// minimise or maximise.
+typedef int (*PjCpuImproveFn)(const PjImproveArgs*, PjImproveResult*);
 
 typedef int (*PjCpuSearchFn)(const PjCpuArgs*, PjCpuResult*);
 typedef int (*PjCpuAbiFn)(void);

@@ -77,11 +77,17 @@ int main(int argc, char** argv) {
   solve_cmd->add_option("--trigger", solve_opts.trigger, "ivm: empty explorers that start a work-stealing phase (default: a quarter)");
   solve_cmd->add_option("--ivm-rows", solve_opts.ivm_rows, "ivm: where explorers keep their rows: auto | shared | local");
   solve_cmd->add_option("--checkpoint", solve_opts.checkpoint, "ivm, cpu: write checkpoints to this file (and on SIGINT/SIGTERM)");
+  double improve = 0;
+  CLI::Option* improve_opt = solve_cmd->add_option(
+      "--improve", improve,
+      "cpu, minimize/maximize, with --time-limit: seconds of local search from the best leaf found when the time "
+      "limit stops the search (moves of one value to another position, on all threads)");
   double warm_start = 0;
   CLI::Option* warm_start_opt = solve_cmd->add_option(
       "--warm-start", warm_start,
       "GPU skeletons, minimize/maximize without --ub: seconds of the cpu skeleton, run while the GPU module compiles, "
-      "whose best leaf is the search's first incumbent (default 0.3; 0: none)");
+      "then as long again of local search from its best leaf, which is the search's first incumbent (default 0.3; "
+      "0: none)");
   double checkpoint_every = 0;
   CLI::Option* checkpoint_every_opt = solve_cmd->add_option("--checkpoint-every", checkpoint_every,
                                                             "ivm, cpu: seconds between checkpoints (default 60)");
@@ -151,6 +157,7 @@ int main(int argc, char** argv) {
       if (*donate_after_opt) solve_opts.donate_after = donate_after;
       if (*checkpoint_every_opt) solve_opts.checkpoint_every = checkpoint_every;
       if (*warm_start_opt) solve_opts.warm_start = warm_start;
+      if (*improve_opt) solve_opts.improve = improve;
       if (*target_opt) solve_opts.target = target;
       if (*list_opt) solve_opts.list = list_n;
       if (quiet) solve_opts.progress = SolveOptions::Progress::off;

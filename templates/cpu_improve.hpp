@@ -1,0 +1,252 @@
+// Local search from a leaf (`permjit solve --improve`, and the warm start of the GPU
+// skeletons, runtime/warm_start.hpp): an iterated local search over complete
+// permutations that needs nothing from the spec but `place`, `candidates` and
+// `objective`, so it serves every placement problem that minimises or maximises.
+//
+// A move takes the value at one position and puts it at another (the insertion
+// neighbourhood of scheduling heuristics); the local search tries every value, in a
+// random order, at every position and keeps the best, until no value has a better place.
+// A kick then moves a few random values to random places, the local search runs again,
+// and the result is kept if it is better, as good, or (with a probability that falls
+// with how much worse it is: the acceptance of simulated annealing at a fixed
+// temperature) worse. Each thread runs its own chain from the start leaf with its own
+// seed; the best leaf of all is the answer.
+//
+// A permutation is evaluated by placing its values from the front in position order, as
+// `permjit check --verify-bound` does: a spec's objective is a function of the
+// permutation whichever end took each value. A value outside its node's candidates makes
+// the permutation infeasible: such a move is never taken. The spec's fixed prefix stays.
+//
+// The cost of one local-search pass is about size^3 / 2 calls of `place`: the nodes of a
+// permutation's prefixes are kept, so a value moved to position j replaces only the
+// places from j on.
+#include <atomic>
+#include <chrono>
+#include <climits>
+#include <cmath>
+#include <memory>
+#include <thread>
+#include <vector>
+
+#pragma GCC visibility push(hidden)
+namespace cpu_improve {
+
+using problem::Mask;
+using problem::Node;
+constexpr pj::Goal kGoal = problem::kGoal;
+constexpr int kSize = problem::kSize;
+constexpr int kFirst = problem::kPrefixLength;  // positions before it hold the fixed prefix
+constexpr long long kInfeasible = kGoal == pj::Goal::maximize ? LLONG_MIN : LLONG_MAX;
+
+inline bool better(long long a, long long b) { return kGoal == pj::Goal::minimize ? a < b : a > b; }
+inline bool allowed(Mask cand, int v) { return (cand >> v) & 1; }
+
+// splitmix64: the same sequence on every host for a seed.
+struct Rng {
+  unsigned long long s;
+  unsigned long long next() {
+    unsigned long long z = (s += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+  }
+  int below(int n) { return static_cast<int>(next() % static_cast<unsigned long long>(n)); }
+  double unit() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
+};
+
+struct Stop {
+  std::chrono::steady_clock::time_point deadline;
+  const volatile int* request;
+  const std::atomic<bool>* optimal;  // some thread reached the root's bound
+  bool now() const {
+    return (request && *request) || optimal->load(std::memory_order_relaxed) ||
+           std::chrono::steady_clock::now() >= deadline;
+  }
+};
+
+// One chain of the iterated local search.
+class Chain {
+ public:
+  Chain(const int* start, long long value, unsigned long long seed) : rng_{seed} {
+    for (int i = 0; i < kSize; ++i) cur_[i] = best_[i] = start[i];
+    cur_value_ = best_value_ = value;
+    problem::root(prefix_[kFirst]);
+  }
+
+  // Runs until `stop`; `bound` is the root's bound: a leaf that reaches it is optimal.
+  void run(const Stop& stop, long long bound, std::atomic<bool>& optimal, double temperature) {
+    // Kicks move 1 to 4 values (fewer when few are free to move).
+    const int free = kSize - kFirst;
+    const int max_kick = free < 8 ? (free > 2 ? free / 2 : 1) : 4;
+    while (!stop.now()) {
+      int trial[kSize];
+      for (int i = 0; i < kSize; ++i) trial[i] = cur_[i];
+      const int kick = 1 + rng_.below(max_kick);
+      for (int k = 0; k < kick; ++k)
+        move(trial, kFirst + rng_.below(free), kFirst + rng_.below(free));
+      long long value = evaluate(trial);
+      if (value == kInfeasible) continue;
+      value = descend(trial, value, stop);
+      ++iterations;
+      const long long worse = kGoal == pj::Goal::minimize ? value - cur_value_ : cur_value_ - value;
+      if (worse <= 0 || rng_.unit() < std::exp(-static_cast<double>(worse) / temperature)) {
+        for (int i = 0; i < kSize; ++i) cur_[i] = trial[i];
+        cur_value_ = value;
+      }
+      if (better(value, best_value_)) {
+        for (int i = 0; i < kSize; ++i) best_[i] = trial[i];
+        best_value_ = value;
+        if (kGoal == pj::Goal::minimize ? value <= bound : value >= bound) optimal.store(true);
+      }
+    }
+  }
+
+  const int* best() const { return best_; }
+  long long best_value() const { return best_value_; }
+  unsigned long long iterations = 0, evaluations = 0;
+
+ private:
+  // Moves the value at position `from` to position `to`, shifting those between.
+  static void move(int* perm, int from, int to) {
+    const int v = perm[from];
+    if (from < to)
+      for (int i = from; i < to; ++i) perm[i] = perm[i + 1];
+    else
+      for (int i = from; i > to; --i) perm[i] = perm[i - 1];
+    perm[to] = v;
+  }
+
+  // The objective of the leaf that places seq[from..kSize) after prefix_[from], or
+  // kInfeasible.
+  long long finish(const int* seq, int from) {
+    ++evaluations;
+    Node a = prefix_[from], b;
+    for (int k = from; k < kSize; ++k) {
+      if (!allowed(problem::candidates(a), seq[k])) return kInfeasible;
+      problem::place(a, seq[k], b);
+      a = b;
+    }
+    return problem::objective(a);
+  }
+
+  // prefix_[k] for k in (kFirst, kSize - 1]: the nodes after seq[0..k), as far as seq
+  // is feasible. Returns the last k filled.
+  int prefixes(const int* seq) {
+    for (int k = kFirst; k < kSize - 1; ++k) {
+      if (!allowed(problem::candidates(prefix_[k]), seq[k])) return k;
+      problem::place(prefix_[k], seq[k], prefix_[k + 1]);
+    }
+    return kSize - 1;
+  }
+
+  long long evaluate(const int* perm) { return finish(perm, kFirst); }
+
+  // Local search: every value, in a random order, tried at every position, moved to the
+  // best; until a whole round moves nothing to a better place. Returns perm's value.
+  long long descend(int* perm, long long value, const Stop& stop) {
+    int order[kSize];
+    for (int i = 0; i < kSize; ++i) order[i] = perm[i];
+    for (bool moved = true; moved && !stop.now();) {
+      moved = false;
+      for (int i = kSize - 1; i > kFirst; --i) {  // a random order of the free values
+        const int j = kFirst + rng_.below(i - kFirst + 1);
+        const int t = order[i];
+        order[i] = order[j];
+        order[j] = t;
+      }
+      for (int r = kFirst; r < kSize; ++r) {
+        int at = kFirst;
+        while (perm[at] != order[r]) ++at;
+        // The permutation without the value, and its prefixes.
+        int rest[kSize];
+        int n = 0;
+        for (int i = 0; i < kSize; ++i)
+          if (i != at) rest[n++] = perm[i];
+        const int v = order[r];
+        const int limit = prefixes(rest);  // prefix_[kFirst..limit] hold rest's prefixes
+        long long best = value;
+        int best_at = at;
+        for (int to = kFirst; to <= limit; ++to) {
+          if (to == at || !allowed(problem::candidates(prefix_[to]), v)) continue;
+          problem::place(prefix_[to], v, tail_);  // `v` at position `to`, then rest[to..]
+          const long long x = finish_after(tail_, rest, to);
+          if (better(x, best)) {
+            best = x;
+            best_at = to;
+          }
+        }
+        if (best_at != at) {
+          move(perm, at, best_at);
+          value = best;
+          moved = true;
+        }
+      }
+    }
+    return value;
+  }
+
+  // The objective of the leaf that places rest[to..kSize-1) after `node` (which holds
+  // to + 1 values), or kInfeasible.
+  long long finish_after(const Node& node, const int* rest, int to) {
+    ++evaluations;
+    Node a = node, b;
+    for (int k = to; k < kSize - 1; ++k) {
+      if (!allowed(problem::candidates(a), rest[k])) return kInfeasible;
+      problem::place(a, rest[k], b);
+      a = b;
+    }
+    return problem::objective(a);
+  }
+
+  Rng rng_;
+  int cur_[kSize], best_[kSize];
+  long long cur_value_, best_value_;
+  Node prefix_[kSize + 1];
+  Node tail_;
+};
+
+}  // namespace cpu_improve
+#pragma GCC visibility pop
+
+extern "C" int pj_cpu_improve(const PjImproveArgs* args, PjImproveResult* out) {
+  using namespace cpu_improve;
+  *out = PjImproveResult{};
+  if constexpr (kGoal != pj::Goal::minimize && kGoal != pj::Goal::maximize) {
+    return 3;  // nothing to improve
+  } else {
+    if (args->size != kSize) return 2;
+    const auto t0 = std::chrono::steady_clock::now();
+    std::atomic<bool> optimal{false};
+    Stop stop{t0 + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                       std::chrono::duration<double>(args->seconds)),
+              args->stop_request, &optimal};
+    // The root's bound: a leaf that reaches it cannot be improved on.
+    Node root;
+    problem::root(root);
+    const long long bound = problem::staged_bound(root, kInfeasible);
+    // Worse results are accepted with probability exp(-worse / temperature): a
+    // thousandth of the start's value, a small step of a typical objective.
+    const double temperature = std::fmax(1e-9, std::fabs(static_cast<double>(args->value)) * 1e-3);
+    const int threads = args->threads > 0 ? args->threads : 1;
+    std::vector<std::unique_ptr<Chain>> chains;
+    for (int t = 0; t < threads; ++t)
+      chains.push_back(std::make_unique<Chain>(args->perm, args->value, args->seed + static_cast<unsigned long long>(t)));
+    std::vector<std::thread> team;
+    for (int t = 1; t < threads; ++t) team.emplace_back([&, t] { chains[t]->run(stop, bound, optimal, temperature); });
+    chains[0]->run(stop, bound, optimal, temperature);
+    for (auto& th : team) th.join();
+    const Chain* best = chains[0].get();
+    for (const auto& c : chains) {
+      out->iterations += c->iterations;
+      out->evaluations += c->evaluations;
+      if (better(c->best_value(), best->best_value())) best = c.get();
+    }
+    out->size = kSize;
+    out->best = best->best_value();
+    out->found = better(out->best, args->value) ? 1 : 0;
+    for (int i = 0; i < kSize; ++i) out->perm[i] = best->best()[i];
+    out->optimal = optimal.load() ? 1 : 0;
+    out->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return 0;
+  }
+}

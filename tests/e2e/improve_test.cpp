@@ -1,0 +1,150 @@
+// --improve: local search from the best leaf of a search its time limit stopped
+// (templates/cpu_improve.hpp). What it returns must be a feasible permutation whose
+// objective is the one reported, recomputed here by code that shares nothing with
+// permjit, and never worse than where it started.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <numeric>
+
+#include "flowshop_support.hpp"
+
+using namespace permjit;
+using namespace permjit::test;
+
+namespace {
+
+SolveOptions stopped_then_improved(const std::string& spec, const std::string& inst, double limit, double improve) {
+  SolveOptions o;
+  o.load.spec_path = spec;
+  o.load.instance_path = inst;
+  o.backend = "cpu";
+  o.threads = 2;
+  o.time_limit = limit;
+  o.improve = improve;
+  o.cache_dir = cache_dir();
+  return o;
+}
+
+std::string taillard(const std::string& name) { return instance("flowshop/" + name + ".txt"); }
+
+bool is_permutation_of_size(const std::vector<int>& p, int n) {
+  std::vector<int> sorted = p;
+  std::sort(sorted.begin(), sorted.end());
+  std::vector<int> want(n);
+  std::iota(want.begin(), want.end(), 0);
+  return sorted == want;
+}
+
+// A spec with a rule on the order (value d not at position d, value last + 1 never right
+// after last): moves that break it must never be taken.
+const char* kOrderedCost = R"spec(
+[problem]
+name = "ordered_cost"
+goal = "GOAL"
+size = "n"
+
+[params]
+n = { type = "int", default = 12, range = [2, 16] }
+
+[state]
+cost = "int"
+
+[branch]
+candidates = "free & ~bit(d) & (d == 0 ? all : ~bit(last + 1))"
+place = { cost = "cost + (d + 1) * ((v * 7 + 3) % 13)" }
+bound = "BOUND"
+objective = "cost"
+)spec";
+
+std::string ordered_spec(bool maximize) {
+  std::string s = kOrderedCost;
+  s.replace(s.find("GOAL"), 4, maximize ? "maximize" : "minimize");
+  // Maximising, each position still to fill adds at most n * 12.
+  s.replace(s.find("BOUND"), 5, maximize ? "cost + (n - d) * n * 12" : "cost");
+  return s;
+}
+
+long long ordered_cost(const std::vector<int>& p) {
+  long long c = 0;
+  for (size_t d = 0; d < p.size(); ++d) c += static_cast<long long>(d + 1) * ((p[d] * 7 + 3) % 13);
+  return c;
+}
+
+bool ordered_feasible(const std::vector<int>& p) {
+  for (size_t d = 0; d < p.size(); ++d) {
+    if (p[d] == static_cast<int>(d)) return false;
+    if (d > 0 && p[d] == p[d - 1] + 1) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+TEST_CASE("local search improves a stopped flowshop search to a real schedule", "[e2e][improve][flowshop]") {
+  // ta021 (20x20): 0.05 s of depth-first search ends well above the optimum.
+  const std::string inst = taillard("ta021");
+  SolveResult r = solve(stopped_then_improved(problem("flowshop.toml"), inst, 0.05, 0.3));
+  REQUIRE(r.stopped);
+  REQUIRE(r.found);
+  REQUIRE(r.improve);
+  CHECK(r.improve->iterations > 0);
+  CHECK(r.improve->seconds > 0);
+  CHECK(r.objective < r.improve->from);
+  CHECK(r.objective >= taillard_optimum("ta021"));
+  REQUIRE(is_permutation_of_size(r.permutation, 20));
+  CHECK(makespan(read_taillard(inst), r.permutation) == r.objective);
+  CHECK_THAT(format_json(r), Catch::Contains("\"improve\":{\"from\":" + std::to_string(r.improve->from)));
+  CHECK_THAT(format_human(r), Catch::Contains("improved    from " + std::to_string(r.improve->from)));
+}
+
+TEST_CASE("local search keeps the spec's rules, minimising and maximising", "[e2e][improve]") {
+  for (bool maximize : {false, true}) {
+    CAPTURE(maximize);
+    const std::string spec = temp_file(maximize ? "ordered_gain.toml" : "ordered_cost.toml", ordered_spec(maximize));
+    SolveResult r = solve(stopped_then_improved(spec, "", 0.01, 0.2));
+    REQUIRE(r.stopped);
+    REQUIRE(r.found);
+    REQUIRE(r.improve);
+    REQUIRE(is_permutation_of_size(r.permutation, 12));
+    CHECK(ordered_feasible(r.permutation));
+    CHECK(ordered_cost(r.permutation) == r.objective);
+    CHECK((maximize ? r.objective >= r.improve->from : r.objective <= r.improve->from));
+  }
+}
+
+TEST_CASE("a search that finishes is not followed by local search", "[e2e][improve]") {
+  // ta001 with jobs at both ends proves its optimum in well under the limit.
+  SolveOptions o = stopped_then_improved(problem("flowshop.toml"), taillard("ta001"), 600, 1);
+  o.load.params = {"branching=2"};
+  SolveResult r = solve(o);
+  CHECK_FALSE(r.stopped);
+  CHECK_FALSE(r.improve);
+  CHECK(r.objective == taillard_optimum("ta001"));
+  CHECK_THAT(format_json(r), Catch::Contains("\"improve\":null"));
+}
+
+TEST_CASE("the improve option: cpu, optimisation, after a time limit, seconds above 0", "[e2e][improve][options]") {
+  SolveOptions o = stopped_then_improved(problem("flowshop.toml"), taillard("ta001"), 1, 0.5);
+  o.time_limit = 0;
+  check_command_line_error([&] { solve(o); }, 11, "--improve runs after a search stopped by --time-limit");
+  o.time_limit = 1;
+  o.improve = 0;
+  check_command_line_error([&] { solve(o); }, 11, "--improve takes a number of seconds above 0");
+  o.improve = 0.5;
+  o.target = 1300;
+  check_command_line_error([&] { solve(o); }, 11, "--improve does not combine with --target");
+  o.target.reset();
+  o.backend = "auto";
+  o.skeleton = "ivm";
+  o.time_limit = 0;  // which the ivm skeleton does not take either
+  check_command_line_error([&] { solve(o); }, 1, "--improve applies to the cpu skeleton");
+  SolveOptions count;
+  count.load.spec_path = problem("nqueens.toml");
+  count.backend = "cpu";
+  count.time_limit = 1;
+  count.improve = 0.5;
+  count.cache_dir = cache_dir();
+  check_command_line_error([&] { solve(count); }, 1,
+                           "--improve applies to problems that minimize or maximize; 'nqueens' is a count problem");
+}
