@@ -13,7 +13,7 @@ inst="${PERMJIT_INSTANCES_DIR:-$root/../shared/instances}/flowshop"
 commit="$(cat "$root/.device-bin/COMMIT" 2>/dev/null || git -C "$root" rev-parse --short HEAD)"
 run() {  # cache-label cache-dir instance ub
   local line
-  line=$(permjit solve "$root/problems/flowshop.toml" --instance "$inst/$3.txt" --param lb=2 --skeleton "$skeleton" \
+  line=$(permjit solve "$root/problems/flowshop.toml" --instance "$inst/$3.txt" --param branching=1 --param lb=2 --skeleton "$skeleton" \
            --ub "$4" --cache-dir "$2" --json --quiet) || return
   python3 -c 'import json,sys; r=json.loads(sys.argv[1]); r["cache"]=sys.argv[2]; r["commit"]=sys.argv[3]; print(json.dumps(r))' \
     "$line" "$1" "$commit" | tee -a "$out" |

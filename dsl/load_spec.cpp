@@ -690,6 +690,9 @@ class Reader {
       return;
     }
     b.ends = static_cast<int>(*v);
+    // A parameter alone (problems/flowshop.toml: ends = "branching"): a skeleton that
+    // places values from the left can name the --param that sets one end.
+    if (e->kind == Expr::Kind::name) b.ends_param = e->text;
   }
 
   // ends = 2 needs place_back, and place_back needs ends; first and last are defined

@@ -103,6 +103,7 @@ struct Branch {
   // choosing the end at each node (docs/spec-language.md, "Two ends").
   int ends = 1;
   Loc ends_loc;
+  std::string ends_param;  // when branch.ends is one parameter's name: that parameter
   ExprPtr bound;      // int, on the child (minimize / maximize)
   ExprPtr objective;  // int, on a leaf (minimize / maximize)
   // Staged bounds (docs/spec-language.md, "Staged bounds"): with stages = 2, `refine`

@@ -77,7 +77,9 @@ const Skeleton& fit_ends(const Skeleton& sk, const ProblemSpec& spec, const Solv
   d.error(spec.branch.ends_loc,
           "branch.ends = 2 places values at both ends; skeleton '" + std::string(sk.name) +
               "' places them from the left only",
-          "skeletons for two ends: " + fits + " (or set the spec's parameters for one end)");
+          spec.branch.ends_param.empty()
+              ? "skeletons for two ends: " + fits + " (or set the spec's parameters for one end)"
+              : "add --param " + spec.branch.ends_param + "=1 for one end, or use a skeleton for two ends: " + fits);
   throw UserErrors(std::move(d));
 }
 

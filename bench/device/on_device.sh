@@ -164,7 +164,7 @@ for l in open(sys.argv[1]):
     if "nodes" in r: print(r["instance"].split("/")[-1], r["skeleton"], "expanded", r["nodes"]["expanded"], "public tree", r["nodes"]["expanded"] - 1)' \
         "$out/flowshop-public-counts.jsonl" | tee -a "$out/flowshop-public-counts.log"
       ;;
-    flowshop-scratch-small)  # ta001-ta020 from scratch: the defaults (GPU, warm start), then two ends with lb=3
+    flowshop-scratch-small)  # ta001-ta020 from scratch: forward LB2, then two ends with lb=3 (the defaults); warm start
       python3 bench/run.py bench/flowshop_scratch_small_gpu.json --permjit "$(command -v permjit)" \
         --out "$out/flowshop-scratch-small.jsonl" 2>&1 | tee "$out/flowshop-scratch-small.log"
       ;;

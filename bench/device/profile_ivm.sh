@@ -37,7 +37,7 @@ rounds() {  # label, then the solve's arguments
 case "$what" in
   detail)
     detail two-ends-lb3 40 ta029 2237 --param branching=2 --param lb=3
-    detail forward-lb2 40 ta029 2237 --param lb=2
+    detail forward-lb2 40 ta029 2237 --param branching=1 --param lb=2
     ;;
   rounds)
     rounds two-ends-lb3-ta029 ta029 2237 --param branching=2 --param lb=3

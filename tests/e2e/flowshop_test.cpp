@@ -130,7 +130,7 @@ TEST_CASE("flowshop tails=2 explores the public offload code's tree", "[e2e][flo
     for (long long ub : {best, best - 3}) {  // nothing better is found: the tree is fixed
       for (int tails : {1, 2}) {
         PublicCounts want = public_forward_counts(f, ub, tails == 2);
-        SolveResult r = run(problem("flowshop.toml"), inst, {"lb=2", "tails=" + std::to_string(tails)}, 2, ub);
+        SolveResult r = run(problem("flowshop.toml"), inst, {"branching=1", "lb=2", "tails=" + std::to_string(tails)}, 2, ub);
         INFO(jobs << "x" << machines << " ub " << ub << " tails=" << tails);
         CHECK(r.expanded - 1 == want.tree);
         CHECK(r.evaluated == want.evaluated);
@@ -144,8 +144,8 @@ TEST_CASE("flowshop tails=2 explores the public offload code's tree", "[e2e][flo
   };
   for (Case c : {Case{"ta003", 80054, 551013, 80062, 551107}, Case{"ta004", 33281, 272208, 33283, 272240}}) {
     long long opt = taillard_optimum(c.name);
-    SolveResult free_tails = run(problem("flowshop.toml"), taillard(c.name), {"lb=2"}, 2, opt);
-    SolveResult all_tails = run(problem("flowshop.toml"), taillard(c.name), {"lb=2", "tails=2"}, 2, opt);
+    SolveResult free_tails = run(problem("flowshop.toml"), taillard(c.name), {"branching=1", "lb=2"}, 2, opt);
+    SolveResult all_tails = run(problem("flowshop.toml"), taillard(c.name), {"branching=1", "lb=2", "tails=2"}, 2, opt);
     INFO(c.name);
     CHECK(free_tails.expanded - 1 == c.tree1);
     CHECK(free_tails.evaluated == c.evaluated1);
@@ -184,7 +184,7 @@ TEST_CASE("flowshop optimum equals brute force, with LB1 and with LB2", "[e2e][f
 // The instances that a 2-core machine solves from scratch in seconds with forward
 // branching (ta001, ta005, ta006, ta008 and ta010 take minutes; see the [slow] case).
 TEST_CASE("Taillard ta002, ta007 from scratch reach their optima", "[e2e][flowshop]") {
-  for (const char* name : {"ta002", "ta007"}) solves_to_optimum(name, {"lb=2"});
+  for (const char* name : {"ta002", "ta007"}) solves_to_optimum(name, {"branching=1", "lb=2"});
 }
 
 // Jobs at both ends, the end chosen per node: every 20x5 instance in well under a second.
@@ -194,15 +194,15 @@ TEST_CASE("Taillard ta001-ta010 from scratch with jobs placed at both ends", "[e
 }
 
 TEST_CASE("Taillard 20x5 proofs at the optimum: counts agree across threads and splits", "[e2e][flowshop][counts]") {
-  for (const char* name : {"ta001", "ta002", "ta003", "ta004", "ta007", "ta009"}) proof_counts_agree(name, {"lb=2"});
+  for (const char* name : {"ta001", "ta002", "ta003", "ta004", "ta007", "ta009"}) proof_counts_agree(name, {"branching=1", "lb=2"});
   for (const char* name : {"ta001", "ta005", "ta006"}) proof_counts_agree(name, {"lb=2", "branching=2"});
 }
 
 // Minutes on two cores; run with: permjit_e2e_tests "[slow]"
 TEST_CASE("Taillard ta001-ta010 from scratch and every proof", "[.][e2e][flowshop][slow]") {
   for (const char* name : {"ta001", "ta002", "ta003", "ta004", "ta005", "ta006", "ta007", "ta008", "ta009", "ta010"})
-    solves_to_optimum(name, {"lb=2"});
-  for (const char* name : {"ta005", "ta006", "ta008", "ta010"}) proof_counts_agree(name, {"lb=2"});
+    solves_to_optimum(name, {"branching=1", "lb=2"});
+  for (const char* name : {"ta005", "ta006", "ta008", "ta010"}) proof_counts_agree(name, {"branching=1", "lb=2"});
 }
 
 // --time-limit on a search that needs minutes (ta001 forward from scratch): it stops,
@@ -215,6 +215,7 @@ TEST_CASE("a time limit stops the cpu search and marks the result partial", "[e2
   o.backend = "cpu";
   o.threads = 2;
   o.time_limit = 1;
+  o.load.params = {"branching=1"};
   o.cache_dir = cache_dir();
   SolveResult r = solve(o);
   CHECK(r.stopped);

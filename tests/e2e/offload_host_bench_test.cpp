@@ -61,7 +61,7 @@ TEST_CASE("offload host throughput on ta021 (measurement)", "[.offload-bench]") 
   LoadOptions lo;
   lo.spec_path = problem("flowshop.toml");
   lo.instance_path = instance("flowshop/ta021.txt");
-  lo.params = {"lb=2"};
+  lo.params = {"branching=1", "lb=2"};
   ProblemSpec spec = load_spec(lo);
   OffloadModule m(units_of("offload", spec, generate_problem(spec)).host.value(), ModuleCache(cache_dir()));
   const unsigned long long budget = 1000000;

@@ -57,8 +57,8 @@ TEST_CASE("offload pool search: the cpu skeleton's totals at the optimum, any mo
     std::string spec, inst;
     std::vector<std::string> params;
   };
-  for (const Case& c : {Case{problem("flowshop.toml"), instance("flowshop/ta003.txt"), {"lb=2"}},
-                        Case{problem("flowshop.toml"), instance("flowshop/ta009.txt"), {"lb=1"}},
+  for (const Case& c : {Case{problem("flowshop.toml"), instance("flowshop/ta003.txt"), {"branching=1", "lb=2"}},
+                        Case{problem("flowshop.toml"), instance("flowshop/ta009.txt"), {"branching=1", "lb=1"}},
                         Case{problem("atsp.toml"), atsp, {}}}) {
     SolveResult scratch = run(c.spec, c.inst, c.params);
     REQUIRE(scratch.found);
@@ -95,7 +95,7 @@ TEST_CASE("offload pool search with several host threads: the cpu totals at the 
   for (const Case& c : {Case{"ta003", "lb=2"}, Case{"ta009", "lb=1"}}) {
     std::string inst = instance(std::string("flowshop/") + c.name + ".txt");
     long long opt = taillard_optimum(c.name);
-    SolveResult cpu = run(problem("flowshop.toml"), inst, {c.lb}, 2, opt);
+    SolveResult cpu = run(problem("flowshop.toml"), inst, {"branching=1", c.lb}, 2, opt);
     for (int threads : {1, 2, 3, 7})
       for (bool branch : {false, true})
         // Tiny pools and batches: threads run dry often and steal from each other.
@@ -103,7 +103,7 @@ TEST_CASE("offload pool search with several host threads: the cpu totals at the 
           INFO(c.name << " " << c.lb << " " << (branch ? "branch" : "bound") << " threads " << threads << " pool "
                       << p.pool_max << "/" << p.pool_min << " batch " << p.batch << " slots " << p.slots);
           OffloadOptions o = at_bound(branch, p, opt, threads);
-          PjCpuResult r = offload_on_host(problem("flowshop.toml"), inst, {c.lb}, o);
+          PjCpuResult r = offload_on_host(problem("flowshop.toml"), inst, {"branching=1", c.lb}, o);
           CHECK(r.found == 0);
           CHECK(r.expanded == cpu.expanded);
           CHECK(r.evaluated == cpu.evaluated);
@@ -118,7 +118,7 @@ TEST_CASE("offload pool search with several host threads: the cpu totals at the 
     o.batch = 64;
     o.threads = threads;
     INFO("ta003 from scratch, threads " << threads);
-    PjCpuResult r = offload_on_host(problem("flowshop.toml"), inst, {"lb=2"}, o);
+    PjCpuResult r = offload_on_host(problem("flowshop.toml"), inst, {"branching=1", "lb=2"}, o);
     REQUIRE(r.found == 1);
     CHECK(r.best == taillard_optimum("ta003"));
     CHECK(makespan(read_taillard(inst), std::vector<int>(r.perm, r.perm + r.size)) == r.best);

@@ -192,6 +192,7 @@ TEST_CASE("two ends: a one-end GPU skeleton is refused at the spec, ivm takes it
       CHECK(d.loc.file->path == problem("flowshop.toml"));
       CHECK(d.loc.line == spec_line_of(problem("flowshop.toml"), "ends = \"branching\""));
       CHECK_THAT(d.message, Catch::Contains("places them from the left only"));
+      CHECK_THAT(d.hint, Catch::Contains("add --param branching=1 for one end"));
     }
   }
   o.skeleton.clear();

@@ -93,8 +93,8 @@ TEST_CASE("offload's host side bounds in two stages: the cpu skeleton's totals a
   FlowshopInstance f = random_flowshop(7, 4, 31);
   std::string inst = temp_file("staged_offload.txt", taillard_text(f));
   long long best = brute_force_min(7, false, [&](const std::vector<int>& order) { return makespan(f, order); });
-  SolveResult cpu = run_shape(inst, {"lb=3"}, 2, best);
-  ProblemSpec spec = load(problem("flowshop.toml"), inst, {"lb=3"});
+  SolveResult cpu = run_shape(inst, {"branching=1", "lb=3"}, 2, best);
+  ProblemSpec spec = load(problem("flowshop.toml"), inst, {"branching=1", "lb=3"});
   OffloadModule m(units_of("offload", spec, generate_problem(spec)).host.value(), ModuleCache(cache_dir()));
   for (bool branch : {false, true}) {
     OffloadOptions o;

@@ -39,7 +39,7 @@ TEST_CASE("cpu work stealing: idle threads take subtrees from busy ones, counts 
   auto ta = [](const std::string& name) { return instance("flowshop/" + name + ".txt"); };
   const std::vector<Case> cases = {
       {"N-Queens 12", nqueens_whole_tree(), "", {"n=12"}, {}},
-      {"flowshop ta004 forward, LB2, at the optimum", problem("flowshop.toml"), ta("ta004"), {"lb=2"},
+      {"flowshop ta004 forward, LB2, at the optimum", problem("flowshop.toml"), ta("ta004"), {"branching=1", "lb=2"},
        taillard_optimum("ta004")},
       {"flowshop ta014 two ends, LB2, at the optimum", problem("flowshop.toml"), ta("ta014"),
        {"lb=2", "branching=2"}, taillard_optimum("ta014")},

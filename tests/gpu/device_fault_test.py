@@ -89,8 +89,8 @@ def main():
     faults("dfs --list", q11 + ["--no-symmetry", "--skeleton", "dfs", "--list", "5"], 1, "pj_dfs_record")
     faults("cdp", q11 + ["--skeleton", "cdp"], 1, "pj_cdp_intermediate")
     faults("rec", q11 + ["--skeleton", "rec"], 2, "pj_rec_final")  # launch 1 is the intermediate search
-    faults("offload", [flowshop, "--instance", ta001, "--skeleton", "offload"], 1, "pj_offload_bound")
-    faults("offload branch", [flowshop, "--instance", ta001, "--skeleton", "offload", "--offload", "branch"], 1, "pj_offload_branch")
+    faults("offload", [flowshop, "--instance", ta001, "--param", "branching=1", "--skeleton", "offload"], 1, "pj_offload_bound")
+    faults("offload branch", [flowshop, "--instance", ta001, "--param", "branching=1", "--skeleton", "offload", "--offload", "branch"], 1, "pj_offload_branch")
     faults("ida", [puzzle] + korf + ["--skeleton", "ida"], 1, "pj_ida_warp")
     faults("ida-thread", [puzzle] + korf + ["--skeleton", "ida-thread"], 1, "pj_ida_thread")
 
@@ -102,7 +102,7 @@ def main():
     # skeleton's; from scratch, where the incumbents may differ, the optimum.
     for name, args, same in [
             ("ivm count", [nqueens, "--param", "n=14"], totals),
-            ("ivm at the optimum", [flowshop, "--instance", ta003, "--ub", "1081"], totals),
+            ("ivm at the optimum", [flowshop, "--instance", ta003, "--param", "branching=1", "--ub", "1081"], totals),
             ("ivm two ends from scratch", [flowshop, "--instance", ta003, "--param", "branching=2", "--param", "lb=3"],
              lambda r: r.get("objective"))]:
         ckpt = os.path.join(tmp, name.replace(" ", "_") + ".ckpt")

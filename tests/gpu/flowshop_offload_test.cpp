@@ -26,7 +26,7 @@ TEST_CASE("flowshop: dfs, ivm and offload (bound, branch) prove the optimum with
     std::string inst = instance(std::string("flowshop/") + name + ".txt");
     for (const char* lb : {"lb=1", "lb=2"}) {
       if (std::string(lb) == "lb=1" && std::string(name) != "ta003") continue;  // LB1 proofs are long
-      Run r{problem("flowshop.toml"), inst, {lb}, taillard_optimum(name)};
+      Run r{problem("flowshop.toml"), inst, {"branching=1", lb}, taillard_optimum(name)};
       INFO(name << " " << lb);
       SolveResult cpu = solve_with(r, "cpu");
       CHECK_FALSE(cpu.found);
@@ -51,7 +51,7 @@ TEST_CASE("flowshop: dfs, ivm and offload (bound, branch) prove the optimum with
 // skeletons that call problem::staged_bound search the CPU's tree.
 TEST_CASE("flowshop lb=3: dfs, cdp and offload prove the optimum with the CPU's totals", "[gpu][flowshop][stages]") {
   for (const char* name : {"ta003", "ta009"}) {
-    Run r{problem("flowshop.toml"), instance(std::string("flowshop/") + name + ".txt"), {"lb=3"},
+    Run r{problem("flowshop.toml"), instance(std::string("flowshop/") + name + ".txt"), {"branching=1", "lb=3"},
           taillard_optimum(name)};
     INFO(name << " lb=3");
     SolveResult cpu = solve_with(r, "cpu");
@@ -68,7 +68,7 @@ TEST_CASE("flowshop lb=3: dfs, cdp and offload prove the optimum with the CPU's 
 TEST_CASE("flowshop from scratch on the GPU: ta002 and ta007 reach their optima", "[gpu][flowshop]") {
   for (const char* name : {"ta002", "ta007"}) {
     std::string inst = instance(std::string("flowshop/") + name + ".txt");
-    Run r{problem("flowshop.toml"), inst, {"lb=2"}, {}};
+    Run r{problem("flowshop.toml"), inst, {"branching=1", "lb=2"}, {}};
     long long opt = taillard_optimum(name);
     FlowshopInstance f = read_taillard(inst);
     for (SolveResult g : {solve_with(r, "dfs"), solve_with(r, "ivm"), solve_offload(r, "bound"),
@@ -102,7 +102,7 @@ TEST_CASE("offload proves ATSP and QAP optima with the CPU's totals", "[gpu][ats
 // is built stops before the first launch (partial: the frontier's counts only); a
 // limit the search stays under changes nothing (the cpu's totals at the optimum).
 TEST_CASE("dfs --time-limit: stopped before a launch, or complete with the CPU's totals", "[gpu][flowshop][time_limit]") {
-  Run r{problem("flowshop.toml"), instance("flowshop/ta003.txt"), {"lb=2"}, taillard_optimum("ta003")};
+  Run r{problem("flowshop.toml"), instance("flowshop/ta003.txt"), {"branching=1", "lb=2"}, taillard_optimum("ta003")};
   SolveOptions o = options_for(r, "dfs");
   o.dcpu = 3;  // a frontier of subtrees for the GPU (at its default depth the CPU finishes this small tree)
   o.time_limit = 1e-9;

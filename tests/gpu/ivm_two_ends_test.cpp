@@ -109,7 +109,7 @@ TEST_CASE("a warm start gives the GPU search its first incumbent", "[gpu][warm_s
   const FlowshopInstance f = read_taillard(instance("flowshop/ta003.txt"));
   for (const char* sk : {"ivm", "dfs", "offload"}) {
     SolveOptions o = options_for({problem("flowshop.toml"), instance("flowshop/ta003.txt"), {"branching=2"}, {}}, sk);
-    if (std::string(sk) != "ivm") o.load.params = {};  // one end on the others
+    if (std::string(sk) != "ivm") o.load.params = {"branching=1"};  // one end on the others
     o.progress = SolveOptions::Progress::off;
     o.warm_start = 0.2;
     SolveResult r = solve(o);

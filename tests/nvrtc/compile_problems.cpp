@@ -215,7 +215,7 @@ TEST_CASE("the device-fault test hook puts a trap in every host-launched search 
   };
   const std::vector<Case> cases = {
       {"nqueens.toml", {"n=8"}, "", 0, {"dfs", "ivm", "cdp", "rec"}},
-      {"flowshop.toml", {"lb=1"}, test::instance("flowshop/ta001.txt"), 0, {"offload"}},
+      {"flowshop.toml", {"branching=1", "lb=1"}, test::instance("flowshop/ta001.txt"), 0, {"offload"}},
       {"puzzle15.toml", {}, test::instance("15puzzle/korf100.txt"), 1, {"ida", "ida-thread"}},
   };
   for (const Case& c : cases) {
