@@ -17,7 +17,8 @@
 #   bash bench/device/on_device.sh flowshop-public-counts  # ta022/029/030 with the public code's bound (tails=2)
 #   bash bench/device/on_device.sh cpu-scaling         # the cpu skeleton at 1-16 threads; the hand-written counter
 #   bash bench/device/on_device.sh test-two-ends flowshop-two-ends-opt  # two-ended ivm: tests; ta021-030 at the optimum
-#   bash bench/device/on_device.sh flowshop-scratch-small  # ta001-ta020 from scratch, defaults and two ends
+#   bash bench/device/on_device.sh flowshop-scratch-small  # ta001-ta020 from scratch, forward and two ends
+#   bash bench/device/on_device.sh flowshop-scratch-small-defaults flowshop-50-jobs  # the defaults; ta041-ta060, 25 s each
 #   bash bench/device/on_device.sh test-decision decision  # goal find, --target, --list: tests, then timings
 #   bash bench/device/on_device.sh test-ivm nqueens-symmetry  # ivm tests alone; N-Queens 19/20 with the symmetry
 #   bash bench/device/on_device.sh flowshop-two-ends-scratch-a flowshop-two-ends-scratch-b  # two ends from scratch
@@ -163,6 +164,14 @@ for l in open(sys.argv[1]):
     r = json.loads(l)
     if "nodes" in r: print(r["instance"].split("/")[-1], r["skeleton"], "expanded", r["nodes"]["expanded"], "public tree", r["nodes"]["expanded"] - 1)' \
         "$out/flowshop-public-counts.jsonl" | tee -a "$out/flowshop-public-counts.log"
+      ;;
+    flowshop-scratch-small-defaults)  # ta001-ta020 from scratch with the spec's defaults (two ends, lb=0), ivm
+      python3 bench/run.py bench/flowshop_scratch_small_defaults.json --permjit "$(command -v permjit)" \
+        --out "$out/flowshop-scratch-small-defaults.jsonl" > "$out/flowshop-scratch-small-defaults.log" 2>&1
+      tail -3 "$out/flowshop-scratch-small-defaults.log"
+      ;;
+    flowshop-50-jobs)  # ta041-ta060 with the defaults, 25 s each (bench/device/flowshop_50_jobs.sh)
+      bash bench/device/flowshop_50_jobs.sh
       ;;
     flowshop-scratch-small)  # ta001-ta020 from scratch: forward LB2, then two ends with lb=3 (the defaults); warm start
       python3 bench/run.py bench/flowshop_scratch_small_gpu.json --permjit "$(command -v permjit)" \
