@@ -172,8 +172,10 @@ void run_cdp(SkeletonRun& run, bool device_launch) {
   CUfunction rec_final = g.module.function(records ? "pj_rec_final_record" : "pj_rec_final");
 
   // Algorithm 2: the CPU search to d_cpu.
+  // The warm start's incumbent, waited for before the search's clock starts.
+  const std::optional<long long> start = run.start_bound();
   auto t1 = clock_type::now();
-  GpuFrontier f(g.host, opts, run.start_bound(), with_prefix, default_frontier_nodes(g.dev), "SMs x threads/SM",
+  GpuFrontier f(g.host, opts, start, with_prefix, default_frontier_nodes(g.dev), "SMs x threads/SM",
                 spec.size, r);
   f.check_layout(g.module);
   const int dcpu = f.depth();

@@ -46,9 +46,11 @@ void run_dfs_skeleton(SkeletonRun& run) {
   CUfunction kernel = g.module.function(kernel_name);
 
   // The CPU search to d_cpu. A solution's values start with its frontier node's.
+  // The warm start's incumbent, waited for before the search's clock starts.
+  const std::optional<long long> start = run.start_bound();
   auto t1 = clock_type::now();
   const bool with_prefix = optimise || records;
-  GpuFrontier f(g.host, opts, run.start_bound(), with_prefix, default_frontier_nodes(g.dev), "4 x SMs x threads/SM",
+  GpuFrontier f(g.host, opts, start, with_prefix, default_frontier_nodes(g.dev), "4 x SMs x threads/SM",
                 spec.size, r);
   f.check_layout(g.module);
   const size_t words = f.words();

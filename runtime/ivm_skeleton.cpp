@@ -206,6 +206,8 @@ void run_ivm_skeleton(SkeletonRun& run) {
 
   // Where the rows live, then as many explorers as the device runs at once (all must be
   // resident for the trigger to stop them), unless --explorers.
+  // The warm start's incumbent, waited for before the search's clock starts.
+  const std::optional<long long> start = run.start_bound();
   auto t1 = clock_type::now();
   CUfunction k_explore_shared = module.function("pj_ivm_explore_shared");
   const RowPlacement rows = place_rows(opts.ivm_rows, L * module.read_int("pj_ivm_level_bytes"), block,
@@ -263,7 +265,7 @@ void run_ivm_skeleton(SkeletonRun& run) {
   } else {
     PjGpuResults init{};
     // prepare_solve refused a --ub outside the 32-bit incumbent.
-    const std::optional<long long> ub = run.start_bound();
+    const std::optional<long long>& ub = start;
     init.best = static_cast<int>(ub ? *ub : (spec.goal == Goal::maximize ? INT_MIN : INT_MAX));
     init.recorded = init.best;
     // The warm start's solution is the answer unless the search finds a better one, and

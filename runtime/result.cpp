@@ -82,6 +82,11 @@ std::string decision_text(const SolveResult& r) {
   return s;
 }
 
+// The wait for the warm start after the GPU module was ready, when it is worth a mention.
+std::string waited_text(double waited) {
+  return waited >= 0.0005 ? fmt::format(" (waited for {:.3f} s after the compile)", waited) : std::string();
+}
+
 nlohmann::ordered_json improve_json(const std::optional<SolveResult::ImproveReport>& m) {
   if (!m) return nullptr;
   return {{"from", m->from},
@@ -155,11 +160,11 @@ std::string format_human(const SolveResult& r) {
     const auto& w = *r.warm_start;
     if (w.objective && w.improve)
       s += fmt::format("warm start  {} from {:.3f} s of the cpu skeleton ({}) and local search, the search's first "
-                       "incumbent\n",
-                       *w.objective, w.seconds, w.improve->from);
+                       "incumbent{}\n",
+                       *w.objective, w.seconds, w.improve->from, waited_text(w.waited));
     else if (w.objective)
-      s += fmt::format("warm start  {} from {:.3f} s of the cpu skeleton{}, the search's first incumbent\n", *w.objective,
-                       w.seconds, w.complete ? " (which finished)" : "");
+      s += fmt::format("warm start  {} from {:.3f} s of the cpu skeleton{}, the search's first incumbent{}\n",
+                       *w.objective, w.seconds, w.complete ? " (which finished)" : "", waited_text(w.waited));
     else if (!w.failure.empty())
       s += fmt::format("warm start  none: {}\n", w.failure);
     else
@@ -263,6 +268,7 @@ std::string format_json(const SolveResult& r) {
                                                              : nlohmann::ordered_json(nullptr)},
                        {"seconds", r.warm_start->seconds},
                        {"complete", r.warm_start->complete},
+                       {"waited_s", r.warm_start->waited},
                        {"improve", improve_json(r.warm_start->improve)}};
   else
     j["warm_start"] = nullptr;

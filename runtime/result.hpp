@@ -51,6 +51,7 @@ struct SolveResult {
     bool complete = false;
     std::string failure;
     std::optional<ImproveReport> improve;
+    double waited = 0;  // how long the GPU skeleton waited for it after its compile (in no other time)
   };
   std::optional<WarmStartReport> warm_start;
 

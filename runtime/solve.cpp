@@ -223,7 +223,7 @@ SolveResult solve(const SolveOptions& given) {
     const std::optional<WarmIncumbent>& found = warm->wait();
     r.warm_start = SolveResult::WarmStartReport{found ? std::optional<long long>(found->value) : std::nullopt,
                                                 warm->seconds(), warm->complete(), warm->failure(),
-                                                warm->improve()};
+                                                warm->improve(), warm->waited()};
     // The search found nothing better: the warm start's solution is the optimum.
     if (found && !r.found && !r.stopped) {
       r.found = true;

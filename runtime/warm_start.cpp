@@ -45,7 +45,9 @@ WarmStart::~WarmStart() {
 
 const std::optional<WarmIncumbent>& WarmStart::wait() {
   if (!joined_) {
+    auto t0 = std::chrono::steady_clock::now();
     thread_.join();
+    waited_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     joined_ = true;
   }
   return best_;

@@ -38,6 +38,7 @@ class WarmStart {
   // start (it is an optimisation, not the search) leaves no incumbent and a note.
   const std::optional<WarmIncumbent>& wait();
   double seconds() const { return seconds_; }        // the cpu search's wall time, compile included
+  double waited() const { return waited_; }          // how long the first wait() blocked its caller
   bool complete() const { return complete_; }        // it finished: its best is the optimum
   const std::string& failure() const { return failure_; }
   // The local search that followed the cpu search, if it ran.
@@ -48,6 +49,7 @@ class WarmStart {
   bool joined_ = false;
   std::optional<WarmIncumbent> best_;
   double seconds_ = 0;
+  double waited_ = 0;
   bool complete_ = false;
   std::string failure_;
   std::optional<SolveResult::ImproveReport> improve_;
