@@ -170,6 +170,11 @@ for l in open(sys.argv[1]):
         --out "$out/flowshop-scratch-small-defaults.jsonl" > "$out/flowshop-scratch-small-defaults.log" 2>&1
       tail -3 "$out/flowshop-scratch-small-defaults.log"
       ;;
+    flowshop-20x20-defaults)  # ta021-ta030 with the spec's defaults (ivm): from scratch, then at the optimum
+      python3 bench/run.py bench/flowshop_20x20_defaults.json --permjit "$(command -v permjit)" \
+        --out "$out/flowshop-20x20-defaults.jsonl" > "$out/flowshop-20x20-defaults.log" 2>&1
+      tail -3 "$out/flowshop-20x20-defaults.log"
+      ;;
     flowshop-50-jobs)  # ta041-ta060 with the defaults, 25 s each (bench/device/flowshop_50_jobs.sh)
       bash bench/device/flowshop_50_jobs.sh
       ;;
