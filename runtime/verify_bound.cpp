@@ -41,7 +41,7 @@ BoundReport verify_bound(const ProblemSpec& spec, const VerifyBoundOptions& opts
   PJ_INTERNAL_ASSERT(spec.goal == Goal::minimize || spec.goal == Goal::maximize, "verify_bound needs a bound");
   PJ_INTERNAL_ASSERT(spec.size > 0, "verify_bound needs the size");
   const ProblemSource source = generate_problem(spec);
-  const std::string unit = assemble_unit(source, {"verify_abi.h", "cpu_verify_bound.hpp"});
+  const std::string unit = assemble_unit(source, {"verify_abi.h", "host_rng.h", "cpu_verify_bound.hpp"});
   const HostModule mod = compile_host_module(unit, ModuleCache(opts.cache_dir.empty() ? default_cache_dir() : opts.cache_dir));
   VerifyModule module(mod.path);
   const PjVerifyArgs args{opts.below, opts.samples, opts.seed};

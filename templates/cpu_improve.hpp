@@ -41,18 +41,7 @@ constexpr long long kInfeasible = kGoal == pj::Goal::maximize ? LLONG_MIN : LLON
 inline bool better(long long a, long long b) { return kGoal == pj::Goal::minimize ? a < b : a > b; }
 inline bool allowed(Mask cand, int v) { return (cand >> v) & 1; }
 
-// splitmix64: the same sequence on every host for a seed.
-struct Rng {
-  unsigned long long s;
-  unsigned long long next() {
-    unsigned long long z = (s += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-  }
-  int below(int n) { return static_cast<int>(next() % static_cast<unsigned long long>(n)); }
-  double unit() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
-};
+using Rng = pj_host::SplitMix64;  // templates/host_rng.h
 
 struct Stop {
   std::chrono::steady_clock::time_point deadline;

@@ -21,16 +21,7 @@ using problem::Node;
 constexpr pj::Goal kGoal = problem::kGoal;
 constexpr int kSize = problem::kSize;
 
-// splitmix64: a small generator whose sequence is the same on every host.
-struct Rng {
-  unsigned long long s;
-  unsigned long long next() {
-    unsigned long long z = (s += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-  }
-};
+using Rng = pj_host::SplitMix64;  // templates/host_rng.h
 
 inline bool better(long long a, long long b) { return kGoal == pj::Goal::minimize ? a < b : a > b; }
 // A bound that would prune a leaf below it worth `best`.
