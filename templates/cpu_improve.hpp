@@ -205,6 +205,12 @@ extern "C" int pj_cpu_improve(const PjImproveArgs* args, PjImproveResult* out) {
   } else {
     if (args->size != kSize) return 2;
     const auto t0 = std::chrono::steady_clock::now();
+    if (kSize - kFirst < 2) {  // at most one value free to move: the start is the only leaf
+      out->size = kSize;
+      out->best = args->value;
+      for (int i = 0; i < kSize; ++i) out->perm[i] = args->perm[i];
+      return 0;
+    }
     std::atomic<bool> optimal{false};
     Stop stop{t0 + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                        std::chrono::duration<double>(args->seconds)),
