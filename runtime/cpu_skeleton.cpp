@@ -16,6 +16,7 @@
 #include "runtime/range_run.hpp"
 #include "runtime/skeletons.hpp"
 #include "runtime/solve.hpp"
+#include "runtime/warm_start.hpp"
 
 namespace permjit {
 
@@ -35,6 +36,49 @@ void improve_best_leaf(const CpuModule& module, double seconds, int threads, Sol
     r.objective = m.best;
     r.permutation.assign(m.perm, m.perm + m.size);
   }
+}
+}  // namespace
+
+namespace {
+// The cpu skeleton's warm start, the GPU skeletons' (runtime/warm_start.hpp) in one
+// process: for a search from scratch of a problem that minimises or maximises, and no
+// other stopping rule.
+bool wants_warm_start(const SkeletonRun& run) {
+  const SolveOptions& o = run.opts;
+  const bool optimise = run.spec.goal == Goal::minimize || run.spec.goal == Goal::maximize;
+  return optimise && !o.ub && o.time_limit <= 0 && !o.improve && run.decision.solution_limit == 0 &&
+         !run.decision.fixed_incumbent && !run.decision.list && o.warm_start_seconds() > 0;
+}
+
+// Searches for `seconds`; a search that finishes is the answer (returned). Otherwise its
+// best leaf, improved by local search for as long again, becomes `warm` (the incumbent
+// the search starts over from), and r.warm_start reports both. The first search's nodes
+// are not counted, as a GPU skeleton does not count its warm start's.
+std::optional<PjCpuResult> warm_start(const CpuModule& module, const CpuRunOptions& o, double seconds,
+                                      std::optional<WarmIncumbent>& warm, SolveResult& r) {
+  const auto t0 = std::chrono::steady_clock::now();
+  CpuRunOptions first = o;
+  first.time_limit_s = seconds;
+  PjCpuResult head = module.search(first);
+  if (head.stopped == 0) return head;
+  SolveResult::WarmStartReport report;
+  if (head.found) {
+    WarmIncumbent w{head.best, std::vector<int>(head.perm, head.perm + head.size)};
+    ImproveOptions io;
+    io.threads = o.threads;
+    io.seconds = seconds;
+    PjImproveResult m = module.improve(w.permutation, w.value, io);
+    report.improve = SolveResult::ImproveReport{w.value, m.seconds, m.iterations, m.evaluations, m.optimal != 0};
+    if (m.found) {
+      w.value = m.best;
+      w.permutation.assign(m.perm, m.perm + m.size);
+    }
+    report.objective = w.value;
+    warm = std::move(w);
+  }
+  report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  r.warm_start = report;
+  return std::nullopt;
 }
 }  // namespace
 
@@ -77,7 +121,20 @@ void run_cpu_skeleton(SkeletonRun& run) {
   o.fixed_incumbent = run.decision.fixed_incumbent;
   o.list = run.decision.list;
   CpuModule module(mod);
-  PjCpuResult out = module.search(o);
+  auto t_search = clock::now();
+  std::optional<WarmIncumbent> warm;
+  PjCpuResult out{};
+  if (wants_warm_start(run)) {
+    std::optional<PjCpuResult> finished = warm_start(module, o, run.opts.warm_start_seconds(), warm, r);
+    if (finished) out = *finished;
+    else {
+      if (warm) o.ub = warm->value;
+      t_search = clock::now();  // the warm start is reported apart
+      out = module.search(o);
+    }
+  } else {
+    out = module.search(o);
+  }
   auto t2 = clock::now();
 
   r.device = "host CPU";
@@ -85,7 +142,7 @@ void run_cpu_skeleton(SkeletonRun& run) {
   r.cache_hit = mod.cache_hit;
   r.compile.host = mod.seconds;
   r.t_compile = std::chrono::duration<double>(t1 - t0).count();
-  r.t_search = std::chrono::duration<double>(t2 - t1).count();
+  r.t_search = std::chrono::duration<double>(t2 - t_search).count();
   r.expanded = out.expanded;
   r.evaluated = out.evaluated;
   r.solutions = out.solutions;
@@ -101,6 +158,12 @@ void run_cpu_skeleton(SkeletonRun& run) {
   r.stopped = out.stopped != 0 && !r.reached_limit;
   r.donations = out.donations;
   if (r.found) r.permutation.assign(out.perm, out.perm + out.size);
+  // Nothing better than the warm start's leaf, in a search that finished: it is optimal.
+  if (warm && !r.found && !r.stopped) {
+    r.found = true;
+    r.objective = warm->value;
+    r.permutation = warm->permutation;
+  }
   // --improve: local search from the best leaf of a search its time limit stopped (a
   // complete search proved its answer; one that found no leaf gives nothing to start from).
   if (run.opts.improve && r.stopped && r.found) improve_best_leaf(module, *run.opts.improve, o.threads, r);

@@ -1,5 +1,6 @@
 // --improve: local search from the best leaf of a search its time limit stopped
-// (templates/cpu_improve.hpp). What it returns must be a feasible permutation whose
+// (templates/cpu_improve.hpp); and the cpu skeleton's warm start, which runs it before a
+// search from scratch that does not finish in its first moments. What it returns must be a feasible permutation whose
 // objective is the one reported, recomputed here by code that shares nothing with
 // permjit, and never worse than where it started.
 #include <catch2/catch.hpp>
@@ -149,4 +150,37 @@ TEST_CASE("the improve option: cpu, optimisation, after a time limit, seconds ab
   count.cache_dir = cache_dir();
   check_command_line_error([&] { solve(count); }, 1,
                            "--improve applies to problems that minimize or maximize; 'nqueens' is a count problem");
+}
+
+TEST_CASE("the cpu skeleton's warm start: a search that does not finish in time starts over from a better leaf",
+          "[e2e][improve][warm_start][flowshop]") {
+  // ta011 (20x10, both ends) takes a second or two from scratch on two threads.
+  const std::string inst = taillard("ta011");
+  SolveOptions o;
+  o.load.spec_path = problem("flowshop.toml");
+  o.load.instance_path = inst;
+  o.backend = "cpu";
+  o.threads = 2;
+  o.warm_start = 0.05;
+  o.cache_dir = cache_dir();
+  SolveResult warm = solve(o);
+  REQUIRE(warm.warm_start);
+  REQUIRE(warm.warm_start->objective);
+  REQUIRE(warm.warm_start->improve);
+  CHECK(*warm.warm_start->objective <= warm.warm_start->improve->from);
+  CHECK_FALSE(warm.stopped);
+  REQUIRE(warm.found);
+  CHECK(warm.objective == taillard_optimum("ta011"));
+  CHECK(makespan(read_taillard(inst), warm.permutation) == warm.objective);
+  CHECK_THAT(format_human(warm), Catch::Contains("warm start  " + std::to_string(*warm.warm_start->objective)));
+  o.warm_start = 0;
+  SolveResult cold = solve(o);
+  CHECK_FALSE(cold.warm_start);
+  CHECK(cold.objective == warm.objective);
+  // A search that finishes within the warm start's time is the answer: no second search.
+  o.load.instance_path = taillard("ta001");
+  o.warm_start = 5;
+  SolveResult quick = solve(o);
+  CHECK_FALSE(quick.warm_start);
+  CHECK(quick.objective == taillard_optimum("ta001"));
 }

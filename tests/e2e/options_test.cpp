@@ -278,16 +278,22 @@ TEST_CASE("a --ub outside the skeleton's incumbent is refused before any work", 
 
 // --warm-start belongs to the GPU skeletons (the cpu skeleton is the warm start), and
 // takes seconds, 0 for none.
-TEST_CASE("the warm start option: GPU skeletons only, seconds from 0", "[e2e][options][warm_start]") {
+TEST_CASE("the warm start option: placement skeletons, seconds from 0", "[e2e][options][warm_start]") {
   SolveOptions o;
   o.load.spec_path = problem("flowshop.toml");
   o.load.instance_path = instance("flowshop/ta001.txt");
   o.cache_dir = cache_dir();
   o.backend = "cpu";
-  o.warm_start = 0.5;
-  CHECK_THAT(first_error(o), Catch::Contains("--warm-start applies to the dfs, ivm"));
-  o.backend = "auto";
-  o.skeleton = "ivm";
   o.warm_start = -1;
   CHECK_THAT(first_error(o), Catch::Contains("--warm-start takes a number of seconds"));
+  o.backend = "auto";
+  o.skeleton = "ivm";
+  CHECK_THAT(first_error(o), Catch::Contains("--warm-start takes a number of seconds"));
+  SolveOptions path;
+  path.load.spec_path = problem("puzzle15.toml");
+  path.load.instance_path = instance("15puzzle/korf100.txt");
+  path.load.instance_record = 1;
+  path.warm_start = 0.5;
+  path.cache_dir = cache_dir();
+  CHECK_THAT(first_error(path), Catch::Contains("--warm-start applies to placement problems"));
 }

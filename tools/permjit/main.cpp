@@ -85,9 +85,9 @@ int main(int argc, char** argv) {
   double warm_start = 0;
   CLI::Option* warm_start_opt = solve_cmd->add_option(
       "--warm-start", warm_start,
-      "GPU skeletons, minimize/maximize without --ub: seconds of the cpu skeleton, run while the GPU module compiles, "
-      "then as long again of local search from its best leaf, which is the search's first incumbent (default 0.3; "
-      "0: none)");
+      "minimize/maximize without --ub: seconds of the cpu skeleton (on a GPU skeleton, while its module compiles), "
+      "then as long again of local search from its best leaf, which is the search's first incumbent; the cpu "
+      "skeleton, without --time-limit, starts over from it only if it did not finish (default 0.3; 0: none)");
   double checkpoint_every = 0;
   CLI::Option* checkpoint_every_opt = solve_cmd->add_option("--checkpoint-every", checkpoint_every,
                                                             "ivm, cpu: seconds between checkpoints (default 60)");
