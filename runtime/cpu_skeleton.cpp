@@ -26,20 +26,29 @@ SkeletonUnits cpu_units(const UnitInputs& in) {
 }
 
 namespace {
-void improve_best_leaf(const CpuModule& module, double seconds, int threads, SolveResult& r) {
+// Local search from the leaf `leaf` for `seconds` on `threads` threads: `leaf` becomes the
+// best leaf found (itself when nothing is better); the report says where it started.
+SolveResult::ImproveReport improve_leaf(const CpuModule& module, double seconds, int threads, WarmIncumbent& leaf) {
   ImproveOptions io;
   io.threads = threads;
   io.seconds = seconds;
-  PjImproveResult m = module.improve(r.permutation, r.objective, io);
-  r.improve = SolveResult::ImproveReport{r.objective, m.seconds, m.iterations, m.evaluations, m.optimal != 0};
+  PjImproveResult m = module.improve(leaf.permutation, leaf.value, io);
+  SolveResult::ImproveReport report{leaf.value, m.seconds, m.iterations, m.evaluations, m.optimal != 0};
   if (m.found) {
-    r.objective = m.best;
-    r.permutation.assign(m.perm, m.perm + m.size);
+    leaf.value = m.best;
+    leaf.permutation.assign(m.perm, m.perm + m.size);
   }
+  return report;
 }
-}  // namespace
 
-namespace {
+// --improve: the result's best leaf improved.
+void improve_best_leaf(const CpuModule& module, double seconds, int threads, SolveResult& r) {
+  WarmIncumbent leaf{r.objective, r.permutation};
+  r.improve = improve_leaf(module, seconds, threads, leaf);
+  r.objective = leaf.value;
+  r.permutation = std::move(leaf.permutation);
+}
+
 // The cpu skeleton's warm start, the GPU skeletons' (runtime/warm_start.hpp) in one
 // process: for a search from scratch of a problem that minimises or maximises, and no
 // other stopping rule.
@@ -64,15 +73,7 @@ std::optional<PjCpuResult> warm_start(const CpuModule& module, const CpuRunOptio
   SolveResult::WarmStartReport report;
   if (head.found) {
     WarmIncumbent w{head.best, std::vector<int>(head.perm, head.perm + head.size)};
-    ImproveOptions io;
-    io.threads = o.threads;
-    io.seconds = seconds;
-    PjImproveResult m = module.improve(w.permutation, w.value, io);
-    report.improve = SolveResult::ImproveReport{w.value, m.seconds, m.iterations, m.evaluations, m.optimal != 0};
-    if (m.found) {
-      w.value = m.best;
-      w.permutation.assign(m.perm, m.perm + m.size);
-    }
+    report.improve = improve_leaf(module, seconds, o.threads, w);
     report.objective = w.value;
     warm = std::move(w);
   }
