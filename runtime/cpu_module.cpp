@@ -81,7 +81,6 @@ PjImproveResult CpuModule::improve(std::span<const int> perm, long long value, c
   args.size = static_cast<int>(perm.size());
   for (size_t i = 0; i < perm.size(); ++i) args.perm[i] = perm[i];
   args.value = value;
-  args.stop_request = opts.stop_request;
   PjImproveResult r{};
   int rc = improve_(&args, &r);
   // The callers improve a leaf the same module found, of a spec that optimises.
@@ -105,10 +104,6 @@ PjCpuResult CpuRanges::search(unsigned long long begin, unsigned long long end, 
   PJ_INTERNAL_ASSERT(rc != 2, "a range outside the frontier");
   if (rc != 0) throw std::runtime_error("the CPU search failed (code " + std::to_string(rc) + ")");
   return r;
-}
-
-PjCpuResult run_cpu_module(const HostModule& compiled, const CpuRunOptions& opts) {
-  return CpuModule(compiled).search(opts);
 }
 
 }  // namespace permjit

@@ -30,7 +30,6 @@ struct ImproveOptions {
   int threads = 1;
   double seconds = 0;
   unsigned long long seed = 1;
-  const volatile int* stop_request = nullptr;
 };
 
 class CpuModule;
@@ -87,7 +86,5 @@ class CpuModule {
   PjCpuRangesCloseFn ranges_close_ = nullptr;
   PjCpuImproveFn improve_ = nullptr;
 };
-
-PjCpuResult run_cpu_module(const HostModule& compiled, const CpuRunOptions& opts);
 
 }  // namespace permjit

@@ -2,9 +2,9 @@
 // (templates/cpu_ida.hpp for a path problem) into a shared object (cached), load it,
 // search.
 #include <chrono>
+#include <stdexcept>
 
 #include <fmt/format.h>
-#include <stdexcept>
 
 #include "dsl/diagnostics.hpp"
 
@@ -51,11 +51,11 @@ void improve_best_leaf(const CpuModule& module, double seconds, int threads, Sol
 
 // The cpu skeleton's warm start, the GPU skeletons' (runtime/warm_start.hpp) in one
 // process: for a search from scratch of a problem that minimises or maximises, and no
-// other stopping rule.
+// other stopping rule (--improve needs --time-limit, so it is excluded too).
 bool wants_warm_start(const SkeletonRun& run) {
   const SolveOptions& o = run.opts;
   const bool optimise = run.spec.goal == Goal::minimize || run.spec.goal == Goal::maximize;
-  return optimise && !o.ub && o.time_limit <= 0 && !o.improve && run.decision.solution_limit == 0 &&
+  return optimise && !o.ub && o.time_limit <= 0 && run.decision.solution_limit == 0 &&
          !run.decision.fixed_incumbent && !run.decision.list && o.warm_start_seconds() > 0;
 }
 
@@ -124,18 +124,14 @@ void run_cpu_skeleton(SkeletonRun& run) {
   CpuModule module(mod);
   auto t_search = clock::now();
   std::optional<WarmIncumbent> warm;
-  PjCpuResult out{};
-  if (wants_warm_start(run)) {
-    std::optional<PjCpuResult> finished = warm_start(module, o, run.opts.warm_start_seconds(), warm, r);
-    if (finished) out = *finished;
-    else {
-      if (warm) o.ub = warm->value;
-      t_search = clock::now();  // the warm start is reported apart
-      out = module.search(o);
-    }
-  } else {
-    out = module.search(o);
+  std::optional<PjCpuResult> done =
+      wants_warm_start(run) ? warm_start(module, o, run.opts.warm_start_seconds(), warm, r) : std::nullopt;
+  if (!done) {
+    if (warm) o.ub = warm->value;
+    if (r.warm_start) t_search = clock::now();  // the warm start is reported apart
+    done = module.search(o);
   }
+  const PjCpuResult& out = *done;
   auto t2 = clock::now();
 
   r.device = "host CPU";

@@ -3,9 +3,9 @@
 // skeleton searches for a short time (--warm-start seconds) on the host threads, in the
 // background while the GPU module compiles; if it did not finish, local search from its
 // best leaf follows for as long again (templates/cpu_improve.hpp), and the best leaf
-// becomes the GPU search's starting incumbent. Generic: it needs nothing but the spec. The GPU search then
-// reports only better leaves; if it finds none, the warm start's solution is the answer
-// (the GPU search proved that nothing is better).
+// becomes the GPU search's starting incumbent. Generic: it needs nothing but the spec.
+// The GPU search then reports only better leaves; if it finds none, the warm start's
+// solution is the answer (the GPU search proved that nothing is better).
 #pragma once
 #include <optional>
 #include <string>

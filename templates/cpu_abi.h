@@ -65,7 +65,6 @@ struct PjImproveArgs {
   int size;
   int perm[64];
   long long value;
-  const volatile int* stop_request;  // non-null: stop once *stop_request is nonzero
 };
 
 struct PjImproveResult {

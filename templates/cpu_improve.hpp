@@ -45,11 +45,9 @@ using Rng = pj_host::SplitMix64;  // templates/host_rng.h
 
 struct Stop {
   std::chrono::steady_clock::time_point deadline;
-  const volatile int* request;
   const std::atomic<bool>* optimal;  // some thread reached the root's bound
   bool now() const {
-    return (request && *request) || optimal->load(std::memory_order_relaxed) ||
-           std::chrono::steady_clock::now() >= deadline;
+    return optimal->load(std::memory_order_relaxed) || std::chrono::steady_clock::now() >= deadline;
   }
 };
 
@@ -73,7 +71,7 @@ class Chain {
       const int kick = 1 + rng_.below(max_kick);
       for (int k = 0; k < kick; ++k)
         move(trial, kFirst + rng_.below(free), kFirst + rng_.below(free));
-      long long value = evaluate(trial);
+      long long value = complete(prefix_[kFirst], trial, kFirst, kSize);
       if (value == kInfeasible) continue;
       value = descend(trial, value, stop);
       ++iterations;
@@ -105,12 +103,11 @@ class Chain {
     perm[to] = v;
   }
 
-  // The objective of the leaf that places seq[from..kSize) after prefix_[from], or
-  // kInfeasible.
-  long long finish(const int* seq, int from) {
+  // The objective of the leaf that places seq[from..end) after `node`, or kInfeasible.
+  long long complete(Node a, const int* seq, int from, int end) {
     ++evaluations;
-    Node a = prefix_[from], b;
-    for (int k = from; k < kSize; ++k) {
+    Node b;
+    for (int k = from; k < end; ++k) {
       if (!allowed(problem::candidates(a), seq[k])) return kInfeasible;
       problem::place(a, seq[k], b);
       a = b;
@@ -127,8 +124,6 @@ class Chain {
     }
     return kSize - 1;
   }
-
-  long long evaluate(const int* perm) { return finish(perm, kFirst); }
 
   // Local search: every value, in a random order, tried at every position, moved to the
   // best; until a whole round moves nothing to a better place. Returns perm's value.
@@ -157,8 +152,9 @@ class Chain {
         int best_at = at;
         for (int to = kFirst; to <= limit; ++to) {
           if (to == at || !allowed(problem::candidates(prefix_[to]), v)) continue;
-          problem::place(prefix_[to], v, tail_);  // `v` at position `to`, then rest[to..]
-          const long long x = finish_after(tail_, rest, to);
+          Node with_v;  // `v` at position `to`, then rest[to..]
+          problem::place(prefix_[to], v, with_v);
+          const long long x = complete(with_v, rest, to, kSize - 1);
           if (better(x, best)) {
             best = x;
             best_at = to;
@@ -174,24 +170,10 @@ class Chain {
     return value;
   }
 
-  // The objective of the leaf that places rest[to..kSize-1) after `node` (which holds
-  // to + 1 values), or kInfeasible.
-  long long finish_after(const Node& node, const int* rest, int to) {
-    ++evaluations;
-    Node a = node, b;
-    for (int k = to; k < kSize - 1; ++k) {
-      if (!allowed(problem::candidates(a), rest[k])) return kInfeasible;
-      problem::place(a, rest[k], b);
-      a = b;
-    }
-    return problem::objective(a);
-  }
-
   Rng rng_;
   int cur_[kSize], best_[kSize];
   long long cur_value_, best_value_;
   Node prefix_[kSize + 1];
-  Node tail_;
 };
 
 }  // namespace cpu_improve
@@ -214,11 +196,11 @@ extern "C" int pj_cpu_improve(const PjImproveArgs* args, PjImproveResult* out) {
     std::atomic<bool> optimal{false};
     Stop stop{t0 + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                        std::chrono::duration<double>(args->seconds)),
-              args->stop_request, &optimal};
+              &optimal};
     // The root's bound: a leaf that reaches it cannot be improved on.
     Node root;
     problem::root(root);
-    const long long bound = problem::staged_bound(root, kInfeasible);
+    const long long bound = problem::staged_bound(root, kInfeasible);  // kInfeasible: no incumbent yet
     // Worse results are accepted with probability exp(-worse / temperature): a
     // thousandth of the start's value, a small step of a typical objective.
     const double temperature = std::fmax(1e-9, std::fabs(static_cast<double>(args->value)) * 1e-3);
