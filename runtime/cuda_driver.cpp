@@ -84,23 +84,26 @@ void allow_dynamic_shared(CUfunction f, size_t dynamic_bytes, const std::string&
         "cuFuncSetAttribute(max dynamic shared memory of " + name + ")");
 }
 
-bool first_device(Device& d, std::string* why) {
+int device_count(std::string* why) {
   const Api* a = driver(why);
-  if (!a) return false;
+  if (!a) return 0;
   int count = 0;
   check(a->DeviceGetCount(&count), "cuDeviceGetCount");
-  if (count == 0) {
-    if (why) *why = "the CUDA driver sees no device";
-    return false;
-  }
-  d.ordinal = 0;
-  check(a->DeviceGet(&d.handle, 0), "cuDeviceGet");
+  if (count == 0 && why) *why = "the CUDA driver sees no device";
+  return count;
+}
+
+Device describe_device(int ordinal) {
+  const Api& a = api();
+  Device d;
+  d.ordinal = ordinal;
+  check(a.DeviceGet(&d.handle, ordinal), "cuDeviceGet");
   char name[256] = {};
-  check(a->DeviceGetName(name, sizeof name, d.handle), "cuDeviceGetName");
+  check(a.DeviceGetName(name, sizeof name, d.handle), "cuDeviceGetName");
   d.name = name;
   auto attr = [&](CUdevice_attribute at) {
     int v = 0;
-    check(a->DeviceGetAttribute(&v, at, d.handle), "cuDeviceGetAttribute");
+    check(a.DeviceGetAttribute(&v, at, d.handle), "cuDeviceGetAttribute");
     return v;
   };
   d.sm_count = attr(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
@@ -110,7 +113,13 @@ bool first_device(Device& d, std::string* why) {
   d.max_shared_per_block = attr(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
   d.max_shared_per_sm = attr(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR);
   d.reserved_shared_per_block = attr(CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK);
-  check(a->DeviceTotalMem(&d.total_memory, d.handle), "cuDeviceTotalMem");
+  check(a.DeviceTotalMem(&d.total_memory, d.handle), "cuDeviceTotalMem");
+  return d;
+}
+
+bool first_device(Device& d, std::string* why) {
+  if (device_count(why) == 0) return false;
+  d = describe_device(0);
   return true;
 }
 

@@ -92,6 +92,10 @@ void allow_dynamic_shared(CUfunction f, size_t dynamic_bytes, const std::string&
 
 // The first device, or false with the reason (no driver, no device).
 bool first_device(Device& out, std::string* why);
+// The devices the driver sees (0, and the reason, when none or no driver).
+int device_count(std::string* why);
+// Device `ordinal` (< device_count()) and its properties.
+Device describe_device(int ordinal);
 
 // The device's primary context, current on this thread while the object lives.
 class Context {

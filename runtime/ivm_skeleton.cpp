@@ -1,12 +1,16 @@
-// Host side of the `ivm` skeleton (seed 001 Algorithm 1): cut [0, L!) among the
-// explorers, then alternate exploration kernels and work-stealing phases on the device
-// until no explorer has work; between rounds, progress lines and checkpoints.
-#include <array>
+// Host side of the `ivm` skeleton (seed 001 Algorithm 1) on one GPU or several: compile,
+// size the explorers, cut [0, L!) among them, then run each GPU's rounds on a thread of
+// its own (runtime/ivm_device.hpp) while this thread shows progress and takes the
+// checkpoints; the GPUs pass work through runtime/ivm_exchange.hpp.
+#include <atomic>
 #include <chrono>
 #include <climits>
-#include <optional>
 #include <cstddef>
 #include <cstring>
+#include <exception>
+#include <memory>
+#include <optional>
+#include <thread>
 
 #include "dsl/diagnostics.hpp"
 #include "runtime/cache.hpp"
@@ -14,17 +18,20 @@
 #include "runtime/device_solutions.hpp"
 #include "runtime/gpu_compile.hpp"
 #include "runtime/gpu_host.hpp"
-#include "runtime/run_time_data.hpp"
+#include "runtime/gpu_list.hpp"
 #include "runtime/ivm_checkpoint.hpp"
+#include "runtime/ivm_device.hpp"
+#include "runtime/ivm_exchange.hpp"
 #include "runtime/ivm_split.hpp"
 #include "runtime/kernel_interrupter.hpp"
 #include "runtime/progress.hpp"
+#include "runtime/run_time_data.hpp"
 #include "runtime/skeletons.hpp"
 #include "runtime/solve.hpp"
 #include "runtime/version.hpp"
 #include "runtime/warm_start.hpp"
 #include "templates/gpu_abi.h"
-#include "templates/prelude.h"
+#include "templates/prelude.h"  // before ivm_interval.h, which it defines PJ_HD for
 #include "templates/ivm_interval.h"
 
 namespace permjit {
@@ -32,56 +39,6 @@ namespace permjit {
 namespace {
 using clock_type = std::chrono::steady_clock;
 double since(clock_type::time_point t) { return std::chrono::duration<double>(clock_type::now() - t).count(); }
-
-// The kernels' view of the explorers (pj_ivm::layout::Explorers in the generated layout).
-struct ExplorersArg {
-  CUdeviceptr I, V, M, last, ends;
-  unsigned long long T;
-};
-
-// The device arrays of T explorers with L levels and sets of mask_bytes.
-struct ExplorerArrays {
-  unsigned long long T;
-  size_t L, mask_bytes;
-  cuda::Buffer I, V, M, last, ends;
-  ExplorerArrays(unsigned long long t, int levels, int mb)
-      : T(t), L(static_cast<size_t>(levels)), mask_bytes(static_cast<size_t>(mb)), I(T), V(L * T),
-        M(L * T * mask_bytes), last(L * T), ends(T * 8) {}
-  ExplorersArg arg() const {
-    return {I.ptr(), V.ptr(), M.ptr(), last.ptr(), ends.ptr(), T};
-  }
-  // Every array, in the checkpoint's order.
-  std::array<cuda::Buffer*, 5> all() { return {&I, &V, &M, &last, &ends}; }
-  std::array<const cuda::Buffer*, 5> all() const { return {&I, &V, &M, &last, &ends}; }
-  // The checkpoint's byte image: the arrays one after the other.
-  std::string download() const {
-    std::string s(bytes(), '\0');
-    size_t at = 0;
-    for (const cuda::Buffer* b : all()) {
-      b->download(s.data() + at, b->bytes());
-      at += b->bytes();
-    }
-    return s;
-  }
-  void upload(const std::string& s) {
-    size_t at = 0;
-    for (cuda::Buffer* b : all()) {
-      b->upload(s.data() + at, b->bytes());
-      at += b->bytes();
-    }
-  }
-  size_t bytes() const {
-    size_t n = 0;
-    for (const cuda::Buffer* b : all()) n += b->bytes();
-    return n;
-  }
-};
-
-void launch(CUfunction f, unsigned long long threads, int block, void** args, const char* name, size_t shared = 0) {
-  unsigned grid = static_cast<unsigned>((threads + block - 1) / block);
-  cuda::check(cuda::api().LaunchKernel(f, grid, 1, 1, block, 1, 1, static_cast<unsigned>(shared), nullptr, args, nullptr),
-              std::string("launching ivm kernel ") + name);
-}
 
 // Rows in shared memory ran N-Queens 17 2.4x faster than in local memory on the H100
 // (docs/skeletons.md): local rows of every resident thread overflow L1 into L2. A block
@@ -111,26 +68,6 @@ RowPlacement place_rows(const std::string& choice, int row_bytes_per_thread, int
                            std::to_string(dev.max_shared_per_block) + " per block",
                        "use a smaller --block-size, or --ivm-rows local");
   return {true, need};
-}
-
-// Runs launches on the default stream between two events and returns their seconds; a
-// failure names the kernel.
-template <class Launches>
-double timed(cuda::EventTimer& timer, const char* what, Launches&& launches) {
-  timer.start();
-  launches();
-  try {
-    return timer.stop_seconds();
-  } catch (const cuda::Error& e) {
-    throw cuda::Error(std::string("the ivm ") + what + " failed: " + e.what());
-  }
-}
-
-// Hypercube digits for T explorers in base p: the fewest with p^dims >= T.
-int hypercube_dims(unsigned long long T, unsigned p) {
-  int dims = 0;
-  for (unsigned long long reach = 1; reach < T; reach *= p) ++dims;
-  return std::max(dims, 1);
 }
 
 std::string ub_text(const SolveOptions& o) { return o.ub ? std::to_string(*o.ub) : "none"; }
@@ -167,6 +104,40 @@ SkeletonUnits ivm_units(const UnitInputs& in) {
                                     {"-DPJ_BLOCK=" + std::to_string(in.opts.block())}, {generate_ivm_layout(in.spec)})};
 }
 
+namespace {
+// A GPU's round is cut after this long when there are several, so that it reports its
+// incumbent and its length often; a GPU asked for work is interrupted at once
+// (IvmPeers::when_asked), so this bounds only how stale the others' view of it is.
+constexpr double kMultiGpuSlice = 0.05;
+// With one GPU, rounds are cut only for progress lines and checkpoints, once a second.
+constexpr double kOneGpuSlice = 1.0;
+
+// A fresh run's first results block on GPU w: the start incumbent everywhere, the root's
+// expansion and the warm start's solution on GPU 0 only (counted once).
+PjGpuResults first_results(int w, int start_best, const SkeletonRun& run) {
+  PjGpuResults init{};
+  init.best = start_best;
+  init.recorded = start_best;
+  if (w != 0) return init;
+  // The warm start's solution is the answer unless the search finds a better one, and
+  // travels in the results so that a checkpoint keeps it.
+  if (!run.opts.ub && run.warm && run.warm->wait()) {
+    const WarmIncumbent& wi = *run.warm->wait();
+    init.found = 1;
+    for (size_t j = 0; j < wi.permutation.size(); ++j) init.perm[j] = static_cast<unsigned char>(wi.permutation[j]);
+  }
+  init.expanded = 1;  // the root, whose children the explorers' first rows hold
+  return init;
+}
+
+// The images a checkpoint's state holds, each `bytes` long (none: a finished search).
+std::vector<std::string> images_of(const std::string& state, size_t bytes) {
+  std::vector<std::string> out;
+  for (size_t at = 0; at + bytes <= state.size(); at += bytes) out.push_back(state.substr(at, bytes));
+  return out;
+}
+}  // namespace
+
 void run_ivm_skeleton(SkeletonRun& run) {
   const SolveOptions& opts = run.opts;
   SolveResult& r = run.result;
@@ -184,24 +155,38 @@ void run_ivm_skeleton(SkeletonRun& run) {
   IvmCheckpoint saved;
   if (!opts.resume.empty()) saved = checked_resume(opts, id);
 
+  // The GPUs: the first, or those --gpus names; each has its context, made current on
+  // the thread that runs it.
   cuda::Device dev = open_device(r.skeleton, r);
-  cuda::Context context(dev);
+  const std::vector<int> ordinals = parse_gpu_list(opts.gpus, cuda::device_count(nullptr));
+  const int G = static_cast<int>(ordinals.size());
+  if (G > 1 && run.decision.records())
+    command_line_error("--gpus " + opts.gpus, 1,
+                       "the ivm skeleton lists, finds and stops at a target on one GPU; on several it proves and counts",
+                       "leave out --gpus");
+  std::vector<cuda::Device> devices;
+  for (int o : ordinals) devices.push_back(cuda::describe_device(o));
+  for (const cuda::Device& d : devices)
+    if (d.arch() != devices[0].arch() || d.sm_count != devices[0].sm_count)
+      throw std::runtime_error("--gpus " + opts.gpus + ": the GPUs differ (" + devices[0].name + ", " + d.name +
+                               "); the ivm skeleton runs on GPUs of one kind");
+  dev = devices[0];
+  if (G > 1) r.device = std::to_string(G) + " x " + r.device;
+  std::vector<std::unique_ptr<cuda::Context>> contexts;
+  for (int w = G - 1; w >= 0; --w) contexts.insert(contexts.begin(), std::make_unique<cuda::Context>(devices[static_cast<size_t>(w)]));
+  // GPU 0's context is current here: the probe module below is its worker's.
 
   // Compile. Rows in shared memory are a measured alternative (docs/skeletons.md).
   const int block = opts.block();
   GpuModuleImage image = compile_gpu_module(run.units.device.value(), dev.arch(), run.cache());
   const auto t_load = clock_type::now();
-  cuda::Module module(image.cubin);
-  upload_data(run.units.device.value().data, module);
+  auto module = std::make_unique<cuda::Module>(image.cubin);
   add_compile_stages(r, nullptr, &image, since(t_load));
-  CUfunction k_init = module.function("pj_ivm_init");
-  CUfunction k_select = module.function("pj_ivm_select");
-  CUfunction k_steal = module.function("pj_ivm_steal");
   r.cache_hit = image.cache_hit;
   r.t_compile = since(t0);
-  const int mask_bytes = module.read_int("pj_ivm_mask_bytes");
+  const int mask_bytes = module->read_int("pj_ivm_mask_bytes");
   const int explorer_bytes = 1 + L * (2 + mask_bytes) + 8;
-  PJ_INTERNAL_ASSERT(module.read_int("pj_ivm_explorer_bytes") == explorer_bytes,
+  PJ_INTERNAL_ASSERT(module->read_int("pj_ivm_explorer_bytes") == explorer_bytes,
                      "the IVM layout differs between the host and the device");
 
   // Where the rows live, then as many explorers as the device runs at once (all must be
@@ -209,16 +194,17 @@ void run_ivm_skeleton(SkeletonRun& run) {
   // The warm start's incumbent, waited for before the search's clock starts.
   const std::optional<long long> start = run.start_bound();
   auto t1 = clock_type::now();
-  CUfunction k_explore_shared = module.function("pj_ivm_explore_shared");
-  const RowPlacement rows = place_rows(opts.ivm_rows, L * module.read_int("pj_ivm_level_bytes"), block,
+  CUfunction k_explore_shared = module->function("pj_ivm_explore_shared");
+  const RowPlacement rows = place_rows(opts.ivm_rows, L * module->read_int("pj_ivm_level_bytes"), block,
                                        cuda::static_shared_bytes(k_explore_shared), dev);
-  CUfunction k_explore = rows.shared ? k_explore_shared : module.function("pj_ivm_explore_local");
+  CUfunction k_explore = rows.shared ? k_explore_shared : module->function("pj_ivm_explore_local");
   if (rows.shared) cuda::allow_dynamic_shared(k_explore, rows.shared_bytes, "pj_ivm_explore_shared");
   // Assigned, not emplace()d: clang 14 (the fuzz build) sees the nested struct with
   // member initialisers as not default-constructible inside std::optional.
   r.ivm = SolveResult::Ivm{};
   SolveResult::Ivm& stats = *r.ivm;
   stats.rows = rows.describe();
+  stats.gpus = G;
   int blocks_per_sm = 0;
   cuda::check(cuda::api().OccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, k_explore, block, rows.shared_bytes),
               "cuOccupancyMaxActiveBlocksPerMultiprocessor");
@@ -232,157 +218,158 @@ void run_ivm_skeleton(SkeletonRun& run) {
     id.explorers = opts.explorers ? opts.explorers
                                   : static_cast<unsigned long long>(std::max(1, blocks_per_sm)) * block * dev.sm_count;
   }
-  const unsigned long long T = id.explorers;
-  // A quarter: the sweep of docs/performance.md found 10-50% of T best on the H100
-  // (seed 001 settled on about 10% on a GTX 980); below, rounds are too short.
-  const unsigned long long trigger = opts.trigger ? opts.trigger : std::max<unsigned long long>(1, T / 4);
-  const unsigned p = 8;
-  const int dims = hypercube_dims(T, p);
-  stats.explorers = T;
-  stats.trigger = trigger;
-  r.block_size = block;
-
-  ExplorerArrays ex(T, L, mask_bytes);
-  cuda::Buffer results(sizeof(PjGpuResults)), control(sizeof(PjIvmControl));
-  cuda::Buffer lengths(T * sizeof(double)), victim(T * sizeof(long long)), claimed(T * sizeof(int));
-  claimed.zero();
-  control.zero();
-  cuda::EventTimer timer;
-  ExplorersArg e = ex.arg();
-  CUdeviceptr results_p = results.ptr(), control_p = control.ptr(), lengths_p = lengths.ptr(),
-              victim_p = victim.ptr(), claimed_p = claimed.ptr();
-
-  double elapsed_before = 0;
-  if (!opts.resume.empty()) {
-    if (saved.state.size() != ex.bytes() || saved.results.size() != sizeof(PjGpuResults))
-      command_line_error("--resume " + opts.resume, 10,
-                         opts.resume + ": damaged checkpoint: its arrays do not fit " + std::to_string(T) +
-                             " explorers of " + std::to_string(L) + " levels");
-    ex.upload(saved.state);
-    results.upload(saved.results.data(), sizeof(PjGpuResults));
-    elapsed_before = saved.elapsed;
-    stats.rounds = saved.rounds;
-  } else {
-    PjGpuResults init{};
-    // prepare_solve refused a --ub outside the 32-bit incumbent.
-    const std::optional<long long>& ub = start;
-    init.best = static_cast<int>(ub ? *ub : (spec.goal == Goal::maximize ? INT_MIN : INT_MAX));
-    init.recorded = init.best;
-    // The warm start's solution is the answer unless the search finds a better one, and
-    // travels in the results so that a checkpoint keeps it.
-    if (!opts.ub && run.warm && run.warm->wait()) {
-      const WarmIncumbent& w = *run.warm->wait();
-      init.found = 1;
-      for (size_t j = 0; j < w.permutation.size(); ++j) init.perm[j] = static_cast<unsigned char>(w.permutation[j]);
-    }
-    init.expanded = 1;  // the root, whose children the explorers' first rows hold
-    results.upload(&init, sizeof init);
-    IvmSplit split = split_leaves(T, L);
-    cuda::Buffer first(split.first.size()), empty(T);
-    ex.last.upload(split.last.data(), split.last.size());
-    first.upload(split.first.data(), split.first.size());
-    empty.upload(split.empty.data(), split.empty.size());
-    CUdeviceptr first_p = first.ptr(), empty_p = empty.ptr();
-    void* args[] = {&e, &first_p, &empty_p, &results_p};
-    stats.t_balance += timed(timer, "init kernel pj_ivm_init", [&] { launch(k_init, T, block, args, "pj_ivm_init"); });
-  }
-  r.t_host += since(t1);
-
-  // Progress and checkpoints interrupt long rounds; without them nothing runs beside.
   const bool show = opts.progress == SolveOptions::Progress::on ||
                     (opts.progress == SolveOptions::Progress::automatic && stderr_is_terminal());
-  ProgressMeter meter(r.skeleton, show);
-  meter.start(elapsed_before);
   const bool checkpoints = !opts.checkpoint.empty();
-  std::optional<StopSignals> signals;
-  if (checkpoints) signals.emplace();
-  std::optional<KernelInterrupter> interrupter;
-  if (show || checkpoints) interrupter.emplace(context.handle(), control_p + offsetof(PjIvmControl, stop_round));
-  const double space = pj_ivm::space_size(L);
-  auto search_start = clock_type::now();
-  auto elapsed = [&] { return elapsed_before + since(search_start); };
-  double next_checkpoint = elapsed() + opts.seconds_between_checkpoints();
-  auto schedule = [&] {
-    double next = meter.enabled() ? meter.next_due() : 1e300;
-    if (checkpoints) next = std::min(next, next_checkpoint);
-    if (interrupter && next < 1e299)
-      interrupter->stop_at(search_start + std::chrono::duration_cast<clock_type::duration>(
-                                              std::chrono::duration<double>(next - elapsed_before)));
-  };
-  auto save = [&] {
-    auto ts = clock_type::now();
-    IvmCheckpoint c{id, elapsed(), stats.rounds, std::string(sizeof(PjGpuResults), '\0'), ex.download()};
-    results.download(c.results.data(), sizeof(PjGpuResults));
-    write_checkpoint(opts.checkpoint, c);
-    r.t_transfers += since(ts);
-  };
-  schedule();
+  IvmShape shape;
+  shape.T = id.explorers;
+  // A quarter: the sweep of docs/performance.md found 10-50% of T best on the H100
+  // (seed 001 settled on about 10% on a GTX 980); below, rounds are too short.
+  shape.trigger = opts.trigger ? opts.trigger : std::max<unsigned long long>(1, shape.T / 4);
+  shape.levels = L;
+  shape.mask_bytes = mask_bytes;
+  shape.block = block;
+  shape.shared_rows = rows.shared;
+  shape.shared_bytes = rows.shared_bytes;
+  shape.two_ends = spec.branch.ends == 2;
+  shape.optimise = optimise;
+  shape.slice = G > 1 ? kMultiGpuSlice : (show || checkpoints) ? kOneGpuSlice : 0;
+  stats.explorers = shape.T;
+  stats.trigger = shape.trigger;
+  r.block_size = block;
+  const size_t image_bytes = ExplorerArrays::bytes_for(shape.T, L, mask_bytes);
 
-  // Decision and enumeration: the solution buffer, drained after every round.
+  // What each GPU starts from: a resume's images go to the pool and every GPU asks for
+  // one; a fresh run cuts the leaves among all GPUs' explorers (one end) or gives the
+  // root to GPU 0 (two ends: the others ask it for work).
+  const int start_best = static_cast<int>(start ? *start : (spec.goal == Goal::maximize ? INT_MIN : INT_MAX));
+  PjGpuResults resumed{};
+  double elapsed_before = 0;
+  std::vector<std::string> saved_images;
+  if (!opts.resume.empty()) {
+    if (saved.state.size() % image_bytes != 0 || saved.results.size() != sizeof(PjGpuResults))
+      command_line_error("--resume " + opts.resume, 10,
+                         opts.resume + ": damaged checkpoint: its arrays do not fit " + std::to_string(shape.T) +
+                             " explorers of " + std::to_string(L) + " levels");
+    saved_images = images_of(saved.state, image_bytes);
+    std::memcpy(&resumed, saved.results.data(), sizeof resumed);
+    elapsed_before = saved.elapsed;
+    stats.rounds = saved.rounds;
+  }
+  std::optional<IvmSplit> split;
+  if (opts.resume.empty() && !shape.two_ends) split = split_leaves(shape.T * static_cast<unsigned long long>(G), L);
+  const int exchange_best = opts.resume.empty() ? start_best : resumed.best;
+  IvmExchange exchange(G, optimise, spec.goal == Goal::maximize, exchange_best);
+  exchange.add_to_pool(std::move(saved_images));
+  r.t_host += since(t1);
+
+  // Decision and enumeration (one GPU): the solution buffer, drained after every round.
   std::optional<DeviceSolutions> solutions;
   if (run.decision.records()) solutions.emplace(run.decision, spec.size);
-  CUdeviceptr solutions_p = solutions ? solutions->block() : 0;
 
-  PjIvmControl ctl{};
-  while (true) {
-    ++stats.rounds;
-    if (interrupter) interrupter->begin_round(static_cast<unsigned>(stats.rounds));
-    PjIvmControl reset{};
-    reset.trigger = static_cast<unsigned>(std::min<unsigned long long>(trigger, UINT_MAX));
-    // The steal count runs on, and the stop word is the interrupter's.
-    control.upload(&reset, offsetof(PjIvmControl, steals));
-    unsigned round = static_cast<unsigned>(stats.rounds);
-    void* explore_args[] = {&e, &control_p, &results_p, &lengths_p, &round, &solutions_p};
-    if (solutions) solutions->arm();
-    r.t_kernels += timed(timer, "exploration kernel pj_ivm_explore",
-                         [&] { launch(k_explore, T, block, explore_args, "pj_ivm_explore", rows.shared_bytes); });
-    if (interrupter) interrupter->rethrow_error();
-    control.download(&ctl, sizeof ctl);
-    if (solutions) {
-      solutions->after_round();
-      if (solutions->stopped()) break;  // the limit was reached: the question is answered
-    }
-
-    const double now = elapsed();
-    if (meter.due(now)) {
-      PjGpuResults snap{};
-      results.download(&snap, sizeof snap);
-      ProgressSample s{now, 1.0 - ctl.remaining / space, snap.evaluated, std::nullopt};
-      if (optimise && (snap.found || opts.ub)) s.incumbent = snap.best;
-      meter.print(s);
-    }
-    const bool stop = signals && StopSignals::requested();  // only while this search listens
-    if (checkpoints && (now >= next_checkpoint || stop)) {
-      save();
-      next_checkpoint = now + opts.seconds_between_checkpoints();
-    }
-    if (stop) {
-      meter.finish();
-      const int sig = StopSignals::signal_number();
-      throw SearchInterrupted("interrupted by signal " + std::to_string(sig) + " after " + std::to_string(now) +
-                                  " s; the checkpoint " + opts.checkpoint + " holds the search: continue it with --resume " +
-                                  opts.checkpoint,
-                              sig);
-    }
-    schedule();
-    if (ctl.active == 0) break;
-
-    unsigned base = p;
-    int digits = dims;
-    void* select_args[] = {&e, &lengths_p, &victim_p, &claimed_p, &control_p, &base, &digits};
-    void* steal_args[] = {&e, &victim_p, &claimed_p, &control_p, &results_p};
-    stats.t_balance += timed(timer, "work-stealing kernels pj_ivm_select/pj_ivm_steal", [&] {
-      launch(k_select, T, block, select_args, "pj_ivm_select");
-      launch(k_steal, T, block, steal_args, "pj_ivm_steal");
+  // One thread per GPU; this one shows progress and takes the checkpoints.
+  auto search_start = clock_type::now();
+  auto elapsed = [&] { return elapsed_before + since(search_start); };
+  std::vector<PjGpuResults> finals(static_cast<size_t>(G));
+  std::vector<IvmDeviceStats> device_stats(static_cast<size_t>(G));
+  std::exception_ptr error;
+  std::mutex error_m;
+  std::atomic<int> running{G};
+  std::vector<std::thread> threads;
+  for (int w = 0; w < G; ++w) {
+    std::unique_ptr<cuda::Module> own = w == 0 ? std::move(module) : nullptr;
+    threads.emplace_back([&, w, own = std::move(own)]() mutable {
+      try {
+        const size_t i = static_cast<size_t>(w);
+        cuda::check(cuda::api().CtxSetCurrent(contexts[i]->handle()), "cuCtxSetCurrent (ivm worker)");
+        IvmDevice d(contexts[i]->handle(), std::move(own), image.cubin, shape, run.units.device.value().data);
+        if (!opts.resume.empty()) {
+          PjGpuResults mine{};
+          mine.best = mine.recorded = resumed.best;
+          d.start_results(w == 0 ? resumed : mine);
+        } else if (shape.two_ends) {
+          d.start(first_results(w, start_best, run), nullptr, w == 0);
+        } else {
+          IvmSplit part = slice_of(*split, shape.T * static_cast<unsigned long long>(w), shape.T);
+          d.start(first_results(w, start_best, run), &part, false);
+        }
+        if (solutions) d.attach(&*solutions);
+        std::shared_ptr<void> asked = d.interruptible_by(exchange, w);
+        run_ivm_worker(exchange, w, d, optimise);
+        finals[i] = d.results();
+        device_stats[i] = d.stats();
+      } catch (...) {
+        std::lock_guard<std::mutex> lock(error_m);
+        if (!error) error = std::current_exception();
+        exchange.abort();
+      }
+      --running;
     });
   }
-  meter.finish();
-  if (checkpoints) save();  // the finished search: resuming it reports the result at once
 
-  PjGpuResults out{};
-  control.download(&ctl, sizeof ctl);
-  results.download(&out, sizeof out);
-  stats.steals = ctl.steals;
+  ProgressMeter meter(r.skeleton, show);
+  meter.start(elapsed_before);
+  std::optional<StopSignals> signals;
+  if (checkpoints) signals.emplace();
+  const double space = pj_ivm::space_size(L);
+  double next_checkpoint = elapsed() + opts.seconds_between_checkpoints();
+  auto save = [&](bool stop) {
+    auto ts = clock_type::now();
+    IvmExchange::Snapshot snap = exchange.take_checkpoint();
+    if (!exchange.aborted()) {
+      IvmCheckpoint c{id, elapsed(), stats.rounds, std::string(sizeof(PjGpuResults), '\0'), {}};
+      std::memcpy(c.results.data(), &snap.results, sizeof snap.results);
+      for (const std::string& img : snap.images) c.state += img;
+      write_checkpoint(opts.checkpoint, c);
+    }
+    exchange.release(stop);
+    r.t_transfers += since(ts);
+  };
+  bool interrupted = false;
+  try {
+    while (!exchange.wait_finished(0.1) && running > 0 && !exchange.aborted()) {
+      const double now = elapsed();
+      if (meter.due(now)) {
+        ProgressSample s{now, 1.0 - exchange.remaining_leaves() / space, exchange.evaluated(), std::nullopt};
+        if (optimise && (exchange.best() != start_best || opts.ub)) s.incumbent = exchange.best();
+        meter.print(s);
+      }
+      const bool stop = signals && StopSignals::requested();
+      if (checkpoints && (now >= next_checkpoint || stop)) {
+        save(stop);
+        next_checkpoint = now + opts.seconds_between_checkpoints();
+      }
+      if (stop) {
+        interrupted = true;
+        break;
+      }
+    }
+  } catch (...) {
+    exchange.abort();
+    for (std::thread& t : threads) t.join();
+    throw;
+  }
+  for (std::thread& t : threads) t.join();
+  meter.finish();
+  if (error) std::rethrow_exception(error);
+  if (interrupted) {
+    const int sig = StopSignals::signal_number();
+    throw SearchInterrupted("interrupted by signal " + std::to_string(sig) + " after " + std::to_string(elapsed()) +
+                                " s; the checkpoint " + opts.checkpoint + " holds the search: continue it with --resume " +
+                                opts.checkpoint,
+                            sig);
+  }
+
+  PjGpuResults out = finals[0];
+  for (size_t i = 1; i < finals.size(); ++i) merge_results(out, finals[i], spec.goal == Goal::maximize);
+  for (const IvmDeviceStats& d : device_stats) {
+    stats.rounds += d.rounds;
+    stats.steals += d.steals;
+    stats.t_balance += d.t_balance;
+    r.t_kernels = std::max(r.t_kernels, d.t_kernels);  // the busiest GPU's
+  }
+  stats.transfers = exchange.transfers();
+  if (checkpoints) save(false);  // the finished search: resuming it reports the result at once
   r.expanded = out.expanded;
   r.evaluated = out.evaluated;
   r.solutions = out.solutions;
@@ -394,5 +381,6 @@ void run_ivm_skeleton(SkeletonRun& run) {
   if (solutions) solutions->report(r, optimise);
   r.t_search = since(t1);
 }
+
 
 }  // namespace permjit

@@ -26,4 +26,21 @@ IvmSplit split_leaves(unsigned long long explorers, int levels) {
   return s;
 }
 
+IvmSplit slice_of(const IvmSplit& all, unsigned long long from, unsigned long long count) {
+  IvmSplit s;
+  s.explorers = count;
+  s.levels = all.levels;
+  const std::size_t L = static_cast<size_t>(all.levels);
+  s.first.assign(L * count, 0);
+  s.last.assign(L * count, 0);
+  s.empty.assign(all.empty.begin() + static_cast<std::ptrdiff_t>(from),
+                 all.empty.begin() + static_cast<std::ptrdiff_t>(from + count));
+  for (std::size_t l = 0; l < L; ++l)
+    for (unsigned long long i = 0; i < count; ++i) {
+      s.first[l * count + i] = all.first[l * all.explorers + from + i];
+      s.last[l * count + i] = all.last[l * all.explorers + from + i];
+    }
+  return s;
+}
+
 }  // namespace permjit

@@ -15,5 +15,8 @@ struct IvmSplit {
 
 // Explorer i gets [floor(i L! / T), floor((i+1) L! / T) - 1]; when T > L! some get none.
 IvmSplit split_leaves(unsigned long long explorers, int levels);
+// Explorers [from, from + count) of `all`, as a split of their own (one GPU's share of a
+// split made for every GPU's explorers).
+IvmSplit slice_of(const IvmSplit& all, unsigned long long from, unsigned long long count);
 
 }  // namespace permjit

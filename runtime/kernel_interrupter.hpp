@@ -27,6 +27,8 @@ class KernelInterrupter {
   void begin_round(unsigned round);
   // Stop the running round once `t` has passed (progress or checkpoint due).
   void stop_at(clock::time_point t);
+  // Stop the running round now (another thread may call it: a GPU asked for work).
+  void stop_now() { stop_at(clock::time_point{}); }
   // A device error seen on the thread, rethrown here (call after each round).
   void rethrow_error();
 

@@ -185,8 +185,10 @@ std::string format_human(const SolveResult& r) {
     s += fmt::format("search      host {:.3f} s (split, setup), transfers {:.3f} s, exploration kernels {:.3f} s, "
                      "work stealing {:.3f} s ({} threads/block)\n",
                      r.t_host, r.t_transfers, r.t_kernels, v.t_balance, r.block_size);
-    s += fmt::format("ivm         {} explorers, rows in {} memory, trigger {}, {} rounds, {} steals{}\n",
-                     grouped(v.explorers), v.rows, grouped(v.trigger), grouped(v.rounds), grouped(v.steals),
+    s += fmt::format("ivm         {} explorers{}, rows in {} memory, trigger {}, {} rounds, {} steals{}{}\n",
+                     grouped(v.explorers), v.gpus > 1 ? fmt::format(" on each of {} GPUs", v.gpus) : "", v.rows,
+                     grouped(v.trigger), grouped(v.rounds), grouped(v.steals),
+                     v.gpus > 1 ? fmt::format(", {} transfers between GPUs", grouped(v.transfers)) : "",
                      v.resumed_from.empty() ? "" : ", resumed from " + v.resumed_from);
   } else if (r.backend == "gpu") {
     s += fmt::format("search      host {:.3f} s (CPU search to d_cpu, layout), transfers {:.3f} s, kernels {:.3f} s "
@@ -290,7 +292,7 @@ std::string format_json(const SolveResult& r) {
     const SolveResult::Ivm& v = *r.ivm;
     j["ivm"] = {{"explorers", v.explorers}, {"rows", v.rows},           {"trigger", v.trigger},
                 {"rounds", v.rounds},       {"steals", v.steals},       {"balance_s", v.t_balance},
-                {"resumed_from", v.resumed_from}};
+                {"gpus", v.gpus},           {"transfers", v.transfers}, {"resumed_from", v.resumed_from}};
   }
   j["block_size"] = r.block_size;
   j["chunks"] = r.chunks;

@@ -96,6 +96,8 @@ struct SolveResult {
   // that splits the leaves on the device: it has no host threads and no frontier.
   struct Ivm {
     unsigned long long explorers = 0, trigger = 0, rounds = 0, steals = 0;
+    int gpus = 1;                      // --gpus, or the MPI ranks (a GPU each)
+    unsigned long long transfers = 0;  // images of work moved between GPUs
     double t_balance = 0;
     std::string rows;  // "shared (32 KiB per block)" or "local"
     std::string resumed_from;

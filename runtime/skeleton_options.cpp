@@ -129,6 +129,8 @@ const OptionInfo kOptions[] = {
      [](const SolveOptions& o) { return if_set(o.trigger != 0, o.trigger); }},
     {SkeletonOption::ivm_rows, "--ivm-rows", Shape::any, "auto shared local",
      [](const SolveOptions& o) { return if_set(!o.ivm_rows.empty(), o.ivm_rows); }},
+    {SkeletonOption::gpus, "--gpus", Shape::any, {},
+     [](const SolveOptions& o) { return if_set(!o.gpus.empty(), o.gpus); }},
     {SkeletonOption::checkpoint, "--checkpoint", Shape::any, {},
      [](const SolveOptions& o) { return if_set(!o.checkpoint.empty(), o.checkpoint); }},
     {SkeletonOption::checkpoint_every, "--checkpoint-every", Shape::any, {},

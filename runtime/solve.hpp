@@ -51,6 +51,7 @@ struct SolveOptions {
   // ivm skeleton (docs/skeletons.md)
   unsigned long long explorers = 0;  // 0: as many as the device holds at once
   unsigned long long trigger = 0;    // 0: a quarter of the explorers
+  std::string gpus;                  // ivm: all | N | LIST (runtime/gpu_list.hpp); empty: the first GPU
   std::string ivm_rows;              // where explorers keep their rows: auto (when empty) | shared | local
   std::string checkpoint;            // write checkpoints to this file
   std::optional<double> checkpoint_every;  // seconds between checkpoints; unset: kDefaultCheckpointEvery

@@ -220,3 +220,21 @@ extern "C" __global__ void pj_ivm_steal(pj_ivm::layout::Explorers e, const long 
   else stolen = pj_ivm::steal_half(thief, robbed, PrunedBy{read_volatile(&r->best)});
   if (stolen) atomicAdd(&ctl->steals, 1u);
 }
+
+// Work for another GPU (runtime/ivm_exchange.hpp): explorer i of `out` takes what a
+// thief of explorer i would take (the right half of its interval, or with two ends the
+// upper half of its shallowest row), so a dry GPU that loads `out` holds about half of
+// this one's work, spread over as many explorers. `given` counts the explorers that got
+// some. Every node keeps one owner, so the counts stay exact (templates/ivm_explorer.h).
+extern "C" __global__ void pj_ivm_export(pj_ivm::layout::Explorers e, pj_ivm::layout::Explorers out,
+                                         unsigned* given, PjGpuResults* r) {
+  using namespace pj_ivm::device;
+  const unsigned long long i = thread_index();
+  if (i >= e.T) return;
+  const Ref taker{out, i}, robbed{e, i};
+  pj_ivm::set_empty(taker);
+  bool took = false;
+  if constexpr (problem::kEnds == 2) took = pj_ivm::steal_row_two_ends(taker, robbed);
+  else took = pj_ivm::steal_half(taker, robbed, PrunedBy{read_volatile(&r->best)});
+  if (took) atomicAdd(given, 1u);
+}

@@ -30,6 +30,7 @@ struct PjIvmSimResult {
   int most_visits;
 };
 using SimFn = PjIvmSimResult (*)(unsigned long long, long long, int, int, int, int);
+using SimGpusFn = PjIvmSimResult (*)(unsigned long long, long long, int, int);
 
 // The simulation compiled with one problem, loaded.
 class Simulation {
@@ -52,6 +53,8 @@ class Simulation {
     REQUIRE(handle_ != nullptr);
     fn_ = reinterpret_cast<SimFn>(dlsym(handle_, "pj_ivm_sim"));
     REQUIRE(fn_ != nullptr);
+    gpus_fn_ = reinterpret_cast<SimGpusFn>(dlsym(handle_, "pj_ivm_sim_gpus"));
+    REQUIRE(gpus_fn_ != nullptr);
     fill_host_data(problem.data, handle_, m.path);  // the instance's values, read at run time
   }
   ~Simulation() {
@@ -61,11 +64,38 @@ class Simulation {
                      int refuse_every = 0) const {
     return fn_(T, budget, best, restore_round, climb, refuse_every);
   }
+  // `gpus` worlds of T explorers that pass exports between them (`steals`: exports).
+  PjIvmSimResult run_gpus(unsigned long long T, long long budget, int best, int gpus) const {
+    return gpus_fn_(T, budget, best, gpus);
+  }
 
  private:
   void* handle_ = nullptr;
   SimFn fn_ = nullptr;
+  SimGpusFn gpus_fn_ = nullptr;
 };
+
+// Several GPUs passing exports (pj_ivm_export's steps) must count as one: every shape
+// of worlds, explorers and round lengths against the cpu skeleton. `leaves`: the
+// distinct leaves reached when known (then each once).
+void check_gpus_against_cpu(const Simulation& sim, const SolveResult& cpu, int best, unsigned long long leaves = 0) {
+  unsigned long long exports = 0;
+  for (int gpus : {2, 3})
+    for (unsigned long long T : {1ull, 7ull, 64ull})
+      for (long long budget : {1ll, 3ll, 17ll}) {
+        PjIvmSimResult r = sim.run_gpus(T, budget, best, gpus);
+        INFO(gpus << " GPUs of " << T << " explorers, budget " << budget << ": " << r.steals << " exports");
+        CHECK(r.expanded == cpu.expanded);
+        CHECK(r.evaluated == cpu.evaluated);
+        CHECK(r.solutions == cpu.solutions);
+        if (leaves) {
+          CHECK(r.leaves_reached == leaves);
+          CHECK(r.most_visits == 1);
+        }
+        exports += r.steals;
+      }
+  CHECK(exports > 0);  // work did move between the worlds
+}
 
 struct Shape {
   unsigned long long T;
@@ -101,6 +131,12 @@ TEST_CASE("IVM explorers count N-Queens exactly as the cpu skeleton", "[e2e][ivm
   check_against_cpu(sim, cpu, 0);
 }
 
+TEST_CASE("IVM explorers on several GPUs count N-Queens exactly as the cpu skeleton", "[e2e][ivm][gpus]") {
+  Simulation sim(problem("nqueens.toml"), "", {"n=8"});
+  SolveResult cpu = run(problem("nqueens.toml"), "", {"n=8"});
+  check_gpus_against_cpu(sim, cpu, 0, 46);
+}
+
 TEST_CASE("IVM explorers whose leaves are refused now and then (a full solution buffer) still reach each once",
           "[e2e][ivm][decision]") {
   Simulation sim(problem("nqueens.toml"), "", {"n=8"});
@@ -131,6 +167,7 @@ TEST_CASE("IVM explorers agree with the cpu skeleton on ATSP and QAP at the opti
     SolveResult cpu = run(spec, inst, {lb}, 2, scratch.objective);
     Simulation sim(spec, inst, {lb});
     check_against_cpu(sim, cpu, static_cast<int>(scratch.objective));
+    check_gpus_against_cpu(sim, cpu, static_cast<int>(scratch.objective));
     // From scratch the simulation finds the same optimum.
     PjIvmSimResult free_run = sim.run(16, 5, INT_MAX);
     CHECK(free_run.best == scratch.objective);
@@ -172,6 +209,8 @@ objective = "0"
       CHECK(r.expanded == cpu.expanded);
       CHECK(r.evaluated == cpu.evaluated);
     }
+  // On several GPUs: an export hands over whole subtrees with the ends above them.
+  check_gpus_against_cpu(sim, cpu, INT_MIN, 5040);
 }
 
 // Ends that change with the incumbent. The bound scatters nodes by a hash of their path

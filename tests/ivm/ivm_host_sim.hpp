@@ -162,3 +162,84 @@ extern "C" PjIvmSimResult pj_ivm_sim(unsigned long long T, long long budget, int
   for (const auto& [leaf, n] : w.visits) most = n > most ? n : most;
   return PjIvmSimResult{w.c.expanded, w.c.evaluated, w.c.solutions, w.rounds, w.steals, w.best, w.visits.size(), most};
 }
+
+// Several GPUs, each a world of T explorers, as runtime/ivm_device.cpp runs them: the
+// leaves cut among all G*T explorers (one end) or the root given to world 0 (two ends);
+// a world whose explorers are all empty loads an export of the world with the most
+// left -- explorer i takes what a thief of explorer i would take, as pj_ivm_export does
+// -- and the incumbent is shared after every round. Returns the summed counts.
+extern "C" PjIvmSimResult pj_ivm_sim_gpus(unsigned long long T, long long budget, int initial_best, int gpus) {
+  using namespace ivm_sim;
+  std::vector<World> worlds;
+  for (int g = 0; g < gpus; ++g) worlds.emplace_back(T);
+  for (int g = 0; g < gpus; ++g) {
+    World& w = worlds[static_cast<size_t>(g)];
+    w.best = initial_best;
+    w.c = pj_ivm::Counters{};
+    if (g == 0) w.c.expanded = 1;  // the root
+    pj_ivm::layout::Explorers e = w.view();
+    pj_ivm::Digit first[L], last[L];
+    for (unsigned long long i = 0; i < T; ++i) {
+      pj_ivm::Ref x{e, i};
+      const unsigned long long k = static_cast<unsigned long long>(g) * T + i;
+      const bool empty = !pj_ivm::part_of(k, T * static_cast<unsigned long long>(gpus), first, last, L);
+      for (int l = 0; l < L; ++l) x.last(l) = last[l];
+      if constexpr (kTwoEnds) {
+        if (g == 0 && i == 0) pj_ivm::enter_root(x, w.best, w.c);
+        else pj_ivm::set_empty(x);
+      } else if (empty) {
+        pj_ivm::set_empty(x);
+      } else {
+        const int best = w.best;
+        pj_ivm::enter(x, first, [best](const Node& n) { return is_pruned(n, best); });
+      }
+    }
+  }
+  auto left = [](World& w) {
+    pj_ivm::layout::Explorers e = w.view();
+    double s = 0;
+    for (unsigned long long i = 0; i < w.T; ++i) s += pj_ivm::remaining(pj_ivm::Ref{e, i});
+    return s;
+  };
+  unsigned long long exports = 0;
+  for (;;) {
+    bool any = false;
+    for (World& w : worlds)
+      if (left(w) > 0) any = round(w, budget) || any;
+    int best = initial_best;
+    for (World& w : worlds)
+      if (kGoal == pj::Goal::minimize ? w.best < best : w.best > best) best = w.best;
+    for (World& w : worlds) w.best = best;
+    if (!any) break;
+    for (World& dry : worlds) {
+      if (left(dry) > 0) continue;
+      World* victim = nullptr;
+      double most = 0;
+      for (World& v : worlds) {
+        const double l = left(v);
+        if (&v != &dry && l >= 2 && l > most) most = l, victim = &v;
+      }
+      if (!victim) continue;
+      pj_ivm::layout::Explorers to = dry.view(), from = victim->view();
+      for (unsigned long long i = 0; i < T; ++i) {
+        const pj_ivm::Ref taker{to, i}, robbed{from, i};
+        pj_ivm::set_empty(taker);
+        if constexpr (kTwoEnds) pj_ivm::steal_row_two_ends(taker, robbed);
+        else pj_ivm::steal_half(taker, robbed, [best](const Node& n) { return is_pruned(n, best); });
+      }
+      ++exports;
+    }
+  }
+  PjIvmSimResult r{0, 0, 0, 0, exports, worlds[0].best, 0, 0};
+  std::map<std::string, int> visits;
+  for (World& w : worlds) {
+    r.expanded += w.c.expanded;
+    r.evaluated += w.c.evaluated;
+    r.solutions += w.c.solutions;
+    r.rounds += w.rounds;
+    for (const auto& [leaf, n] : w.visits) visits[leaf] += n;
+  }
+  r.leaves_reached = visits.size();
+  for (const auto& [leaf, n] : visits) r.most_visits = n > r.most_visits ? n : r.most_visits;
+  return r;
+}

@@ -75,6 +75,7 @@ int main(int argc, char** argv) {
                         "marked partial (dfs: checked between kernel launches)");
   solve_cmd->add_option("--explorers", solve_opts.explorers, "ivm: explorers (default: as many as the device holds at once)");
   solve_cmd->add_option("--trigger", solve_opts.trigger, "ivm: empty explorers that start a work-stealing phase (default: a quarter)");
+  solve_cmd->add_option("--gpus", solve_opts.gpus, "ivm: the GPUs of this host to use: all | N (the first N) | LIST (0,2); default: the first");
   solve_cmd->add_option("--ivm-rows", solve_opts.ivm_rows, "ivm: where explorers keep their rows: auto | shared | local");
   solve_cmd->add_option("--checkpoint", solve_opts.checkpoint, "ivm, cpu: write checkpoints to this file (and on SIGINT/SIGTERM)");
   double improve = 0;

@@ -1,0 +1,13 @@
+// `--gpus all|N|LIST`: which GPUs of this host a run uses (the `ivm` skeleton).
+#pragma once
+#include <string>
+#include <vector>
+
+namespace permjit {
+
+// The device ordinals `text` names among `count` devices: "all"; N, the first N; or a
+// comma-separated list of ordinals ("0,2"). Empty text: the first device. A value that
+// names no device, or one twice, is the user's error at --gpus.
+std::vector<int> parse_gpu_list(const std::string& text, int count);
+
+}  // namespace permjit
