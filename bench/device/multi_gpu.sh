@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# On a machine with several GPUs (nvidia-h200-x2): `ivm` on 1 GPU and on 2 (--gpus), and
+# through `mpirun -np 2` when this permjit was built with MPI and mpirun is found.
+# One JSON line per run in $1/multi-gpu.jsonl (the result's JSON and the case), a
+# summary in $1/multi-gpu.log. Cases: what runs ($2, default "check nq20 ta021").
+set -uo pipefail
+out="$1"
+cases="${2:-check nq20 ta021}"
+inst="${PERMJIT_INSTANCES_DIR:-../shared/instances}"
+jsonl="$out/multi-gpu.jsonl"
+log="$out/multi-gpu.log"
+
+# run NAME HOW ARGS...: HOW is "gpus=N" or "mpi=K".
+run() {
+  local name="$1" how="$2"
+  shift 2
+  local cmd=(permjit solve "$@" --skeleton ivm --json --quiet)
+  case "$how" in
+    gpus=*) cmd+=(--gpus "${how#gpus=}") ;;
+    mpi=*) cmd=(mpirun --allow-run-as-root -np "${how#mpi=}" "${cmd[@]}") ;;
+  esac
+  local t0 t1
+  t0=$(date +%s.%N)
+  "${cmd[@]}" > "$out/last.json" 2> "$out/last.err"
+  local rc=$?
+  t1=$(date +%s.%N)
+  python3 - "$name" "$how" "$rc" "$t0" "$t1" "$out/last.json" "$out/last.err" >> "$jsonl" <<'PY'
+import json, sys
+name, how, rc, t0, t1, path, err = sys.argv[1:]
+try:
+    r = json.load(open(path))
+except Exception:
+    r = {"error": open(err).read()[-2000:]}
+r["case"] = name
+r["how"] = how
+r["rc"] = int(rc)
+r["wall_s"] = float(t1) - float(t0)
+print(json.dumps(r))
+PY
+  python3 - "$jsonl" <<'PY' | tee -a "$log"
+import json, sys
+r = [json.loads(l) for l in open(sys.argv[1])][-1]
+t = r.get("time_s", {})
+n = r.get("nodes", {})
+iv = r.get("ivm", {})
+print(f'{r["case"]:8} {r["how"]:7} rc={r["rc"]} search={t.get("search", 0):.3f}s compile={t.get("compile", 0):.2f}s '
+      f'wall={r["wall_s"]:.2f}s evaluated={n.get("evaluated")} expanded={n.get("expanded")} '
+      f'solutions={r.get("solutions")} objective={r.get("objective")} transfers={iv.get("transfers")} '
+      f'rounds={iv.get("rounds")} {r.get("error", "")[:300]}')
+PY
+}
+
+ways="gpus=1 gpus=2"
+if command -v mpirun > /dev/null; then ways="$ways mpi=2"; fi
+for c in $cases; do
+  case "$c" in
+    check)  # small: counts equal on 1 and 2 GPUs, one end and two
+      for w in $ways; do run nq14 "$w" problems/nqueens.toml --param n=14; done
+      for w in $ways; do run ta001 "$w" problems/flowshop.toml -i "$inst/flowshop/ta001.txt"; done
+      for w in $ways; do run ta022f "$w" problems/flowshop.toml -i "$inst/flowshop/ta022.txt" --param branching=1 --ub 2099; done
+      ;;
+    nq20) for w in $ways; do run nq20 "$w" problems/nqueens.toml --param n=20; done ;;
+    ta021) for w in $ways; do run ta021f "$w" problems/flowshop.toml -i "$inst/flowshop/ta021.txt" --param branching=1 --ub 2297; done ;;
+    ta023) for w in $ways; do run ta023 "$w" problems/flowshop.toml -i "$inst/flowshop/ta023.txt" --ub 2326; done ;;
+  esac
+done
