@@ -45,8 +45,6 @@ std::vector<int> parse_gpu_list(const std::string& text, int count) {
     if (v >= count)
       command_line_error(shown, kValueColumn + static_cast<int>(start),
                          "there is no GPU " + std::to_string(v) + ": " + have + ", numbered from 0");
-    if (std::find(out.begin(), out.end(), static_cast<int>(v)) != out.end())
-      command_line_error(shown, kValueColumn + static_cast<int>(start), "GPU " + std::to_string(v) + " is listed twice");
     out.push_back(static_cast<int>(v));
     if (at == text.size()) return out;
     ++at;  // the comma

@@ -2,7 +2,9 @@
 # On a machine with several GPUs (nvidia-h200-x2): `ivm` on 1 GPU and on 2 (--gpus), and
 # through `mpirun -np 2` when this permjit was built with MPI and mpirun is found.
 # One JSON line per run in $1/multi-gpu.jsonl (the result's JSON and the case), a
-# summary in $1/multi-gpu.log. Cases: what runs ($2, default "check nq20 ta021").
+# summary in $1/multi-gpu.log. Cases: what runs ($2, default "check nq20 ta021"); ways:
+# how ($3, default "gpus=1 gpus=2", and "mpi=2" where mpirun is found). On a machine with
+# one GPU, "gpus=0,0" runs two workers that share it (the exchange, not a speed-up).
 set -uo pipefail
 out="$1"
 cases="${2:-check nq20 ta021}"
@@ -50,8 +52,8 @@ print(f'{r["case"]:8} {r["how"]:7} rc={r["rc"]} search={t.get("search", 0):.3f}s
 PY
 }
 
-ways="gpus=1 gpus=2"
-if command -v mpirun > /dev/null; then ways="$ways mpi=2"; fi
+ways="${3:-gpus=1 gpus=2}"
+if [ -z "${3:-}" ] && command -v mpirun > /dev/null; then ways="$ways mpi=2"; fi
 for c in $cases; do
   case "$c" in
     check)  # small: counts equal on 1 and 2 GPUs, one end and two
