@@ -22,6 +22,8 @@
 #include "runtime/ivm_checkpoint.hpp"
 #include "runtime/ivm_device.hpp"
 #include "runtime/ivm_exchange.hpp"
+#include "runtime/ivm_ranks.hpp"
+#include "runtime/mpi_run.hpp"
 #include "runtime/ivm_split.hpp"
 #include "runtime/kernel_interrupter.hpp"
 #include "runtime/progress.hpp"
@@ -139,6 +141,16 @@ std::vector<std::string> images_of(const std::string& state, size_t bytes) {
 }  // namespace
 
 void run_ivm_skeleton(SkeletonRun& run) {
+  if (launched_as_mpi_ranks()) {
+    run_ivm_mpi(run);
+    return;
+  }
+  IvmRanks one_process;
+  run_ivm(run, one_process);
+}
+
+void run_ivm(SkeletonRun& run, IvmRanks& ranks) {
+  const bool coordinator = ranks.rank() == 0;  // supervises, reads and writes checkpoints, reports
   const SolveOptions& opts = run.opts;
   SolveResult& r = run.result;
   const ProblemSpec& spec = run.spec;
@@ -153,14 +165,21 @@ void run_ivm_skeleton(SkeletonRun& run) {
                     0, 0,
                     goal_name(spec.goal), ub_text(opts)};
   IvmCheckpoint saved;
-  if (!opts.resume.empty()) saved = checked_resume(opts, id);
+  if (!opts.resume.empty() && coordinator) saved = checked_resume(opts, id);
 
   // The GPUs: the first, or those --gpus names; each has its context, made current on
   // the thread that runs it.
+  // Over MPI a rank runs one GPU, and the run's workers are its ranks.
   cuda::Device dev = open_device(r.skeleton, r);
-  const std::vector<int> ordinals = parse_gpu_list(opts.gpus, cuda::device_count(nullptr));
-  const int G = static_cast<int>(ordinals.size());
-  if (G > 1 && run.decision.records())
+  if (ranks.size() > 1 && !opts.gpus.empty())
+    command_line_error("--gpus " + opts.gpus, 1, "under mpirun each rank takes one GPU, by its rank on its host",
+                       "leave out --gpus, and start one rank per GPU");
+  const std::vector<int> ordinals = ranks.size() > 1 ? std::vector<int>{ranks.local_gpu(cuda::device_count(nullptr))}
+                                                     : parse_gpu_list(opts.gpus, cuda::device_count(nullptr));
+  const int G = static_cast<int>(ordinals.size());        // this process's GPUs
+  const int workers = ranks.size() > 1 ? ranks.size() : G;  // the run's
+  const int first_worker = ranks.size() > 1 ? ranks.rank() : 0;
+  if (workers > 1 && run.decision.records())
     command_line_error("--gpus " + opts.gpus, 1,
                        "the ivm skeleton lists, finds and stops at a target on one GPU; on several it proves and counts",
                        "leave out --gpus");
@@ -171,7 +190,7 @@ void run_ivm_skeleton(SkeletonRun& run) {
       throw std::runtime_error("--gpus " + opts.gpus + ": the GPUs differ (" + devices[0].name + ", " + d.name +
                                "); the ivm skeleton runs on GPUs of one kind");
   dev = devices[0];
-  if (G > 1) r.device = std::to_string(G) + " x " + r.device;
+  if (workers > 1) r.device = std::to_string(workers) + " x " + r.device;
   std::vector<std::unique_ptr<cuda::Context>> contexts;
   for (int w = G - 1; w >= 0; --w) contexts.insert(contexts.begin(), std::make_unique<cuda::Context>(devices[static_cast<size_t>(w)]));
   // GPU 0's context is current here: the probe module below is its worker's.
@@ -192,7 +211,8 @@ void run_ivm_skeleton(SkeletonRun& run) {
   // Where the rows live, then as many explorers as the device runs at once (all must be
   // resident for the trigger to stop them), unless --explorers.
   // The warm start's incumbent, waited for before the search's clock starts.
-  const std::optional<long long> start = run.start_bound();
+  // Over MPI only rank 0's counts: another rank's warm start found a solution nobody records.
+  const std::optional<long long> start = coordinator ? run.start_bound() : std::nullopt;
   auto t1 = clock_type::now();
   CUfunction k_explore_shared = module->function("pj_ivm_explore_shared");
   const RowPlacement rows = place_rows(opts.ivm_rows, L * module->read_int("pj_ivm_level_bytes"), block,
@@ -204,7 +224,7 @@ void run_ivm_skeleton(SkeletonRun& run) {
   r.ivm = SolveResult::Ivm{};
   SolveResult::Ivm& stats = *r.ivm;
   stats.rows = rows.describe();
-  stats.gpus = G;
+  stats.gpus = workers;
   int blocks_per_sm = 0;
   cuda::check(cuda::api().OccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, k_explore, block, rows.shared_bytes),
               "cuOccupancyMaxActiveBlocksPerMultiprocessor");
@@ -214,18 +234,35 @@ void run_ivm_skeleton(SkeletonRun& run) {
   id.mask_bytes = mask_bytes;
   if (!opts.resume.empty()) {
     stats.resumed_from = opts.resume;
-  } else {
+  } else if (coordinator) {
     id.explorers = opts.explorers ? opts.explorers
                                   : static_cast<unsigned long long>(std::max(1, blocks_per_sm)) * block * dev.sm_count;
   }
   const bool show = opts.progress == SolveOptions::Progress::on ||
                     (opts.progress == SolveOptions::Progress::automatic && stderr_is_terminal());
   const bool checkpoints = !opts.checkpoint.empty();
+  // What a fresh run's GPUs start from: the start incumbent; a resume's, the saved one.
+  PjGpuResults resumed{};
+  if (!opts.resume.empty() && coordinator) {
+    if (saved.results.size() != sizeof(PjGpuResults))
+      command_line_error("--resume " + opts.resume, 10, opts.resume + ": damaged checkpoint: its results block has another size");
+    std::memcpy(&resumed, saved.results.data(), sizeof resumed);
+  }
+  IvmShared shared;
+  if (coordinator) {
+    shared.explorers = id.explorers;
+    // A quarter: the sweep of docs/performance.md found 10-50% of T best on the H100
+    // (seed 001 settled on about 10% on a GTX 980); below, rounds are too short.
+    shared.trigger = opts.trigger ? opts.trigger : std::max<unsigned long long>(1, id.explorers / 4);
+    shared.start_best = !opts.resume.empty() ? resumed.best
+                        : static_cast<int>(start ? *start : (spec.goal == Goal::maximize ? INT_MIN : INT_MAX));
+    shared.ok = 1;
+  }
+  ranks.share(shared);
+  id.explorers = shared.explorers;
   IvmShape shape;
-  shape.T = id.explorers;
-  // A quarter: the sweep of docs/performance.md found 10-50% of T best on the H100
-  // (seed 001 settled on about 10% on a GTX 980); below, rounds are too short.
-  shape.trigger = opts.trigger ? opts.trigger : std::max<unsigned long long>(1, shape.T / 4);
+  shape.T = shared.explorers;
+  shape.trigger = shared.trigger;
   shape.levels = L;
   shape.mask_bytes = mask_bytes;
   shape.block = block;
@@ -233,7 +270,7 @@ void run_ivm_skeleton(SkeletonRun& run) {
   shape.shared_bytes = rows.shared_bytes;
   shape.two_ends = spec.branch.ends == 2;
   shape.optimise = optimise;
-  shape.slice = G > 1 ? kMultiGpuSlice : (show || checkpoints) ? kOneGpuSlice : 0;
+  shape.slice = workers > 1 ? kMultiGpuSlice : (show || checkpoints) ? kOneGpuSlice : 0;
   stats.explorers = shape.T;
   stats.trigger = shape.trigger;
   r.block_size = block;
@@ -242,36 +279,42 @@ void run_ivm_skeleton(SkeletonRun& run) {
   // What each GPU starts from: a resume's images go to the pool and every GPU asks for
   // one; a fresh run cuts the leaves among all GPUs' explorers (one end) or gives the
   // root to GPU 0 (two ends: the others ask it for work).
-  const int start_best = static_cast<int>(start ? *start : (spec.goal == Goal::maximize ? INT_MIN : INT_MAX));
-  PjGpuResults resumed{};
+  const int start_best = shared.start_best;
   double elapsed_before = 0;
   std::vector<std::string> saved_images;
-  if (!opts.resume.empty()) {
-    if (saved.state.size() % image_bytes != 0 || saved.results.size() != sizeof(PjGpuResults))
+  if (!opts.resume.empty() && coordinator) {
+    if (saved.state.size() % image_bytes != 0)
       command_line_error("--resume " + opts.resume, 10,
                          opts.resume + ": damaged checkpoint: its arrays do not fit " + std::to_string(shape.T) +
                              " explorers of " + std::to_string(L) + " levels");
     saved_images = images_of(saved.state, image_bytes);
-    std::memcpy(&resumed, saved.results.data(), sizeof resumed);
     elapsed_before = saved.elapsed;
     stats.rounds = saved.rounds;
   }
   std::optional<IvmSplit> split;
-  if (opts.resume.empty() && !shape.two_ends) split = split_leaves(shape.T * static_cast<unsigned long long>(G), L);
-  const int exchange_best = opts.resume.empty() ? start_best : resumed.best;
-  IvmExchange exchange(G, optimise, spec.goal == Goal::maximize, exchange_best);
+  if (opts.resume.empty() && !shape.two_ends)
+    split = split_leaves(shape.T * static_cast<unsigned long long>(workers), L);
+  IvmExchange exchange(workers, optimise, spec.goal == Goal::maximize, start_best);
   exchange.add_to_pool(std::move(saved_images));
+  // Rank 0's exchange answers for all; another rank's workers ask it through the client.
+  IvmPeers& peers = coordinator ? static_cast<IvmPeers&>(exchange) : *ranks.client();
   r.t_host += since(t1);
 
   // Decision and enumeration (one GPU): the solution buffer, drained after every round.
   std::optional<DeviceSolutions> solutions;
   if (run.decision.records()) solutions.emplace(run.decision, spec.size);
 
+  // With checkpoints SIGINT and SIGTERM stop the search at a checkpoint; mpirun passes
+  // them to every rank, and each goes on until rank 0 has written it.
+  std::optional<StopSignals> signals;
+  if (checkpoints) signals.emplace();
+
   // One thread per GPU; this one shows progress and takes the checkpoints.
   auto search_start = clock_type::now();
   auto elapsed = [&] { return elapsed_before + since(search_start); };
   std::vector<PjGpuResults> finals(static_cast<size_t>(G));
   std::vector<IvmDeviceStats> device_stats(static_cast<size_t>(G));
+  if (coordinator) ranks.serve(exchange);
   std::exception_ptr error;
   std::mutex error_m;
   std::atomic<int> running{G};
@@ -279,23 +322,24 @@ void run_ivm_skeleton(SkeletonRun& run) {
   for (int w = 0; w < G; ++w) {
     std::unique_ptr<cuda::Module> own = w == 0 ? std::move(module) : nullptr;
     threads.emplace_back([&, w, own = std::move(own)]() mutable {
+      const int worker = first_worker + w;  // its number among the run's workers
       try {
         const size_t i = static_cast<size_t>(w);
         cuda::check(cuda::api().CtxSetCurrent(contexts[i]->handle()), "cuCtxSetCurrent (ivm worker)");
         IvmDevice d(contexts[i]->handle(), std::move(own), image.cubin, shape, run.units.device.value().data);
         if (!opts.resume.empty()) {
           PjGpuResults mine{};
-          mine.best = mine.recorded = resumed.best;
-          d.start_results(w == 0 ? resumed : mine);
+          mine.best = mine.recorded = start_best;
+          d.start_results(worker == 0 ? resumed : mine);
         } else if (shape.two_ends) {
-          d.start(first_results(w, start_best, run), nullptr, w == 0);
+          d.start(first_results(worker, start_best, run), nullptr, worker == 0);
         } else {
-          IvmSplit part = slice_of(*split, shape.T * static_cast<unsigned long long>(w), shape.T);
-          d.start(first_results(w, start_best, run), &part, false);
+          IvmSplit part = slice_of(*split, shape.T * static_cast<unsigned long long>(worker), shape.T);
+          d.start(first_results(worker, start_best, run), &part, false);
         }
         if (solutions) d.attach(&*solutions);
-        std::shared_ptr<void> asked = d.interruptible_by(exchange, w);
-        run_ivm_worker(exchange, w, d, optimise);
+        std::shared_ptr<void> asked = d.interruptible_by(peers, worker);
+        run_ivm_worker(peers, worker, d, optimise);
         finals[i] = d.results();
         device_stats[i] = d.stats();
       } catch (...) {
@@ -306,11 +350,16 @@ void run_ivm_skeleton(SkeletonRun& run) {
       --running;
     });
   }
+  if (!coordinator) {  // another rank: its worker has ended; rank 0 reports
+    for (std::thread& t : threads) t.join();
+    if (error) std::rethrow_exception(error);
+    ranks.done(finals[0], device_stats[0]);
+    r.silent = true;
+    return;
+  }
 
   ProgressMeter meter(r.skeleton, show);
   meter.start(elapsed_before);
-  std::optional<StopSignals> signals;
-  if (checkpoints) signals.emplace();
   const double space = pj_ivm::space_size(L);
   double next_checkpoint = elapsed() + opts.seconds_between_checkpoints();
   auto save = [&](bool stop) {
@@ -352,6 +401,7 @@ void run_ivm_skeleton(SkeletonRun& run) {
   for (std::thread& t : threads) t.join();
   meter.finish();
   if (error) std::rethrow_exception(error);
+  ranks.collect(finals, device_stats);  // the other ranks' workers, over MPI (they have ended too)
   if (interrupted) {
     const int sig = StopSignals::signal_number();
     throw SearchInterrupted("interrupted by signal " + std::to_string(sig) + " after " + std::to_string(elapsed()) +

@@ -2,6 +2,7 @@
 // its result, so it is refused.
 #include <stdexcept>
 
+#include "runtime/ivm_ranks.hpp"
 #include "runtime/mpi_run.hpp"
 
 namespace permjit {
@@ -12,6 +13,12 @@ void run_cpu_mpi(SkeletonRun&) {
   throw std::runtime_error(
       "this permjit was built without MPI (CMake found no MPI: install libopenmpi-dev and build again), so it "
       "cannot share one search among the ranks mpirun started");
+}
+
+void run_ivm_mpi(SkeletonRun&) {
+  throw std::runtime_error(
+      "this permjit was built without MPI (CMake found no MPI: install libopenmpi-dev and build again), so its "
+      "ranks cannot share one ivm search");
 }
 
 }  // namespace permjit

@@ -2,10 +2,7 @@
 // also searched would answer only between its own ranges, and every worker would wait
 // on it). Its threads idle; on a host it shares with workers, the CPU goes to them.
 // Messages are fixed-size structs sent as bytes: every rank runs the same binary.
-// The C API only: the C++ bindings are deprecated and warn under -Wextra.
-#define OMPI_SKIP_MPICXX 1
-#define MPICH_SKIP_MPICXX 1
-#include <mpi.h>
+#include "runtime/mpi_session.hpp"
 
 #include <chrono>
 #include <cstdio>
@@ -50,23 +47,6 @@ struct Assignment {
 struct Start {
   int ok = 0;
   FrontierPlan plan;
-};
-
-// MPI is started by the first search that needs it, and finished when it ends (also
-// when it throws), so that `permjit` without mpirun never touches MPI.
-class MpiSession {
- public:
-  MpiSession() {
-    int provided = 0;
-    // Only the thread that calls the search talks to MPI; the module's threads never do.
-    MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-  }
-  ~MpiSession() { MPI_Finalize(); }
-  MpiSession(const MpiSession&) = delete;
-  MpiSession& operator=(const MpiSession&) = delete;
-  int rank = 0, size = 1;
 };
 
 void coordinate(SkeletonRun& run, MpiSession& mpi) {
@@ -179,7 +159,8 @@ void work(SkeletonRun& run, MpiSession& mpi) {
 bool built_with_mpi() { return true; }
 
 void run_cpu_mpi(SkeletonRun& run) {
-  MpiSession mpi;
+  // Only the thread that calls the search talks to MPI; the module's threads never do.
+  MpiSession mpi(MPI_THREAD_FUNNELED);
   if (mpi.rank == 0) coordinate(run, mpi);
   else work(run, mpi);
 }

@@ -82,12 +82,13 @@ TEST_CASE("two-ended ivm on several GPUs proves Taillard 20x5 optima with the cp
 }
 
 TEST_CASE("a checkpoint of ivm on several GPUs resumes on another number of GPUs", "[gpu][ivm][gpus][checkpoint]") {
-  Run q17{problem("nqueens.toml"), "", {"n=17"}, {}};
-  SolveResult whole = solve_with(q17, "dfs");
-  REQUIRE(whole.solutions == 95815104ull);
-  std::string ckpt = temp_file("ivm_gpus_q17.ckpt", "");
+  // N-Queens 18: a second or more on two workers sharing an H100, stopped after 0.3 s.
+  Run q18{problem("nqueens.toml"), "", {"n=18"}, {}};
+  SolveResult whole = solve_with(q18, "dfs");
+  REQUIRE(whole.solutions == 666090624ull);
+  std::string ckpt = temp_file("ivm_gpus_q18.ckpt", "");
   std::filesystem::remove(ckpt);
-  ivm_on(q17, "0,0");  // compiled and cached: the next run starts searching at once
+  ivm_on(q18, "0,0");  // compiled and cached: the next run starts searching at once
   std::atomic<bool> done{false};
   std::thread poker([&] {
     auto t0 = std::chrono::steady_clock::now();
@@ -97,7 +98,7 @@ TEST_CASE("a checkpoint of ivm on several GPUs resumes on another number of GPUs
   });
   bool interrupted = false;
   try {
-    SolveOptions o = options_for(q17, "ivm");
+    SolveOptions o = options_for(q18, "ivm");
     o.progress = SolveOptions::Progress::off;
     o.gpus = "0,0";
     o.checkpoint = ckpt;
@@ -111,7 +112,7 @@ TEST_CASE("a checkpoint of ivm on several GPUs resumes on another number of GPUs
   REQUIRE(interrupted);
   for (const char* gpus : {"", "0,0,0"}) {
     INFO("resumed on --gpus " << gpus);
-    SolveOptions o = options_for(q17, "ivm");
+    SolveOptions o = options_for(q18, "ivm");
     o.progress = SolveOptions::Progress::off;
     o.gpus = gpus;
     o.resume = ckpt;
