@@ -66,3 +66,20 @@ for c in $cases; do
     ta023) for w in $ways; do run ta023 "$w" problems/flowshop.toml -i "$inst/flowshop/ta023.txt" --ub 2326; done ;;
   esac
 done
+
+# mpickpt: N-Queens 18 through mpirun -np 2 stopped by SIGINT after 1 s with a checkpoint,
+# resumed in one process on one GPU; its totals against an uninterrupted run's.
+if [[ " $cases " == *" mpickpt "* ]] && command -v mpirun > /dev/null; then
+  ck="$out/q18.ckpt"
+  rm -f "$ck"
+  run q18 gpus=1 problems/nqueens.toml --param n=18
+  mpirun --allow-run-as-root -np 2 permjit solve problems/nqueens.toml --param n=18 --skeleton ivm --quiet \
+    --checkpoint "$ck" --checkpoint-every 0.2 > "$out/mpickpt.out" 2>&1 &
+  pid=$!
+  sleep 1.5
+  kill -INT $pid
+  wait $pid
+  echo "mpirun after SIGINT: rc=$? $(tail -c 300 "$out/mpickpt.out")" | tee -a "$log"
+  run q18resumed gpus=1 problems/nqueens.toml --param n=18 --resume "$ck"
+  run q18resumed2 gpus=0,0 problems/nqueens.toml --param n=18 --resume "$ck"
+fi
