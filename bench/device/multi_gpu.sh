@@ -67,19 +67,19 @@ for c in $cases; do
   esac
 done
 
-# mpickpt: N-Queens 18 through mpirun -np 2 stopped by SIGINT after 1 s with a checkpoint,
+# mpickpt: N-Queens 19 through mpirun -np 2 stopped by SIGINT after 1 s with a checkpoint,
 # resumed in one process on one GPU; its totals against an uninterrupted run's.
 if [[ " $cases " == *" mpickpt "* ]] && command -v mpirun > /dev/null; then
-  ck="$out/q18.ckpt"
+  ck="$out/q19.ckpt"
   rm -f "$ck"
-  run q18 gpus=1 problems/nqueens.toml --param n=18
-  mpirun --allow-run-as-root -np 2 permjit solve problems/nqueens.toml --param n=18 --skeleton ivm --quiet \
+  run q19 gpus=1 problems/nqueens.toml --param n=19
+  mpirun --allow-run-as-root -np 2 permjit solve problems/nqueens.toml --param n=19 --skeleton ivm --quiet \
     --checkpoint "$ck" --checkpoint-every 0.2 > "$out/mpickpt.out" 2>&1 &
   pid=$!
-  sleep 1.5
+  sleep 2
   kill -INT $pid
   wait $pid
   echo "mpirun after SIGINT: rc=$? $(tail -c 300 "$out/mpickpt.out")" | tee -a "$log"
-  run q18resumed gpus=1 problems/nqueens.toml --param n=18 --resume "$ck"
-  run q18resumed2 gpus=0,0 problems/nqueens.toml --param n=18 --resume "$ck"
+  run q19resumed gpus=1 problems/nqueens.toml --param n=19 --resume "$ck"
+  run q19resumed2 gpus=0,0 problems/nqueens.toml --param n=19 --resume "$ck"
 fi
