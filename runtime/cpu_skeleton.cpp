@@ -89,14 +89,14 @@ void run_cpu_skeleton(SkeletonRun& run) {
     if (!o.checkpoint.empty() || !o.resume.empty())
       command_line_error(!o.checkpoint.empty() ? "--checkpoint " + o.checkpoint : "--resume " + o.resume, 1,
                          "the cpu skeleton writes and resumes checkpoints of placement problems only, not of IDA*");
-    if (launched_as_mpi_ranks())
+    if (launched_as_mpi_ranks() && !run.opts.one_process)
       throw std::runtime_error("IDA* (goal = \"path\") does not run over MPI ranks yet: run it in one process");
     run_cpu_ida_skeleton(run);
     return;
   }
   // Several processes, or one checkpoint: the frontier is searched range by range
   // (runtime/range_run.hpp). A plain run takes the path below, unchanged.
-  if (launched_as_mpi_ranks()) {
+  if (launched_as_mpi_ranks() && !run.opts.one_process) {
     if (run.opts.improve)
       command_line_error(fmt::format("--improve {}", *run.opts.improve), 1,
                          "--improve runs in one process: the MPI ranks of a search do not combine with it");

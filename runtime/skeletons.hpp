@@ -53,6 +53,9 @@ struct Skeleton {
   bool placement = true;
   bool path = false;
   bool two_ends = false;  // places values at either end (branch.ends = 2)
+  // Shares one search among the ranks mpirun starts (docs/scale.md); the others would
+  // run one search per rank, so they are refused under mpirun.
+  bool over_mpi = false;
   // What --backend picks for its backend when no --skeleton is given.
   bool default_placement = false, default_path = false;
   // Whose device code `emit` shows without --skeleton (the smallest kernel that searches).

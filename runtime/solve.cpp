@@ -10,6 +10,7 @@
 #include "runtime/cuda_driver.hpp"
 #include "runtime/skeletons.hpp"
 #include "runtime/solution_list.hpp"
+#include "runtime/mpi_run.hpp"
 #include "runtime/warm_start.hpp"
 
 namespace permjit {
@@ -122,6 +123,10 @@ SkeletonUnits units_for(const Skeleton& sk, const ProblemSpec& spec, const Probl
 }  // namespace
 
 void require_device(const Skeleton& sk, const SolveOptions& opts) {
+  if (!sk.over_mpi && !opts.one_process && launched_as_mpi_ranks())
+    command_line_error("--skeleton " + std::string(sk.name), 12,
+                       "the " + std::string(sk.name) + " skeleton runs in one process: under mpirun every rank would search alone",
+                       "use --skeleton ivm (or cpu) over MPI ranks, or run it without mpirun");
   if (sk.backend != Backend::gpu) return;
   std::string why;
   cuda::Device dev;

@@ -51,6 +51,9 @@ struct SolveOptions {
   // ivm skeleton (docs/skeletons.md)
   unsigned long long explorers = 0;  // 0: as many as the device holds at once
   unsigned long long trigger = 0;    // 0: a quarter of the explorers
+  // The cpu skeleton searches in this process even under mpirun: rank 0's warm start
+  // for a GPU skeleton over MPI ranks (runtime/warm_start.cpp).
+  bool one_process = false;
   std::string gpus;                  // ivm: all | N | LIST (runtime/gpu_list.hpp); empty: the first GPU
   std::string ivm_rows;              // where explorers keep their rows: auto (when empty) | shared | local
   std::string checkpoint;            // write checkpoints to this file

@@ -24,6 +24,7 @@ WarmStart::WarmStart(const SolveOptions& opts) {
   // Then as long again of local search from its best leaf, if the search did not finish.
   fresh.improve = opts.warm_start_seconds();
   fresh.cache_dir = opts.cache_dir;
+  fresh.one_process = true;  // under mpirun too: rank 0's GPU search takes its incumbent
   fresh.progress = SolveOptions::Progress::off;
   thread_ = std::thread([this, fresh] {
     auto t0 = std::chrono::steady_clock::now();

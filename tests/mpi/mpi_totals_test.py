@@ -159,6 +159,13 @@ def run(tmp):
           in p.stderr, True)
     check("nqueens 10 --list on 2 ranks: nothing listed", any(l[:1].isdigit() for l in p.stdout.splitlines()), False)
 
+    # A skeleton that searches in one process is refused under mpirun rather than run once
+    # per rank (ivm and cpu share one search among the ranks).
+    cmd = mpirun(2) + [PERMJIT, "solve"] + nq + ["--skeleton", "dfs", "--quiet"]
+    p = subprocess.run(cmd, capture_output=True, text=True, env=env(), timeout=60)
+    check("nqueens 10 with dfs on 2 ranks: refused at --skeleton",
+          p.returncode != 0 and "<command line>:1:12: error: the dfs skeleton runs in one process" in p.stderr, True)
+
     # SIGTERM to mpirun during a longer count, once its first checkpoint is written: the
     # checkpoint left (the last one written, or the one written on the signal) resumes
     # to the uninterrupted totals.
