@@ -2,6 +2,7 @@
 // size the explorers, cut [0, L!) among them, then run each GPU's rounds on a thread of
 // its own (runtime/ivm_device.hpp) while this thread shows progress and takes the
 // checkpoints; the GPUs pass work through runtime/ivm_exchange.hpp.
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <climits>
@@ -376,7 +377,10 @@ void run_ivm(SkeletonRun& run, IvmRanks& ranks) {
   };
   bool interrupted = false;
   try {
-    while (!exchange.wait_finished(0.1) && running > 0 && !exchange.aborted()) {
+    // Looks at least every 0.1 s, and when a checkpoint is due (--checkpoint-every may
+    // ask for one after every round: the GPUs deposit at their next round's end).
+    auto wait = [&] { return checkpoints ? std::clamp(next_checkpoint - elapsed(), 0.0, 0.1) : 0.1; };
+    while (!exchange.wait_finished(wait()) && running > 0 && !exchange.aborted()) {
       const double now = elapsed();
       if (meter.due(now)) {
         ProgressSample s{now, 1.0 - exchange.remaining_leaves() / space, exchange.evaluated(), std::nullopt};
