@@ -37,6 +37,10 @@ r["case"] = name
 r["how"] = how
 r["rc"] = int(rc)
 r["wall_s"] = float(t1) - float(t0)
+try:
+    r["commit"] = open(".device-bin/COMMIT").read().split()[0]
+except OSError:
+    pass
 print(json.dumps(r))
 PY
   python3 - "$jsonl" <<'PY' | tee -a "$log"
