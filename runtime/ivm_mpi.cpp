@@ -6,6 +6,7 @@
 // rank runs the same binary.
 #include "runtime/mpi_session.hpp"
 
+#include <chrono>
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
@@ -140,6 +141,7 @@ class MpiRanks : public IvmRanks {
 
   void serve(IvmExchange& exchange) override {
     finals_.assign(static_cast<size_t>(mpi_.size), PjGpuResults{});
+    load_.assign(static_cast<size_t>(mpi_.size), Load{});
     stats_.assign(static_cast<size_t>(mpi_.size), IvmDeviceStats{});
     for (int j = 1; j < mpi_.size; ++j) threads_.emplace_back([this, &exchange, j] { answer(exchange, j); });
   }
@@ -149,17 +151,25 @@ class MpiRanks : public IvmRanks {
     for (int j = 1; j < mpi_.size; ++j) {
       finals.push_back(finals_[static_cast<size_t>(j)]);
       stats.push_back(stats_[static_cast<size_t>(j)]);
+      messages_ += load_[static_cast<size_t>(j)].messages;
+      busy_ += load_[static_cast<size_t>(j)].busy;
     }
   }
+  unsigned long long messages() const override { return messages_; }
+  double busy_seconds() const override { return busy_; }
 
  private:
   // Rank j's worker, answered from the exchange until it is done.
   void answer(IvmExchange& exchange, int j) {
+    using clock = std::chrono::steady_clock;
+    Load& load = load_[static_cast<size_t>(j)];
     for (;;) {
       Request q;
       recv_bytes(&q, sizeof q, j, kTagRequest);
+      auto t = clock::now();  // busy from here, less the waits for work or a checkpoint
       std::string image(q.bytes, '\0');
       if (q.bytes) recv_bytes(image.data(), q.bytes, j, kTagRequestImage);
+      load.messages += 2 + (q.bytes ? 1 : 0);
       Reply a;
       switch (q.kind) {
         case kReport: {
@@ -174,14 +184,20 @@ class MpiRanks : public IvmRanks {
           exchange.give(j, std::move(image));
           break;
         case kDeposit:
+          load.busy += std::chrono::duration<double>(clock::now() - t).count();
           a.stop = exchange.deposit(j, std::move(image), q.results);
+          t = clock::now();
           break;
         case kWant: {
+          load.busy += std::chrono::duration<double>(clock::now() - t).count();
           std::optional<std::string> got = exchange.want_work(j, q.results);
+          t = clock::now();
           a.over = !got;
           a.bytes = got ? got->size() : 0;
           send_bytes(&a, sizeof a, j, kTagReply);
           if (got) send_bytes(got->data(), got->size(), j, kTagReplyImage);
+          load.messages += got ? 1 : 0;
+          load.busy += std::chrono::duration<double>(clock::now() - t).count();
           continue;
         }
         case kDone:
@@ -193,8 +209,13 @@ class MpiRanks : public IvmRanks {
           MPI_Abort(MPI_COMM_WORLD, 2);
       }
       send_bytes(&a, sizeof a, j, kTagReply);
+      load.busy += std::chrono::duration<double>(clock::now() - t).count();
     }
   }
+  struct Load {
+    unsigned long long messages = 0;
+    double busy = 0;
+  };
 
   MpiSession& mpi_;
   int host_rank_ = 0;
@@ -203,6 +224,9 @@ class MpiRanks : public IvmRanks {
   std::vector<std::thread> threads_;
   std::vector<PjGpuResults> finals_;
   std::vector<IvmDeviceStats> stats_;
+  std::vector<Load> load_;  // per rank, written by its thread only
+  unsigned long long messages_ = 0;
+  double busy_ = 0;
 };
 }  // namespace
 

@@ -36,6 +36,10 @@ class IvmRanks {
   virtual void serve(IvmExchange& /*exchange*/) {}
   // Rank 0, after the search: the other ranks' last results and statistics.
   virtual void collect(std::vector<PjGpuResults>& /*finals*/, std::vector<IvmDeviceStats>& /*stats*/) {}
+  // Rank 0, after collect: the messages its threads received and sent for the other
+  // ranks, and the seconds they spent answering (not waiting) -- docs/scale.md.
+  virtual unsigned long long messages() const { return 0; }
+  virtual double busy_seconds() const { return 0; }
   // Rank > 0, after its worker ends: its results and statistics to rank 0.
   virtual void done(const PjGpuResults& /*results*/, const IvmDeviceStats& /*stats*/) {}
 };

@@ -406,6 +406,9 @@ void run_ivm(SkeletonRun& run, IvmRanks& ranks) {
   meter.finish();
   if (error) std::rethrow_exception(error);
   ranks.collect(finals, device_stats);  // the other ranks' workers, over MPI (they have ended too)
+  stats.ranks = ranks.size() > 1 ? ranks.size() : 0;
+  stats.messages = ranks.messages();
+  stats.coordinator_busy = ranks.busy_seconds();
   if (interrupted) {
     const int sig = StopSignals::signal_number();
     throw SearchInterrupted("interrupted by signal " + std::to_string(sig) + " after " + std::to_string(elapsed()) +

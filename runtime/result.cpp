@@ -190,6 +190,9 @@ std::string format_human(const SolveResult& r) {
                      grouped(v.trigger), grouped(v.rounds), grouped(v.steals),
                      v.gpus > 1 ? fmt::format(", {} transfers between GPUs", grouped(v.transfers)) : "",
                      v.resumed_from.empty() ? "" : ", resumed from " + v.resumed_from);
+    if (v.ranks > 0)
+      s += fmt::format("mpi         {} ranks, a GPU each; rank 0 answered {} messages in {:.3f} s\n", v.ranks,
+                       grouped(v.messages), v.coordinator_busy);
   } else if (r.backend == "gpu") {
     s += fmt::format("search      host {:.3f} s (CPU search to d_cpu, layout), transfers {:.3f} s, kernels {:.3f} s "
                      "({} chunk(s), {} threads/block)\n",
@@ -292,7 +295,8 @@ std::string format_json(const SolveResult& r) {
     const SolveResult::Ivm& v = *r.ivm;
     j["ivm"] = {{"explorers", v.explorers}, {"rows", v.rows},           {"trigger", v.trigger},
                 {"rounds", v.rounds},       {"steals", v.steals},       {"balance_s", v.t_balance},
-                {"gpus", v.gpus},           {"transfers", v.transfers}, {"resumed_from", v.resumed_from}};
+                {"gpus", v.gpus},           {"transfers", v.transfers}, {"resumed_from", v.resumed_from},
+                {"ranks", v.ranks},         {"messages", v.messages},   {"coordinator_busy_s", v.coordinator_busy}};
   }
   j["block_size"] = r.block_size;
   j["chunks"] = r.chunks;

@@ -98,6 +98,11 @@ struct SolveResult {
     unsigned long long explorers = 0, trigger = 0, rounds = 0, steals = 0;
     int gpus = 1;                      // --gpus, or the MPI ranks (a GPU each)
     unsigned long long transfers = 0;  // images of work moved between GPUs
+    // Over MPI (0 ranks: one process): rank 0's messages for the other ranks and the
+    // seconds its threads spent answering them (docs/scale.md).
+    int ranks = 0;
+    unsigned long long messages = 0;
+    double coordinator_busy = 0;
     double t_balance = 0;
     std::string rows;  // "shared (32 KiB per block)" or "local"
     std::string resumed_from;
