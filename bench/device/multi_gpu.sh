@@ -19,7 +19,7 @@ run() {
   local cmd=(permjit solve "$@" --skeleton ivm --json --quiet)
   case "$how" in
     gpus=*) cmd+=(--gpus "${how#gpus=}") ;;
-    mpi=*) cmd=(mpirun --allow-run-as-root -np "${how#mpi=}" "${cmd[@]}") ;;
+    mpi=*) cmd=(mpirun --allow-run-as-root --oversubscribe -np "${how#mpi=}" "${cmd[@]}") ;;
   esac
   local t0 t1
   t0=$(date +%s.%N)
@@ -52,7 +52,8 @@ iv = r.get("ivm", {})
 print(f'{r["case"]:8} {r["how"]:7} rc={r["rc"]} search={t.get("search", 0):.3f}s compile={t.get("compile", 0):.2f}s '
       f'wall={r["wall_s"]:.2f}s evaluated={n.get("evaluated")} expanded={n.get("expanded")} '
       f'solutions={r.get("solutions")} objective={r.get("objective")} transfers={iv.get("transfers")} '
-      f'rounds={iv.get("rounds")} {r.get("error", "")[:300]}')
+      f'rounds={iv.get("rounds")} messages={iv.get("messages")} busy={iv.get("coordinator_busy_s")} '
+      f'{r.get("error", "")[:300]}')
 PY
 }
 
@@ -67,6 +68,12 @@ for c in $cases; do
       ;;
     nq20) for w in $ways; do run nq20 "$w" problems/nqueens.toml --param n=20; done ;;
     ta021) for w in $ways; do run ta021f "$w" problems/flowshop.toml -i "$inst/flowshop/ta021.txt" --param branching=1 --ub 2297; done ;;
+    mpiload)  # rank 0's load with many ranks sharing the GPUs (docs/scale.md): N-Queens 17 and 18
+      run q17 gpus=1 problems/nqueens.toml --param n=17
+      run q18 gpus=1 problems/nqueens.toml --param n=18
+      for k in 2 4 8 16; do run q17 "mpi=$k" problems/nqueens.toml --param n=17; done
+      for k in 4 16; do run q18 "mpi=$k" problems/nqueens.toml --param n=18; done
+      ;;
     ta023) for w in $ways; do run ta023 "$w" problems/flowshop.toml -i "$inst/flowshop/ta023.txt" --ub 2326; done ;;
   esac
 done
