@@ -1,8 +1,13 @@
 // What the GPU differential tests share: a problem run, solving it with a skeleton and
 // its GPU options, and the comparison of two solves' trees.
 #pragma once
+#include <atomic>
 #include <catch2/catch.hpp>
+#include <chrono>
+#include <csignal>
+#include <functional>
 #include <optional>
+#include <thread>
 #include <string>
 #include <vector>
 
@@ -60,6 +65,31 @@ inline void same_tree(const SolveResult& cpu, const SolveResult& gpu, const std:
   if (cpu.found) CHECK(gpu.objective == cpu.objective);
   CHECK(gpu.expanded == cpu.expanded);
   CHECK(gpu.evaluated == cpu.evaluated);
+}
+
+// Runs `search` and raises SIGINT `ms` milliseconds into it unless it has returned
+// (`before_signal` runs first, e.g. to copy a periodic checkpoint); true when the
+// search was interrupted (SearchInterrupted, by SIGINT).
+template <class Search>
+bool interrupted_after(int ms, Search&& search, const std::function<void()>& before_signal = {}) {
+  std::atomic<bool> done{false};
+  std::thread poker([&] {
+    auto t0 = std::chrono::steady_clock::now();
+    while (!done && std::chrono::steady_clock::now() - t0 < std::chrono::milliseconds(ms))
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    if (before_signal) before_signal();
+    if (!done) std::raise(SIGINT);
+  });
+  bool interrupted = false;
+  try {
+    search();
+  } catch (const SearchInterrupted& e) {
+    interrupted = true;
+    CHECK(e.signal == SIGINT);
+  }
+  done = true;
+  poker.join();
+  return interrupted;
 }
 
 }  // namespace permjit::test

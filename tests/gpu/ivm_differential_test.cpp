@@ -110,26 +110,18 @@ TEST_CASE("an ivm search stopped by SIGINT resumes to the uninterrupted totals",
   // SIGINT half a second into the search; meanwhile keep a copy of a periodic
   // checkpoint, as if the process had been killed without warning just after it.
   ivm(q18);  // compiled and cached: the next run starts searching at once
-  std::atomic<bool> done{false};
-  std::thread poker([&] {
-    auto t0 = std::chrono::steady_clock::now();
-    while (!done && std::chrono::steady_clock::now() - t0 < std::chrono::milliseconds(500))
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    if (std::filesystem::exists(ckpt)) std::filesystem::copy_file(ckpt, copied, std::filesystem::copy_options::overwrite_existing);
-    if (!done) std::raise(SIGINT);
-  });
-  bool interrupted = false;
-  try {
-    ivm(q18, [&](SolveOptions& o) {
-      o.checkpoint = ckpt;
-      o.checkpoint_every = 0.1;
-    });
-  } catch (const SearchInterrupted& e) {
-    interrupted = true;
-    CHECK(e.signal == SIGINT);
-  }
-  done = true;
-  poker.join();
+  const bool interrupted = interrupted_after(
+      500,
+      [&] {
+        ivm(q18, [&](SolveOptions& o) {
+          o.checkpoint = ckpt;
+          o.checkpoint_every = 0.1;
+        });
+      },
+      [&] {
+        if (std::filesystem::exists(ckpt))
+          std::filesystem::copy_file(ckpt, copied, std::filesystem::copy_options::overwrite_existing);
+      });
   REQUIRE(interrupted);
   REQUIRE(std::filesystem::exists(copied));
 

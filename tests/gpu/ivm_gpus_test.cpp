@@ -3,11 +3,7 @@
 // GPUs resumes on another number of them to the uninterrupted totals. A GPU listed twice
 // runs two workers that share it, so these run on a machine with one GPU too; "all" uses
 // every GPU the machine has.
-#include <atomic>
-#include <chrono>
-#include <csignal>
 #include <filesystem>
-#include <thread>
 
 #include "../e2e/flowshop_support.hpp"
 #include "gpu_support.hpp"
@@ -89,26 +85,14 @@ TEST_CASE("a checkpoint of ivm on several GPUs resumes on another number of GPUs
   std::string ckpt = temp_file("ivm_gpus_q18.ckpt", "");
   std::filesystem::remove(ckpt);
   ivm_on(q18, "0,0");  // compiled and cached: the next run starts searching at once
-  std::atomic<bool> done{false};
-  std::thread poker([&] {
-    auto t0 = std::chrono::steady_clock::now();
-    while (!done && std::chrono::steady_clock::now() - t0 < std::chrono::milliseconds(300))
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    if (!done) std::raise(SIGINT);
-  });
-  bool interrupted = false;
-  try {
+  const bool interrupted = interrupted_after(300, [&] {
     SolveOptions o = options_for(q18, "ivm");
     o.progress = SolveOptions::Progress::off;
     o.gpus = "0,0";
     o.checkpoint = ckpt;
     o.checkpoint_every = 0.05;
     solve(o);
-  } catch (const SearchInterrupted& e) {
-    interrupted = true;
-  }
-  done = true;
-  poker.join();
+  });
   REQUIRE(interrupted);
   for (const char* gpus : {"", "0,0,0"}) {
     INFO("resumed on --gpus " << gpus);

@@ -63,18 +63,21 @@ struct Hooks {
   }
 };
 
-inline void start(World& w, int initial_best) {
+// World w holds explorers [from, from + T) of a split among `total` explorers (one GPU's
+// share when several GPUs split the leaves); with two ends the root goes to explorer 0
+// of the world that `root` says.
+inline void start_part(World& w, int initial_best, unsigned long long from, unsigned long long total, bool root) {
   w.best = initial_best;
   w.c = pj_ivm::Counters{};
-  w.c.expanded = 1;  // the root
+  if (root) w.c.expanded = 1;  // the root
   pj_ivm::layout::Explorers e = w.view();
   pj_ivm::Digit first[L], last[L];
   for (unsigned long long i = 0; i < w.T; ++i) {
     pj_ivm::Ref x{e, i};
-    const bool empty = !pj_ivm::part_of(i, w.T, first, last, L);
+    const bool empty = !pj_ivm::part_of(from + i, total, first, last, L);
     for (int l = 0; l < L; ++l) x.last(l) = last[l];
     if constexpr (kTwoEnds) {  // the whole tree to explorer 0 (templates/ivm_two_ends.h)
-      if (i == 0) pj_ivm::enter_root(x, w.best, w.c);
+      if (root && i == 0) pj_ivm::enter_root(x, w.best, w.c);
       else pj_ivm::set_empty(x);
     } else if (empty) {
       pj_ivm::set_empty(x);
@@ -84,6 +87,8 @@ inline void start(World& w, int initial_best) {
     }
   }
 }
+
+inline void start(World& w, int initial_best) { start_part(w, initial_best, 0, w.T, true); }
 
 // One round: explore, measure, select victims, steal. False once nothing is left.
 inline bool round(World& w, long long budget) {
@@ -172,29 +177,9 @@ extern "C" PjIvmSimResult pj_ivm_sim_gpus(unsigned long long T, long long budget
   using namespace ivm_sim;
   std::vector<World> worlds;
   for (int g = 0; g < gpus; ++g) worlds.emplace_back(T);
-  for (int g = 0; g < gpus; ++g) {
-    World& w = worlds[static_cast<size_t>(g)];
-    w.best = initial_best;
-    w.c = pj_ivm::Counters{};
-    if (g == 0) w.c.expanded = 1;  // the root
-    pj_ivm::layout::Explorers e = w.view();
-    pj_ivm::Digit first[L], last[L];
-    for (unsigned long long i = 0; i < T; ++i) {
-      pj_ivm::Ref x{e, i};
-      const unsigned long long k = static_cast<unsigned long long>(g) * T + i;
-      const bool empty = !pj_ivm::part_of(k, T * static_cast<unsigned long long>(gpus), first, last, L);
-      for (int l = 0; l < L; ++l) x.last(l) = last[l];
-      if constexpr (kTwoEnds) {
-        if (g == 0 && i == 0) pj_ivm::enter_root(x, w.best, w.c);
-        else pj_ivm::set_empty(x);
-      } else if (empty) {
-        pj_ivm::set_empty(x);
-      } else {
-        const int best = w.best;
-        pj_ivm::enter(x, first, [best](const Node& n) { return is_pruned(n, best); });
-      }
-    }
-  }
+  for (int g = 0; g < gpus; ++g)
+    start_part(worlds[static_cast<size_t>(g)], initial_best, static_cast<unsigned long long>(g) * T,
+               T * static_cast<unsigned long long>(gpus), g == 0);
   auto left = [](World& w) {
     pj_ivm::layout::Explorers e = w.view();
     double s = 0;
