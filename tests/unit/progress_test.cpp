@@ -21,6 +21,17 @@ TEST_CASE("a progress line says share, rate, incumbent, elapsed and time left", 
   CHECK_THAT(line, !Catch::Contains("left"));  // nothing done: no estimate
 }
 
+TEST_CASE("a progress line never rounds what is left to 100%", "[progress]") {
+  ProgressSample s{1.0, 0.9999996, 1000, std::nullopt};
+  CHECK_THAT(format_progress("ivm", s, 0), Catch::Contains("99.99996% explored"));
+  s.explored = 0.9995;
+  CHECK_THAT(format_progress("ivm", s, 0), Catch::Contains("99.95% explored"));
+  s.explored = 0.5;
+  CHECK_THAT(format_progress("ivm", s, 0), Catch::Contains(" 50.0% explored"));
+  s.explored = 1.0;
+  CHECK_THAT(format_progress("ivm", s, 0), Catch::Contains("100.0% explored"));
+}
+
 TEST_CASE("a meter is due once a period, and never when disabled", "[progress]") {
   ProgressMeter off("ivm", false);
   CHECK_FALSE(off.due(100.0));
