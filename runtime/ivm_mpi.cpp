@@ -241,9 +241,19 @@ void run_ivm_mpi(SkeletonRun& run) {
   } catch (const RankZeroFailed&) {
     run.result.silent = true;  // rank 0 says why
   } catch (const std::exception& e) {
-    if (mpi.rank == 0 && !ranks.shared()) {  // nobody waits on another rank yet: report it as usual
-      ranks.fail_before_share();
-      throw;
+    if (!ranks.shared()) {  // nobody waits on another rank yet
+      if (mpi.rank == 0) {  // report it as usual, and tell the others
+        ranks.fail_before_share();
+        throw;
+      }
+      // Rank 0 most likely met the same error (a user's, found alike on every rank) and
+      // reports it: hear whether it did before saying anything.
+      IvmShared s;
+      MPI_Bcast(&s, sizeof s, MPI_BYTE, 0, MPI_COMM_WORLD);
+      if (!s.ok) {
+        run.result.silent = true;
+        return;
+      }
     }
     // Mid-search the other ranks wait on this one: the job cannot go on without it.
     std::fprintf(stderr, "permjit (rank %d): error: %s\n", mpi.rank, e.what());

@@ -181,9 +181,9 @@ void run_ivm(SkeletonRun& run, IvmRanks& ranks) {
   const int workers = ranks.size() > 1 ? ranks.size() : G;  // the run's
   const int first_worker = ranks.size() > 1 ? ranks.rank() : 0;
   if (workers > 1 && run.decision.records())
-    command_line_error("--gpus " + opts.gpus, 1,
+    command_line_error(ranks.size() > 1 ? "mpirun" : "--gpus " + opts.gpus, 1,
                        "the ivm skeleton lists, finds and stops at a target on one GPU; on several it proves and counts",
-                       "leave out --gpus");
+                       ranks.size() > 1 ? "run it in one process" : "leave out --gpus");
   std::vector<cuda::Device> devices;
   for (int o : ordinals) devices.push_back(cuda::describe_device(o));
   for (const cuda::Device& d : devices)
@@ -230,7 +230,7 @@ void run_ivm(SkeletonRun& run, IvmRanks& ranks) {
   cuda::check(cuda::api().OccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, k_explore, block, rows.shared_bytes),
               "cuOccupancyMaxActiveBlocksPerMultiprocessor");
   // The same generated code (checked above) lays sets out in the same bytes.
-  PJ_INTERNAL_ASSERT(opts.resume.empty() || saved.id.mask_bytes == mask_bytes,
+  PJ_INTERNAL_ASSERT(opts.resume.empty() || !coordinator || saved.id.mask_bytes == mask_bytes,
                      "a checkpoint of the same generated code has other set sizes");
   id.mask_bytes = mask_bytes;
   if (!opts.resume.empty()) {
