@@ -90,6 +90,7 @@ IvmDevice::IvmDevice(CUcontext ctx, std::unique_ptr<cuda::Module> module, const 
   k_select_ = module_->function("pj_ivm_select");
   k_steal_ = module_->function("pj_ivm_steal");
   k_export_ = module_->function("pj_ivm_export");
+  k_merge_ = module_->function("pj_ivm_merge");
   k_explore_ = module_->function(shape.shared_rows ? "pj_ivm_explore_shared" : "pj_ivm_explore_local");
   if (shape.shared_rows) cuda::allow_dynamic_shared(k_explore_, shape.shared_bytes, "pj_ivm_explore_shared");
   claimed_.zero();
@@ -157,6 +158,7 @@ IvmRound IvmDevice::explore() {
   IvmRound out;
   out.remaining = ctl.remaining;
   out.active = ctl.active > 0;
+  out.hungry = ctl.active < shape_.T / 2;
   out.answered = drain && drain->stopped();
   out.results = results();
   return out;
@@ -164,10 +166,20 @@ IvmRound IvmDevice::explore() {
 
 void IvmDevice::set_best(int best) { results_.upload(&best, sizeof best, offsetof(PjGpuResults, best)); }
 
-void IvmDevice::load(const std::string& image) {
-  ex_.upload(image);
+std::string IvmDevice::merge(const std::string& image) {
+  if (!in_) in_.emplace(shape_.T, shape_.levels, shape_.mask_bytes);
+  in_->upload(image);
+  given_.zero();
+  ExplorersArg e = arg_of(ex_), in = arg_of(*in_);
+  CUdeviceptr left_p = given_.ptr();
+  void* args[] = {&e, &in, &left_p};
+  cuda::EventTimer timer;
+  stats_.t_balance += timed(timer, "merge kernel pj_ivm_merge", [&] { launch(k_merge_, shape_.T, shape_.block, args, "pj_ivm_merge"); });
+  unsigned left = 0;
+  given_.download(&left, sizeof left);
   ++stats_.imports;
   dry_ = false;
+  return left ? in_->download() : std::string();
 }
 
 std::shared_ptr<void> IvmDevice::interruptible_by(IvmPeers& peers, int worker) {

@@ -83,7 +83,7 @@ class IvmDevice : public IvmWorkerOps {
   void set_best(int best) override;
   std::string export_half() override;
   std::string image() override { return ex_.download(); }
-  void load(const std::string& image) override;
+  std::string merge(const std::string& image) override;
   PjGpuResults results() override;
 
   const IvmDeviceStats& stats() const { return stats_; }
@@ -92,10 +92,12 @@ class IvmDevice : public IvmWorkerOps {
   CUcontext ctx_;
   IvmShape shape_;
   std::unique_ptr<cuda::Module> module_;
-  CUfunction k_init_, k_explore_, k_select_, k_steal_, k_export_;
+  CUfunction k_init_, k_explore_, k_select_, k_steal_, k_export_, k_merge_;
   ExplorerArrays ex_;
   std::optional<ExplorerArrays> out_;  // the exported halves (allocated when first asked)
-  cuda::Buffer results_, control_, lengths_, victim_, claimed_, given_;
+  std::optional<ExplorerArrays> in_;   // work from another GPU, merged into the empty explorers
+  cuda::Buffer results_, control_, lengths_, victim_, claimed_;
+  cuda::Buffer given_;  // the count pj_ivm_export and pj_ivm_merge return
   std::unique_ptr<KernelInterrupter> interrupter_;
   IvmDeviceStats stats_;
   bool dry_ = true;

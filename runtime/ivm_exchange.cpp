@@ -28,22 +28,30 @@ void merge_results(PjGpuResults& into, const PjGpuResults& from, bool maximise) 
 
 void run_ivm_worker(IvmPeers& peers, int worker, IvmWorkerOps& ops, bool optimise) {
   bool dry = !ops.has_work();
+  auto take = [&](const std::string& image) {
+    std::string left = ops.merge(image);
+    if (!left.empty()) peers.put_back(worker, std::move(left));
+  };
   for (;;) {
     if (dry) {
       std::optional<std::string> image = peers.want_work(worker, ops.results());
       if (!image) return;  // the search is over
-      ops.load(*image);
+      take(*image);
       dry = false;
     }
     const IvmRound round = ops.explore();
     if (round.answered) return;
-    const IvmRoundReply reply = peers.after_round(worker, {round.remaining, round.results.evaluated, round.results.best});
+    IvmRoundReply reply =
+        peers.after_round(worker, {round.remaining, round.results.evaluated, round.results.best, round.hungry});
     if (optimise && reply.best != round.results.best) ops.set_best(reply.best);  // it prunes here too
     if (reply.stop) return;
     // Give before depositing: the given half is in the pool when the checkpoint is taken.
     if (reply.give) peers.give(worker, ops.export_half());
-    if (reply.checkpoint && peers.deposit(worker, round.active ? ops.image() : std::string(), ops.results())) return;
-    if (!round.active) {
+    const bool fed = !reply.image.empty();
+    if (fed) take(reply.image);  // before running dry: no wait for the transfer
+    if (reply.checkpoint && peers.deposit(worker, round.active || fed ? ops.image() : std::string(), ops.results()))
+      return;
+    if (!round.active && !fed) {
       dry = true;
       continue;
     }
@@ -54,7 +62,7 @@ void run_ivm_worker(IvmPeers& peers, int worker, IvmWorkerOps& ops, bool optimis
 IvmExchange::IvmExchange(int workers, bool optimise, bool maximise, int start_best)
     : n_(workers), optimise_(optimise), maximise_(maximise), best_(start_best),
       remaining_(static_cast<size_t>(workers), 0.0), evaluated_(static_cast<size_t>(workers), 0),
-      dry_(static_cast<size_t>(workers), 0), asked_(static_cast<size_t>(workers), 0),
+      dry_(static_cast<size_t>(workers), 0), hungry_(static_cast<size_t>(workers), 0), asked_(static_cast<size_t>(workers), 0),
       unsplittable_(static_cast<size_t>(workers), 0), asked_by_(static_cast<size_t>(workers), -1),
       deposited_(static_cast<size_t>(workers), 0), deposits_(static_cast<size_t>(workers)),
       results_(static_cast<size_t>(workers), PjGpuResults{}), interrupt_(static_cast<size_t>(workers)) {
@@ -83,6 +91,7 @@ IvmRoundReply IvmExchange::after_round(int w, const IvmRoundReport& rep) {
   const size_t i = static_cast<size_t>(w);
   remaining_[i] = rep.remaining;
   evaluated_[i] = rep.evaluated;
+  hungry_[i] = rep.hungry;
   unsplittable_[i] = 0;
   take_best(rep.best);
   IvmRoundReply reply;
@@ -92,6 +101,15 @@ IvmRoundReply IvmExchange::after_round(int w, const IvmRoundReport& rep) {
   // No work moves while a checkpoint is taken: what is deposited must add up.
   reply.give = asked_[i] && !checkpoint_ && rep.remaining > 0;
   if (asked_[i] && rep.remaining == 0) forget_asks(w, asked_, asked_by_);  // it has nothing
+  if (rep.hungry && !checkpoint_ && !reply.stop) {
+    if (!pool_.empty()) {  // work waits: take it now, before running dry
+      reply.image = std::move(pool_.back());
+      pool_.pop_back();
+      asked_by_[i] = -1;
+    } else {
+      ask_for(w);  // some will be in the pool by a later round
+    }
+  }
   cv_.notify_all();  // its new length may make it a victim
   return reply;
 }
@@ -108,6 +126,12 @@ void IvmExchange::give(int w, std::string image) {
   cv_.notify_all();
 }
 
+void IvmExchange::put_back(int, std::string image) {
+  std::lock_guard<std::mutex> lock(m_);
+  pool_.push_back(std::move(image));
+  cv_.notify_all();
+}
+
 bool IvmExchange::deposit(int w, std::string image, const PjGpuResults& results) {
   std::unique_lock<std::mutex> lock(m_);
   const size_t i = static_cast<size_t>(w);
@@ -120,14 +144,28 @@ bool IvmExchange::deposit(int w, std::string image, const PjGpuResults& results)
   return stop_ || aborted_;
 }
 
-int IvmExchange::pick_victim() const {
+int IvmExchange::pick_victim(int thief) const {
   int v = -1;
   for (int j = 0; j < n_; ++j) {
     const size_t i = static_cast<size_t>(j);
-    if (dry_[i] || asked_[i] || unsplittable_[i] || !(remaining_[i] >= 2)) continue;
+    // A hungry thief robs no hungry GPU (two of them would pass work to and fro); a dry
+    // one may.
+    const bool hungry_thief = !dry_[static_cast<size_t>(thief)];
+    if (j == thief || dry_[i] || (hungry_thief && hungry_[i]) || asked_[i] || unsplittable_[i] || !(remaining_[i] >= 2))
+      continue;
     if (v < 0 || remaining_[i] > remaining_[static_cast<size_t>(v)]) v = j;
   }
   return v;
+}
+
+void IvmExchange::ask_for(int thief) {
+  const size_t i = static_cast<size_t>(thief);
+  if (asked_by_[i] >= 0) return;
+  const int v = pick_victim(thief);
+  if (v < 0) return;
+  asked_[static_cast<size_t>(v)] = 1;
+  asked_by_[i] = v;
+  if (interrupt_[static_cast<size_t>(v)]) interrupt_[static_cast<size_t>(v)]();  // give now, not at the slice's end
 }
 
 std::optional<std::string> IvmExchange::want_work(int w, const PjGpuResults& results) {
@@ -158,13 +196,8 @@ std::optional<std::string> IvmExchange::want_work(int w, const PjGpuResults& res
       finished_ = true;  // nobody has work and none waits: the search is over
       cv_.notify_all();
       return std::nullopt;
-    } else if (asked_by_[i] < 0) {
-      const int v = pick_victim();
-      if (v >= 0) {
-        asked_[static_cast<size_t>(v)] = 1;
-        asked_by_[i] = v;
-        if (interrupt_[static_cast<size_t>(v)]) interrupt_[static_cast<size_t>(v)]();  // give now, not at the slice's end
-      }
+    } else {
+      ask_for(w);
     }
     cv_.wait_for(lock, kLook);
   }

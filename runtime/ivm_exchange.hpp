@@ -30,6 +30,7 @@ struct IvmRoundReport {
   double remaining = 0;              // leaves its explorers have left (0: dry)
   unsigned long long evaluated = 0;  // its count so far, for progress lines
   int best = 0;                      // its incumbent
+  bool hungry = false;               // fewer than half its explorers have work
 };
 
 // What it is told back.
@@ -38,6 +39,7 @@ struct IvmRoundReply {
   bool give = false;        // another worker is dry: export half of the work now
   bool checkpoint = false;  // deposit the image and results now
   bool stop = false;        // the run is over (a signal, or an error elsewhere)
+  std::string image;        // a hungry worker's: work for its empty explorers (put back what does not fit)
 };
 
 // The other workers, as one worker sees them: the exchange itself in one process, a
@@ -51,6 +53,8 @@ class IvmPeers {
   // This worker's state for the checkpoint asked for; returns once it is written, with
   // whether the run stops there.
   virtual bool deposit(int worker, std::string image, const PjGpuResults& results) = 0;
+  // What of an image did not fit a worker's empty explorers, back to the pool.
+  virtual void put_back(int worker, std::string image) = 0;
   // A dry worker's request, with its results so far: the next image, or none when the
   // search is over. Blocks.
   virtual std::optional<std::string> want_work(int worker, const PjGpuResults& results) = 0;
@@ -64,6 +68,7 @@ class IvmPeers {
 struct IvmRound {
   double remaining = 0;  // leaves left after the round
   bool active = false;   // some explorer has work
+  bool hungry = false;   // fewer than half of them have: ask for work before running dry
   bool answered = false; // a decision or enumeration reached its limit: the run is over
   PjGpuResults results{};
 };
@@ -76,7 +81,8 @@ class IvmWorkerOps {
   virtual void set_best(int best) = 0;         // another worker's incumbent
   virtual std::string export_half() = 0;       // empty: nothing to give
   virtual std::string image() = 0;             // its explorers, for a checkpoint
-  virtual void load(const std::string& image) = 0;  // a dry worker's new work
+  // Work into the empty explorers; returns what did not fit (empty: all of it did).
+  virtual std::string merge(const std::string& image) = 0;
   virtual PjGpuResults results() = 0;
 };
 
@@ -99,6 +105,7 @@ class IvmExchange : public IvmPeers {
 
   IvmRoundReply after_round(int worker, const IvmRoundReport& report) override;
   void give(int worker, std::string image) override;
+  void put_back(int worker, std::string image) override;
   bool deposit(int worker, std::string image, const PjGpuResults& results) override;
   std::optional<std::string> want_work(int worker, const PjGpuResults& results) override;
   void when_asked(int worker, std::function<void()> interrupt) override;
@@ -133,7 +140,9 @@ class IvmExchange : public IvmPeers {
   bool better(int a, int b) const { return maximise_ ? a > b : a < b; }
   void take_best(int b);
   bool all_deposited() const;
-  int pick_victim() const;
+  int pick_victim(int thief) const;
+  // A dry or hungry worker without an ask outstanding asks the GPU with the most left.
+  void ask_for(int thief);
 
   const int n_;
   const bool optimise_, maximise_;
@@ -143,7 +152,7 @@ class IvmExchange : public IvmPeers {
   std::vector<std::string> pool_;
   std::vector<double> remaining_;      // as last reported
   std::vector<unsigned long long> evaluated_;
-  std::vector<char> dry_, asked_, unsplittable_;
+  std::vector<char> dry_, hungry_, asked_, unsplittable_;
   std::vector<int> asked_by_;          // the worker a dry one asked (-1: none)
   std::vector<char> deposited_;
   std::vector<std::string> deposits_;

@@ -23,15 +23,16 @@ namespace permjit {
 
 namespace {
 enum Tag { kTagRequest = 21, kTagRequestImage = 22, kTagReply = 23, kTagReplyImage = 24 };
-enum Kind { kReport = 1, kGive, kDeposit, kWant, kDone };
+enum Kind { kReport = 1, kGive, kPutBack, kDeposit, kWant, kDone };
 
 // A worker on rank r > 0 to rank 0.
 struct Request {
   int kind = 0;
   int best = 0;
+  int hungry = 0;
   double remaining = 0;
   unsigned long long evaluated = 0;
-  unsigned long long bytes = 0;  // an image follows (kGive, kDeposit)
+  unsigned long long bytes = 0;  // an image follows (kGive, kPutBack, kDeposit)
   PjGpuResults results{};        // kDeposit, kWant, kDone
   IvmDeviceStats stats{};        // kDone
 };
@@ -41,7 +42,7 @@ struct Reply {
   int best = 0;
   int give = 0, checkpoint = 0, stop = 0;
   int over = 0;                  // kWant: the search is over
-  unsigned long long bytes = 0;  // kWant: an image follows
+  unsigned long long bytes = 0;  // kWant, kReport: an image follows
 };
 
 int count_of(unsigned long long bytes) {
@@ -69,8 +70,16 @@ class Client : public IvmPeers {
     q.best = rep.best;
     q.remaining = rep.remaining;
     q.evaluated = rep.evaluated;
+    q.hungry = rep.hungry;
     const Reply a = ask(q, nullptr);
-    return {a.best, a.give != 0, a.checkpoint != 0, a.stop != 0};
+    IvmRoundReply r{a.best, a.give != 0, a.checkpoint != 0, a.stop != 0, {}};
+    r.image = image_after(a);
+    return r;
+  }
+  void put_back(int, std::string image) override {
+    Request q;
+    q.kind = kPutBack;
+    ask(q, &image);
   }
   void give(int, std::string image) override {
     Request q;
@@ -89,9 +98,7 @@ class Client : public IvmPeers {
     q.results = results;
     const Reply a = ask(q, nullptr);
     if (a.over) return std::nullopt;
-    std::string image(a.bytes, '\0');
-    recv_bytes(image.data(), a.bytes, 0, kTagReplyImage);
-    return image;
+    return image_after(a);
   }
   void done(const PjGpuResults& results, const IvmDeviceStats& stats) {
     Request q;
@@ -102,6 +109,12 @@ class Client : public IvmPeers {
   }
 
  private:
+  // The image that follows a reply, if it says one does.
+  static std::string image_after(const Reply& a) {
+    std::string image(a.bytes, '\0');
+    if (a.bytes) recv_bytes(image.data(), a.bytes, 0, kTagReplyImage);
+    return image;
+  }
   Reply ask(Request& q, const std::string* image) {
     q.bytes = image ? image->size() : 0;
     send_bytes(&q, sizeof q, 0, kTagRequest);
@@ -173,15 +186,22 @@ class MpiRanks : public IvmRanks {
       Reply a;
       switch (q.kind) {
         case kReport: {
-          const IvmRoundReply r = exchange.after_round(j, {q.remaining, q.evaluated, q.best});
+          IvmRoundReply r = exchange.after_round(j, {q.remaining, q.evaluated, q.best, q.hungry != 0});
           a.best = r.best;
           a.give = r.give;
           a.checkpoint = r.checkpoint;
           a.stop = r.stop;
-          break;
+          a.bytes = r.image.size();
+          send_bytes(&a, sizeof a, j, kTagReply);
+          if (a.bytes) send_bytes(r.image.data(), a.bytes, j, kTagReplyImage);
+          load.busy += std::chrono::duration<double>(clock::now() - t).count();
+          continue;
         }
         case kGive:
           exchange.give(j, std::move(image));
+          break;
+        case kPutBack:
+          exchange.put_back(j, std::move(image));
           break;
         case kDeposit:
           load.busy += std::chrono::duration<double>(clock::now() - t).count();

@@ -238,3 +238,27 @@ extern "C" __global__ void pj_ivm_export(pj_ivm::layout::Explorers e, pj_ivm::la
   else took = pj_ivm::steal_half(taker, robbed, PrunedBy{read_volatile(&r->best)});
   if (took) atomicAdd(given, 1u);
 }
+
+// Work from another GPU (runtime/ivm_exchange.hpp) into this one's empty explorers:
+// explorer i of `in` moves into explorer i when that one is empty; the others stay in
+// `in` (counted in `left`) and go back to the pool. Moved whole, a state keeps every
+// node's owner, so the counts stay exact.
+extern "C" __global__ void pj_ivm_merge(pj_ivm::layout::Explorers e, pj_ivm::layout::Explorers in, unsigned* left) {
+  using namespace pj_ivm::device;
+  const unsigned long long i = thread_index();
+  if (i >= e.T) return;
+  const Ref to{e, i}, from{in, i};
+  if (pj_ivm::is_empty(from)) return;
+  if (!pj_ivm::is_empty(to)) {
+    atomicAdd(left, 1u);
+    return;
+  }
+  to.I() = from.I();
+  to.ends() = from.ends();
+  for (int l = 0; l < pj_ivm::L; ++l) {
+    to.V(l) = from.V(l);
+    to.M(l) = from.M(l);
+    to.last(l) = from.last(l);
+  }
+  pj_ivm::set_empty(from);
+}

@@ -17,8 +17,8 @@ using namespace permjit;
 namespace {
 
 // A fake GPU: its work is `units` (the image is their number in decimal); a round
-// searches up to `per_round` of them, counting each as evaluated, and finds the
-// incumbent `units` when it reaches `improve_at` left.
+// searches up to `per_round` of them, counting each as evaluated, and finds a new
+// incumbent at every multiple of 7 left. It is hungry below four rounds of work.
 class FakeGpu : public IvmWorkerOps {
  public:
   FakeGpu(long long units, long long per_round) : units_(units), per_round_(per_round) {
@@ -38,6 +38,7 @@ class FakeGpu : public IvmWorkerOps {
     IvmRound r;
     r.remaining = static_cast<double>(units_);
     r.active = units_ > 0;
+    r.hungry = units_ < 4 * per_round_;
     r.results = results_;
     return r;
   }
@@ -51,7 +52,17 @@ class FakeGpu : public IvmWorkerOps {
     return std::to_string(given);
   }
   std::string image() override { return std::to_string(units_); }
-  void load(const std::string& image) override { units_ = std::stoll(image); }
+  // A dry GPU's explorers take all of an image; a busy one's empty explorers half of
+  // it, the rest going back to the pool.
+  std::string merge(const std::string& image) override {
+    const long long n = std::stoll(image);
+    if (units_ > 0 && n >= 2) {
+      units_ += n / 2;
+      return std::to_string(n - n / 2);
+    }
+    units_ += n;
+    return {};
+  }
   PjGpuResults results() override { return results_; }
   int exports = 0;
 
