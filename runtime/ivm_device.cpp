@@ -171,8 +171,8 @@ std::string IvmDevice::merge(const std::string& image) {
   in_->upload(image);
   given_.zero();
   ExplorersArg e = arg_of(ex_), in = arg_of(*in_);
-  CUdeviceptr left_p = given_.ptr();
-  void* args[] = {&e, &in, &left_p};
+  CUdeviceptr left_p = given_.ptr(), lengths_p = lengths_.ptr();
+  void* args[] = {&e, &in, &left_p, &lengths_p};
   cuda::EventTimer timer;
   stats_.t_balance += timed(timer, "merge kernel pj_ivm_merge", [&] { launch(k_merge_, shape_.T, shape_.block, args, "pj_ivm_merge"); });
   unsigned left = 0;

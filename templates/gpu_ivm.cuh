@@ -242,8 +242,11 @@ extern "C" __global__ void pj_ivm_export(pj_ivm::layout::Explorers e, pj_ivm::la
 // Work from another GPU (runtime/ivm_exchange.hpp) into this one's empty explorers:
 // explorer i of `in` moves into explorer i when that one is empty; the others stay in
 // `in` (counted in `left`) and go back to the pool. Moved whole, a state keeps every
-// node's owner, so the counts stay exact.
-extern "C" __global__ void pj_ivm_merge(pj_ivm::layout::Explorers e, pj_ivm::layout::Explorers in, unsigned* left) {
+// node's owner, so the counts stay exact. lengths[i] is updated: the work-stealing
+// phase that may follow takes an explorer of length 0 for a thief, and a thief's state
+// is overwritten.
+extern "C" __global__ void pj_ivm_merge(pj_ivm::layout::Explorers e, pj_ivm::layout::Explorers in, unsigned* left,
+                                        double* lengths) {
   using namespace pj_ivm::device;
   const unsigned long long i = thread_index();
   if (i >= e.T) return;
@@ -261,4 +264,5 @@ extern "C" __global__ void pj_ivm_merge(pj_ivm::layout::Explorers e, pj_ivm::lay
     to.last(l) = from.last(l);
   }
   pj_ivm::set_empty(from);
+  lengths[i] = pj_ivm::remaining(to);
 }
