@@ -84,12 +84,13 @@ IvmDevice::IvmDevice(CUcontext ctx, std::unique_ptr<cuda::Module> module, const 
     : ctx_(ctx), shape_(shape), module_(module ? std::move(module) : std::make_unique<cuda::Module>(cubin)),
       ex_(shape.T, shape.levels, shape.mask_bytes), results_(sizeof(PjGpuResults)), control_(sizeof(PjIvmControl)),
       lengths_(shape.T * sizeof(double)), victim_(shape.T * sizeof(long long)), claimed_(shape.T * sizeof(int)),
-      given_(sizeof(unsigned)) {
+      counts_(4 * sizeof(unsigned)), slots_(shape.T * sizeof(unsigned long long)) {
   upload_data(data, *module_);
   k_init_ = module_->function("pj_ivm_init");
   k_select_ = module_->function("pj_ivm_select");
   k_steal_ = module_->function("pj_ivm_steal");
   k_export_ = module_->function("pj_ivm_export");
+  k_free_slots_ = module_->function("pj_ivm_free_slots");
   k_merge_ = module_->function("pj_ivm_merge");
   k_explore_ = module_->function(shape.shared_rows ? "pj_ivm_explore_shared" : "pj_ivm_explore_local");
   if (shape.shared_rows) cuda::allow_dynamic_shared(k_explore_, shape.shared_bytes, "pj_ivm_explore_shared");
@@ -169,17 +170,21 @@ void IvmDevice::set_best(int best) { results_.upload(&best, sizeof best, offseto
 std::string IvmDevice::merge(const std::string& image) {
   if (!in_) in_.emplace(shape_.T, shape_.levels, shape_.mask_bytes);
   in_->upload(image);
-  given_.zero();
+  counts_.zero();
   ExplorersArg e = arg_of(ex_), in = arg_of(*in_);
-  CUdeviceptr left_p = given_.ptr(), lengths_p = lengths_.ptr();
-  void* args[] = {&e, &in, &left_p, &lengths_p};
+  CUdeviceptr slots_p = slots_.ptr(), counts_p = counts_.ptr(), lengths_p = lengths_.ptr();
+  void* slot_args[] = {&e, &slots_p, &counts_p};
+  void* merge_args[] = {&e, &in, &slots_p, &counts_p, &lengths_p};
   cuda::EventTimer timer;
-  stats_.t_balance += timed(timer, "merge kernel pj_ivm_merge", [&] { launch(k_merge_, shape_.T, shape_.block, args, "pj_ivm_merge"); });
-  unsigned left = 0;
-  given_.download(&left, sizeof left);
+  stats_.t_balance += timed(timer, "merge kernels pj_ivm_free_slots/pj_ivm_merge", [&] {
+    launch(k_free_slots_, shape_.T, shape_.block, slot_args, "pj_ivm_free_slots");
+    launch(k_merge_, shape_.T, shape_.block, merge_args, "pj_ivm_merge");
+  });
+  unsigned counts[4] = {};
+  counts_.download(counts, sizeof counts);
   ++stats_.imports;
   dry_ = false;
-  return left ? in_->download() : std::string();
+  return counts[2] ? in_->download() : std::string();
 }
 
 std::shared_ptr<void> IvmDevice::interruptible_by(IvmPeers& peers, int worker) {
@@ -205,14 +210,14 @@ void IvmDevice::balance() {
 
 std::string IvmDevice::export_half() {
   if (!out_) out_.emplace(shape_.T, shape_.levels, shape_.mask_bytes);
-  given_.zero();
+  counts_.zero();
   ExplorersArg e = arg_of(ex_), out = arg_of(*out_);
-  CUdeviceptr given_p = given_.ptr(), results_p = results_.ptr();
+  CUdeviceptr given_p = counts_.ptr(), results_p = results_.ptr();
   void* args[] = {&e, &out, &given_p, &results_p};
   cuda::EventTimer timer;
   stats_.t_balance += timed(timer, "export kernel pj_ivm_export", [&] { launch(k_export_, shape_.T, shape_.block, args, "pj_ivm_export"); });
   unsigned given = 0;
-  given_.download(&given, sizeof given);
+  counts_.download(&given, sizeof given);
   if (given == 0) return {};
   ++stats_.exports;
   return out_->download();

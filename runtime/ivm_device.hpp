@@ -92,12 +92,13 @@ class IvmDevice : public IvmWorkerOps {
   CUcontext ctx_;
   IvmShape shape_;
   std::unique_ptr<cuda::Module> module_;
-  CUfunction k_init_, k_explore_, k_select_, k_steal_, k_export_, k_merge_;
+  CUfunction k_init_, k_explore_, k_select_, k_steal_, k_export_, k_free_slots_, k_merge_;
   ExplorerArrays ex_;
   std::optional<ExplorerArrays> out_;  // the exported halves (allocated when first asked)
   std::optional<ExplorerArrays> in_;   // work from another GPU, merged into the empty explorers
   cuda::Buffer results_, control_, lengths_, victim_, claimed_;
-  cuda::Buffer given_;  // the count pj_ivm_export and pj_ivm_merge return
+  cuda::Buffer counts_;  // what pj_ivm_export and pj_ivm_free_slots/pj_ivm_merge count
+  cuda::Buffer slots_;   // the empty explorers pj_ivm_merge fills
   std::unique_ptr<KernelInterrupter> interrupter_;
   IvmDeviceStats stats_;
   bool dry_ = true;

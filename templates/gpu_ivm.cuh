@@ -239,23 +239,35 @@ extern "C" __global__ void pj_ivm_export(pj_ivm::layout::Explorers e, pj_ivm::la
   if (took) atomicAdd(given, 1u);
 }
 
-// Work from another GPU (runtime/ivm_exchange.hpp) into this one's empty explorers:
-// explorer i of `in` moves into explorer i when that one is empty; the others stay in
-// `in` (counted in `left`) and go back to the pool. Moved whole, a state keeps every
-// node's owner, so the counts stay exact. lengths[i] is updated: the work-stealing
-// phase that may follow takes an explorer of length 0 for a thief, and a thief's state
-// is overwritten.
-extern "C" __global__ void pj_ivm_merge(pj_ivm::layout::Explorers e, pj_ivm::layout::Explorers in, unsigned* left,
+// Work from another GPU (runtime/ivm_exchange.hpp) into this one's empty explorers, in
+// two kernels: pj_ivm_free_slots lists the empty explorers (counts[0] of them, in any
+// order), then pj_ivm_merge moves each explorer of `in` that has work into the next
+// listed one (counts[1] hands them out); those that find none stay in `in` (counted in
+// counts[2]) and go back to the pool. Moved whole, a state keeps every node's owner, so
+// the counts stay exact. lengths[] is updated: the work-stealing phase that may follow
+// takes an explorer of length 0 for a thief, and a thief's state is overwritten.
+extern "C" __global__ void pj_ivm_free_slots(pj_ivm::layout::Explorers e, unsigned long long* slots, unsigned* counts) {
+  using namespace pj_ivm::device;
+  const unsigned long long i = thread_index();
+  if (i >= e.T || !pj_ivm::is_empty(Ref{e, i})) return;
+  slots[atomicAdd(&counts[0], 1u)] = i;
+}
+
+extern "C" __global__ void pj_ivm_merge(pj_ivm::layout::Explorers e, pj_ivm::layout::Explorers in,
+                                        const unsigned long long* __restrict__ slots, unsigned* counts,
                                         double* lengths) {
   using namespace pj_ivm::device;
   const unsigned long long i = thread_index();
   if (i >= e.T) return;
-  const Ref to{e, i}, from{in, i};
+  const Ref from{in, i};
   if (pj_ivm::is_empty(from)) return;
-  if (!pj_ivm::is_empty(to)) {
-    atomicAdd(left, 1u);
+  const unsigned k = atomicAdd(&counts[1], 1u);
+  if (k >= counts[0]) {
+    atomicAdd(&counts[2], 1u);
     return;
   }
+  const unsigned long long j = slots[k];
+  const Ref to{e, j};
   to.I() = from.I();
   to.ends() = from.ends();
   for (int l = 0; l < pj_ivm::L; ++l) {
@@ -264,5 +276,5 @@ extern "C" __global__ void pj_ivm_merge(pj_ivm::layout::Explorers e, pj_ivm::lay
     to.last(l) = from.last(l);
   }
   pj_ivm::set_empty(from);
-  lengths[i] = pj_ivm::remaining(to);
+  lengths[j] = pj_ivm::remaining(to);
 }
