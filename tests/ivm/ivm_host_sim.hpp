@@ -170,9 +170,10 @@ extern "C" PjIvmSimResult pj_ivm_sim(unsigned long long T, long long budget, int
 
 // Several GPUs, each a world of T explorers, as runtime/ivm_device.cpp runs them: the
 // leaves cut among all G*T explorers (one end) or the root given to world 0 (two ends);
-// a world whose explorers are all empty loads an export of the world with the most
-// left -- explorer i takes what a thief of explorer i would take, as pj_ivm_export does
-// -- and the incumbent is shared after every round. Returns the summed counts.
+// a world with fewer than half its explorers busy merges an export of the world with the
+// most left into its empty explorers -- explorer i of the export takes what a thief of
+// explorer i would take, as pj_ivm_export does; what does not fit waits in a pool --
+// and the incumbent is shared after every round. Returns the summed counts.
 extern "C" PjIvmSimResult pj_ivm_sim_gpus(unsigned long long T, long long budget, int initial_best, int gpus) {
   using namespace ivm_sim;
   std::vector<World> worlds;
@@ -186,6 +187,37 @@ extern "C" PjIvmSimResult pj_ivm_sim_gpus(unsigned long long T, long long budget
     for (unsigned long long i = 0; i < w.T; ++i) s += pj_ivm::remaining(pj_ivm::Ref{e, i});
     return s;
   };
+  // Explorers with work; a world with fewer than half busy is hungry (it asks before it
+  // runs dry), one with none dry.
+  auto busy = [](World& w) {
+    pj_ivm::layout::Explorers e = w.view();
+    unsigned long long n = 0;
+    for (unsigned long long i = 0; i < w.T; ++i) n += !pj_ivm::is_empty(pj_ivm::Ref{e, i});
+    return n;
+  };
+  // pj_ivm_merge: img's explorers into w's empty ones, any of them; true when some did
+  // not fit (they stay in img, which goes back to the pool).
+  auto merge_into = [](World& w, World& img) {
+    pj_ivm::layout::Explorers to = w.view(), from = img.view();
+    unsigned long long j = 0;
+    bool left = false;
+    for (unsigned long long i = 0; i < img.T; ++i) {
+      const pj_ivm::Ref f{from, i};
+      if (pj_ivm::is_empty(f)) continue;
+      while (j < w.T && !pj_ivm::is_empty(pj_ivm::Ref{to, j})) ++j;
+      if (j == w.T) {
+        left = true;
+        continue;
+      }
+      const pj_ivm::Ref t{to, j};
+      t.I() = f.I();
+      t.ends() = f.ends();
+      for (int l = 0; l < L; ++l) t.V(l) = f.V(l), t.M(l) = f.M(l), t.last(l) = f.last(l);
+      pj_ivm::set_empty(f);
+    }
+    return left;
+  };
+  std::vector<World> pool;
   unsigned long long exports = 0;
   for (;;) {
     bool any = false;
@@ -195,24 +227,35 @@ extern "C" PjIvmSimResult pj_ivm_sim_gpus(unsigned long long T, long long budget
     for (World& w : worlds)
       if (kGoal == pj::Goal::minimize ? w.best < best : w.best > best) best = w.best;
     for (World& w : worlds) w.best = best;
-    if (!any) break;
-    for (World& dry : worlds) {
-      if (left(dry) > 0) continue;
+    if (!any && pool.empty()) break;
+    for (World& w : worlds) {
+      const unsigned long long active = busy(w);
+      const bool dry = active == 0;
+      if (!dry && active >= T / 2) continue;
+      if (!pool.empty()) {
+        World img = std::move(pool.back());
+        pool.pop_back();
+        if (merge_into(w, img)) pool.push_back(std::move(img));
+        continue;
+      }
+      // The victim: the most left; a hungry thief robs no hungry world.
       World* victim = nullptr;
       double most = 0;
       for (World& v : worlds) {
         const double l = left(v);
-        if (&v != &dry && l >= 2 && l > most) most = l, victim = &v;
+        if (&v != &w && l >= 2 && l > most && (dry || busy(v) >= T / 2)) most = l, victim = &v;
       }
       if (!victim) continue;
-      pj_ivm::layout::Explorers to = dry.view(), from = victim->view();
-      for (unsigned long long i = 0; i < T; ++i) {
+      World img(T);
+      pj_ivm::layout::Explorers to = img.view(), from = victim->view();
+      for (unsigned long long i = 0; i < T; ++i) {  // pj_ivm_export
         const pj_ivm::Ref taker{to, i}, robbed{from, i};
         pj_ivm::set_empty(taker);
         if constexpr (kTwoEnds) pj_ivm::steal_row_two_ends(taker, robbed);
         else pj_ivm::steal_half(taker, robbed, [best](const Node& n) { return is_pruned(n, best); });
       }
       ++exports;
+      if (merge_into(w, img)) pool.push_back(std::move(img));
     }
   }
   PjIvmSimResult r{0, 0, 0, 0, exports, worlds[0].best, 0, 0};
