@@ -13,7 +13,6 @@ namespace permjit {
 
 namespace {
 using clock_type = std::chrono::steady_clock;
-double since(clock_type::time_point t) { return std::chrono::duration<double>(clock_type::now() - t).count(); }
 
 // The kernels' view of the explorers (pj_ivm::layout::Explorers in the generated layout).
 struct ExplorersArg {
@@ -72,7 +71,7 @@ void ExplorerArrays::upload(const std::string& s) {
   }
 }
 
-size_t ExplorerArrays::bytes() const { return I.bytes() + V.bytes() + M.bytes() + last.bytes() + ends.bytes(); }
+size_t ExplorerArrays::bytes() const { return bytes_for(T, static_cast<int>(L), static_cast<int>(mask_bytes)); }
 
 size_t ExplorerArrays::bytes_for(unsigned long long T, int levels, int mask_bytes) {
   const size_t L = static_cast<size_t>(levels);
@@ -84,7 +83,8 @@ IvmDevice::IvmDevice(CUcontext ctx, std::unique_ptr<cuda::Module> module, const 
     : ctx_(ctx), shape_(shape), module_(module ? std::move(module) : std::make_unique<cuda::Module>(cubin)),
       ex_(shape.T, shape.levels, shape.mask_bytes), results_(sizeof(PjGpuResults)), control_(sizeof(PjIvmControl)),
       lengths_(shape.T * sizeof(double)), victim_(shape.T * sizeof(long long)), claimed_(shape.T * sizeof(int)),
-      counts_(4 * sizeof(unsigned)), slots_(shape.T * sizeof(unsigned long long)) {
+      counts_(4 * sizeof(unsigned)), slots_(shape.T * sizeof(unsigned long long)),
+      hypercube_dims_(hypercube_dims(shape.T, kHypercubeBase)) {
   upload_data(data, *module_);
   k_init_ = module_->function("pj_ivm_init");
   k_select_ = module_->function("pj_ivm_select");
@@ -119,8 +119,7 @@ void IvmDevice::start(const PjGpuResults& results, const IvmSplit* split, bool r
   ExplorersArg e = arg_of(ex_);
   CUdeviceptr first_p = first.ptr(), empty_p = empty.ptr(), results_p = results_.ptr();
   void* args[] = {&e, &first_p, &empty_p, &results_p};
-  cuda::EventTimer timer;
-  stats_.t_balance += timed(timer, "init kernel pj_ivm_init", [&] { launch(k_init_, T, shape_.block, args, "pj_ivm_init"); });
+  stats_.t_balance += timed(timer_, "init kernel pj_ivm_init", [&] { launch(k_init_, T, shape_.block, args, "pj_ivm_init"); });
   dry_ = false;
 }
 
@@ -147,8 +146,7 @@ IvmRound IvmDevice::explore() {
   CUdeviceptr control_p = control_.ptr(), results_p = results_.ptr(), lengths_p = lengths_.ptr();
   void* args[] = {&e, &control_p, &results_p, &lengths_p, &round, &solutions};
   if (drain) drain->arm();
-  cuda::EventTimer timer;
-  stats_.t_kernels += timed(timer, "exploration kernel pj_ivm_explore", [&] {
+  stats_.t_kernels += timed(timer_, "exploration kernel pj_ivm_explore", [&] {
     launch(k_explore_, shape_.T, shape_.block, args, "pj_ivm_explore", shape_.shared_bytes);
   });
   if (interrupter_) interrupter_->rethrow_error();
@@ -175,14 +173,12 @@ std::string IvmDevice::merge(const std::string& image) {
   CUdeviceptr slots_p = slots_.ptr(), counts_p = counts_.ptr(), lengths_p = lengths_.ptr();
   void* slot_args[] = {&e, &slots_p, &counts_p};
   void* merge_args[] = {&e, &in, &slots_p, &counts_p, &lengths_p};
-  cuda::EventTimer timer;
-  stats_.t_balance += timed(timer, "merge kernels pj_ivm_free_slots/pj_ivm_merge", [&] {
+  stats_.t_balance += timed(timer_, "merge kernels pj_ivm_free_slots/pj_ivm_merge", [&] {
     launch(k_free_slots_, shape_.T, shape_.block, slot_args, "pj_ivm_free_slots");
     launch(k_merge_, shape_.T, shape_.block, merge_args, "pj_ivm_merge");
   });
   unsigned counts[4] = {};
   counts_.download(counts, sizeof counts);
-  ++stats_.imports;
   dry_ = false;
   return counts[2] ? in_->download() : std::string();
 }
@@ -198,11 +194,10 @@ void IvmDevice::balance() {
   CUdeviceptr lengths_p = lengths_.ptr(), victim_p = victim_.ptr(), claimed_p = claimed_.ptr(),
               control_p = control_.ptr(), results_p = results_.ptr();
   unsigned base = kHypercubeBase;
-  int digits = hypercube_dims(shape_.T, kHypercubeBase);
+  int digits = hypercube_dims_;
   void* select_args[] = {&e, &lengths_p, &victim_p, &claimed_p, &control_p, &base, &digits};
   void* steal_args[] = {&e, &victim_p, &claimed_p, &control_p, &results_p};
-  cuda::EventTimer timer;
-  stats_.t_balance += timed(timer, "work-stealing kernels pj_ivm_select/pj_ivm_steal", [&] {
+  stats_.t_balance += timed(timer_, "work-stealing kernels pj_ivm_select/pj_ivm_steal", [&] {
     launch(k_select_, shape_.T, shape_.block, select_args, "pj_ivm_select");
     launch(k_steal_, shape_.T, shape_.block, steal_args, "pj_ivm_steal");
   });
@@ -214,13 +209,10 @@ std::string IvmDevice::export_half() {
   ExplorersArg e = arg_of(ex_), out = arg_of(*out_);
   CUdeviceptr given_p = counts_.ptr(), results_p = results_.ptr();
   void* args[] = {&e, &out, &given_p, &results_p};
-  cuda::EventTimer timer;
-  stats_.t_balance += timed(timer, "export kernel pj_ivm_export", [&] { launch(k_export_, shape_.T, shape_.block, args, "pj_ivm_export"); });
+  stats_.t_balance += timed(timer_, "export kernel pj_ivm_export", [&] { launch(k_export_, shape_.T, shape_.block, args, "pj_ivm_export"); });
   unsigned given = 0;
   counts_.download(&given, sizeof given);
-  if (given == 0) return {};
-  ++stats_.exports;
-  return out_->download();
+  return given ? out_->download() : std::string();
 }
 
 }  // namespace permjit

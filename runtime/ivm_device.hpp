@@ -42,7 +42,6 @@ struct IvmShape {
   int levels = 0, mask_bytes = 0, block = 0;
   bool shared_rows = false;
   size_t shared_bytes = 0;  // dynamic shared memory per block of the exploration kernel
-  bool two_ends = false;
   bool optimise = false;  // incumbents travel between GPUs
   // Rounds are cut after this many seconds (0: never), so that the worker reports and
   // can give work, show progress or checkpoint that often.
@@ -51,7 +50,7 @@ struct IvmShape {
 
 // A GPU's share of the run's statistics.
 struct IvmDeviceStats {
-  unsigned long long rounds = 0, steals = 0, exports = 0, imports = 0;
+  unsigned long long rounds = 0, steals = 0;
   double t_kernels = 0, t_balance = 0;
 };
 
@@ -100,6 +99,8 @@ class IvmDevice : public IvmWorkerOps {
   cuda::Buffer counts_;  // what pj_ivm_export and pj_ivm_free_slots/pj_ivm_merge count
   cuda::Buffer slots_;   // the empty explorers pj_ivm_merge fills
   std::unique_ptr<KernelInterrupter> interrupter_;
+  cuda::EventTimer timer_;  // kernel seconds (one pair of events for the run, not per round)
+  int hypercube_dims_;      // of pj_ivm_select's virtual hypercube over the T explorers
   IvmDeviceStats stats_;
   bool dry_ = true;
   DeviceSolutions* solutions_ = nullptr;

@@ -145,12 +145,12 @@ bool IvmExchange::deposit(int w, std::string image, const PjGpuResults& results)
 }
 
 int IvmExchange::pick_victim(int thief) const {
+  // A hungry thief robs no hungry GPU (two of them would pass work to and fro); a dry
+  // one may.
+  const bool hungry_thief = !dry_[static_cast<size_t>(thief)];
   int v = -1;
   for (int j = 0; j < n_; ++j) {
     const size_t i = static_cast<size_t>(j);
-    // A hungry thief robs no hungry GPU (two of them would pass work to and fro); a dry
-    // one may.
-    const bool hungry_thief = !dry_[static_cast<size_t>(thief)];
     if (j == thief || dry_[i] || (hungry_thief && hungry_[i]) || asked_[i] || unsplittable_[i] || !(remaining_[i] >= 2))
       continue;
     if (v < 0 || remaining_[i] > remaining_[static_cast<size_t>(v)]) v = j;
@@ -220,9 +220,10 @@ IvmExchange::Snapshot IvmExchange::take_checkpoint() {
     std::fill(deposited_.begin(), deposited_.end(), 0);
     cv_.notify_all();
     cv_.wait(lock, [&] { return all_deposited() || aborted_ || finished_; });
-    for (std::string& d : deposits_)
+    for (std::string& d : deposits_) {
       if (!d.empty()) snap.images.push_back(std::move(d));
-    for (std::string& d : deposits_) d.clear();
+      d.clear();
+    }
   }
   for (const std::string& p : pool_) snap.images.push_back(p);
   snap.results = results_[0];
@@ -278,14 +279,6 @@ int IvmExchange::best() const {
 unsigned long long IvmExchange::transfers() const {
   std::lock_guard<std::mutex> lock(m_);
   return transfers_;
-}
-
-PjGpuResults IvmExchange::final_results() const {
-  std::lock_guard<std::mutex> lock(m_);
-  PjGpuResults out = results_[0];
-  for (size_t i = 1; i < results_.size(); ++i) merge_results(out, results_[i], maximise_);
-  if (optimise_ && better(best_, out.best)) out.best = best_;
-  return out;
 }
 
 }  // namespace permjit

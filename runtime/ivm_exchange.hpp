@@ -130,11 +130,8 @@ class IvmExchange : public IvmPeers {
   double remaining_leaves() const;
   unsigned long long evaluated() const;
   int best() const;
-  // Images that moved between workers, and exports that found nothing to give.
+  // Images that moved between workers.
   unsigned long long transfers() const;
-  // Every worker's last results (at its last want_work or deposit), merged: after the
-  // search is over, the run's totals.
-  PjGpuResults final_results() const;
 
  private:
   bool better(int a, int b) const { return maximise_ ? a > b : a < b; }

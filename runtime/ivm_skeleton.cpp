@@ -172,9 +172,7 @@ void run_ivm(SkeletonRun& run, IvmRanks& ranks) {
   // the thread that runs it.
   // Over MPI a rank runs one GPU, and the run's workers are its ranks.
   cuda::Device dev = open_device(r.skeleton, r);
-  if (ranks.size() > 1 && !opts.gpus.empty())
-    command_line_error("--gpus " + opts.gpus, 1, "under mpirun each rank takes one GPU, by its rank on its host",
-                       "leave out --gpus, and start one rank per GPU");
+  // (--gpus under mpirun was refused with the options.)
   const std::vector<int> ordinals = ranks.size() > 1 ? std::vector<int>{ranks.local_gpu(cuda::device_count(nullptr))}
                                                      : parse_gpu_list(opts.gpus, cuda::device_count(nullptr));
   const int G = static_cast<int>(ordinals.size());        // this process's GPUs
@@ -188,8 +186,9 @@ void run_ivm(SkeletonRun& run, IvmRanks& ranks) {
   for (int o : ordinals) devices.push_back(cuda::describe_device(o));
   for (const cuda::Device& d : devices)
     if (d.arch() != devices[0].arch() || d.sm_count != devices[0].sm_count)
-      throw std::runtime_error("--gpus " + opts.gpus + ": the GPUs differ (" + devices[0].name + ", " + d.name +
-                               "); the ivm skeleton runs on GPUs of one kind");
+      command_line_error("--gpus " + opts.gpus, 8,
+                         "the GPUs differ (" + devices[0].name + ", " + d.name + "); the ivm skeleton runs on GPUs of one kind",
+                         "name GPUs of one kind, e.g. --gpus 0,1");
   dev = devices[0];
   if (workers > 1) r.device = std::to_string(workers) + " x " + r.device;
   std::vector<std::unique_ptr<cuda::Context>> contexts;
@@ -269,7 +268,6 @@ void run_ivm(SkeletonRun& run, IvmRanks& ranks) {
   shape.block = block;
   shape.shared_rows = rows.shared;
   shape.shared_bytes = rows.shared_bytes;
-  shape.two_ends = spec.branch.ends == 2;
   shape.optimise = optimise;
   shape.slice = workers > 1 ? kMultiGpuSlice : (show || checkpoints) ? kOneGpuSlice : 0;
   stats.explorers = shape.T;
@@ -281,6 +279,7 @@ void run_ivm(SkeletonRun& run, IvmRanks& ranks) {
   // one; a fresh run cuts the leaves among all GPUs' explorers (one end) or gives the
   // root to GPU 0 (two ends: the others ask it for work).
   const int start_best = shared.start_best;
+  const bool two_ends = spec.branch.ends == 2;
   double elapsed_before = 0;
   std::vector<std::string> saved_images;
   if (!opts.resume.empty() && coordinator) {
@@ -293,7 +292,7 @@ void run_ivm(SkeletonRun& run, IvmRanks& ranks) {
     stats.rounds = saved.rounds;
   }
   std::optional<IvmSplit> split;
-  if (opts.resume.empty() && !shape.two_ends)
+  if (opts.resume.empty() && !two_ends)
     split = split_leaves(shape.T * static_cast<unsigned long long>(workers), L);
   IvmExchange exchange(workers, optimise, spec.goal == Goal::maximize, start_best);
   exchange.add_to_pool(std::move(saved_images));
@@ -332,7 +331,7 @@ void run_ivm(SkeletonRun& run, IvmRanks& ranks) {
           PjGpuResults mine{};
           mine.best = mine.recorded = start_best;
           d.start_results(worker == 0 ? resumed : mine);
-        } else if (shape.two_ends) {
+        } else if (two_ends) {
           d.start(first_results(worker, start_best, run), nullptr, worker == 0);
         } else {
           IvmSplit part = slice_of(*split, shape.T * static_cast<unsigned long long>(worker), shape.T);

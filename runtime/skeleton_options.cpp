@@ -8,6 +8,7 @@
 #include <fmt/core.h>
 
 #include "dsl/diagnostics.hpp"
+#include "runtime/mpi_run.hpp"
 #include "runtime/skeletons.hpp"
 #include "runtime/solve.hpp"
 
@@ -130,7 +131,13 @@ const OptionInfo kOptions[] = {
     {SkeletonOption::ivm_rows, "--ivm-rows", Shape::any, "auto shared local",
      [](const SolveOptions& o) { return if_set(!o.ivm_rows.empty(), o.ivm_rows); }},
     {SkeletonOption::gpus, "--gpus", Shape::any, {},
-     [](const SolveOptions& o) { return if_set(!o.gpus.empty(), o.gpus); }},
+     [](const SolveOptions& o) { return if_set(!o.gpus.empty(), o.gpus); },
+     [](const SolveOptions& o) {
+       return launched_as_mpi_ranks() && !o.one_process
+                  ? std::string("under mpirun each rank takes one GPU, by its rank on its host: leave out --gpus "
+                                "and start one rank per GPU")
+                  : std::string();
+     }},
     {SkeletonOption::checkpoint, "--checkpoint", Shape::any, {},
      [](const SolveOptions& o) { return if_set(!o.checkpoint.empty(), o.checkpoint); }},
     {SkeletonOption::checkpoint_every, "--checkpoint-every", Shape::any, {},

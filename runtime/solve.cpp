@@ -122,7 +122,7 @@ SkeletonUnits units_for(const Skeleton& sk, const ProblemSpec& spec, const Probl
 
 }  // namespace
 
-void require_device(const Skeleton& sk, const SolveOptions& opts) {
+void require_runnable(const Skeleton& sk, const SolveOptions& opts) {
   if (!sk.over_mpi && !opts.one_process && launched_as_mpi_ranks())
     command_line_error("--skeleton " + std::string(sk.name), 12,
                        "the " + std::string(sk.name) + " skeleton runs in one process: under mpirun every rank would search alone",
@@ -205,7 +205,7 @@ void list_all_optimal(const PreparedSolve& p, const SolveOptions& opts, Solution
 
 SolveResult solve(const SolveOptions& given) {
   PreparedSolve p = prepare_solve(given);
-  require_device(*p.skeleton, given);
+  require_runnable(*p.skeleton, given);
   SolveResult r = p.header;
   // --target is an incumbent one past it (runtime/decision.hpp).
   SolveOptions opts = given;

@@ -93,9 +93,11 @@ struct PreparedSolve {
 };
 PreparedSolve prepare_solve(const SolveOptions& opts);
 
-// A GPU skeleton on a machine without a GPU: a user error at --skeleton, before any
-// compile (solve and solve_records call it after prepare_solve).
-void require_device(const Skeleton& sk, const SolveOptions& opts);
+// What the skeleton needs of how it was started, checked before any compile (solve and
+// solve_records call it after prepare_solve): a GPU for a GPU skeleton, and one process
+// unless it shares one search among MPI ranks (Skeleton::over_mpi). Either is a user
+// error at --skeleton.
+void require_runnable(const Skeleton& sk, const SolveOptions& opts);
 
 // The units `--skeleton sk` compiles for this spec and these options: what `emit`
 // prints. The same as prepare_solve(opts).units when opts names sk (tested).

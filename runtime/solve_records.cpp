@@ -47,7 +47,7 @@ RecordsSummary solve_records(const SolveOptions& opts, const std::string& list,
     command_line_error("--records " + list, 1,
                  "--records applies to path problems; '" + p.spec.name + "' is a " + goal_name(p.spec.goal) + " problem",
                  "solve one instance per run with --instance FILE (and --record K for a file of one per line)");
-  require_device(*p.skeleton, opts);
+  require_runnable(*p.skeleton, opts);
   PJ_INTERNAL_ASSERT(p.skeleton->open_path, "path skeleton '" + std::string(p.skeleton->name) + "' cannot be opened");
   auto t_read = clock::now();
   std::vector<StartValues> starts;

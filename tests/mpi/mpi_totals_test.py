@@ -166,6 +166,12 @@ def run(tmp):
     check("nqueens 10 with dfs on 2 ranks: refused at --skeleton",
           p.returncode != 0 and "<command line>:1:12: error: the dfs skeleton runs in one process" in p.stderr, True)
 
+    # --gpus under mpirun: each rank takes one GPU; refused with the options, at its value.
+    cmd = mpirun(2) + [PERMJIT, "solve"] + nq + ["--skeleton", "ivm", "--gpus", "2", "--quiet"]
+    p = subprocess.run(cmd, capture_output=True, text=True, env=env(), timeout=60)
+    check("nqueens 10 with ivm --gpus 2 on 2 ranks: refused at --gpus",
+          p.returncode != 0 and "<command line>:1:8: error: under mpirun each rank takes one GPU" in p.stderr, True)
+
     # SIGTERM to mpirun during a longer count, once its first checkpoint is written: the
     # checkpoint left (the last one written, or the one written on the signal) resumes
     # to the uninterrupted totals.

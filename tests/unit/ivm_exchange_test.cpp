@@ -48,7 +48,6 @@ class FakeGpu : public IvmWorkerOps {
     if (units_ < 2) return {};
     const long long given = units_ / 2;
     units_ -= given;
-    ++exports;
     return std::to_string(given);
   }
   std::string image() override { return std::to_string(units_); }
@@ -64,7 +63,6 @@ class FakeGpu : public IvmWorkerOps {
     return {};
   }
   PjGpuResults results() override { return results_; }
-  int exports = 0;
 
  private:
   long long units_, per_round_;
