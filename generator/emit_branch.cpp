@@ -82,7 +82,7 @@ void emit_placement(GenContext& g, const char* name, const Placement& how, const
   if (g.spec.used_builtins.count("first"))
     g.out.line("c.first = pj::select<int>(p.free == kAll, v, p.first);  // the root has all values free");
   if (g.spec.used_builtins.count("last")) g.out.line("c.last = v;");
-  if (g.spec.symmetry)
+  if (g.spec.symmetry)  // leaf_children_weight() (generator/emit_symmetry.cpp) sums this rule
     g.out.line("c.weight = pj::select<int>(p.free == kRootFree, 2 - int((kSelfMirrored >> v) & 1), p.weight);");
   g.out.dedent();
   g.out.line("}");

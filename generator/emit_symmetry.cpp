@@ -51,6 +51,22 @@ void emit_leaf_weight(GenContext& g) {
     g.out.line("PJ_HD constexpr int leaf_weight(const Node&) { return 1; }");
   }
   g.out.line("");
+  // A counted leaf needs nothing of its own state: it counts leaf_weight(), which place()
+  // sets from the parent alone. So the leaves below a node with one value left can be
+  // counted from its candidate set, without placing them (the kernels' last level).
+  g.out.line("// The solutions that the children `leaves` of s count for when they are leaves: the sum");
+  g.out.line("// of leaf_weight(place(s, v)) over v in leaves, without placing them.");
+  if (g.spec.symmetry) {
+    g.out.line("PJ_HD unsigned long long leaf_children_weight(const Node& s, Mask leaves) {");
+    g.out.line("  const unsigned long long n = pj::popcount(leaves);");
+    g.out.line("  // As place() weighs a child: at the first searched level by its value, below by s.");
+    g.out.line("  return pj::select<unsigned long long>(s.free == kRootFree, 2 * n - pj::popcount(leaves & kSelfMirrored),");
+    g.out.line("                                        n * static_cast<unsigned long long>(s.weight));");
+    g.out.line("}");
+  } else {
+    g.out.line("PJ_HD unsigned long long leaf_children_weight(const Node&, Mask leaves) { return pj::popcount(leaves); }");
+  }
+  g.out.line("");
 }
 
 }  // namespace permjit

@@ -73,6 +73,8 @@ struct Hooks {
     return c->empty >= trigger || c->stop_round >= round || (sol && search_stopped(sol));
   }
   __device__ bool pruned(const Node& n) const { return PrunedBy{best}(n); }
+  // Counting, with no solution to record: the last level is counted from its candidate set.
+  __device__ bool leaves_by_mask() const { return !kOptimise && !sol; }
   // False when a solution is not taken (the buffer is full, or the limit was reached):
   // the explorer stops before the leaf, and the next round takes it.
   __device__ bool leaf(const Node& n, const int* vals, pj_ivm::Counters& c) {

@@ -156,7 +156,10 @@ __device__ __forceinline__ void store_node(unsigned* __restrict__ nodes, unsigne
 //
 // The node being expanded and its remaining candidates stay in registers; the stack
 // holds only the ancestors, written when the search descends and read when it
-// backtracks. Depth is `depth + top`: the node does not need to carry it.
+// backtracks. Depth is `depth + top`: the node does not need to carry it. A child
+// without candidates is counted expanded and never pushed; when counting, the leaves
+// below a child at the last level but one are counted from its candidate set
+// (problem::leaf_children_weight), not placed: the counts are the plain search's.
 //
 // kRecord (decision and enumeration, `sol`): counted leaves are taken into the solution
 // buffer, a better leaf stops the search when the run has a limit (--target), and the
@@ -225,11 +228,20 @@ __device__ __forceinline__ void search_subtree(Node cur, int depth, int cut, con
       }
     }
     ++c.expanded;
+    const Mask child_rem = problem::candidates(child);
+    if constexpr (!kOptimise && !kRecord) {
+      if (depth + top + 2 == problem::kSize) {  // the child's children are leaves: count them
+        c.evaluated += static_cast<unsigned long long>(pj::popcount(child_rem));
+        c.solutions += problem::leaf_children_weight(child, child_rem);
+        continue;
+      }
+    }
+    if (child_rem == 0) continue;  // expanded, and nothing below: no push, no pop
     stack[top].node = cur;
     stack[top].rem = rem;
     ++top;
     cur = child;
-    rem = problem::candidates(child);
+    rem = child_rem;
   }
 }
 

@@ -159,32 +159,49 @@ struct Counters {
   unsigned long long expanded = 0, evaluated = 0, solutions = 0;
 };
 
+// The values placed on the path to the node being expanded (`cur`, at level `top`): the
+// value of level k is the one that the next level's node no longer has free. Read only
+// where a leaf is recorded or the state saved, so that the loop writes no per-level
+// array of its own (an indexed array lives in local memory: a store per child).
+PJ_HD void path_values(const layout::Level* stack, int stride, int top, const Node& cur, int* vals) {
+  for (int k = 0; k < top; ++k) {
+    const Mask below = k + 1 < top ? stack[(k + 1) * stride].node.free : cur.free;
+    vals[k] = pj::lowest(stack[k * stride].node.free & ~below);
+  }
+}
+
 // Explores the interval depth-first from the explorer's state, exactly as the `dfs`
 // kernel searches a subtree, until it is exhausted (returns true) or `hooks.poll()`,
 // asked every `Hooks::kPeriod` children, says stop (the state is saved). `stack` holds
 // the rows while it runs, entry k at stack[k * stride]. Hooks: `best` (the incumbent as
-// last read), `poll()`, `leaf(child, vals)` for a complete permutation (vals[0..L-1]).
+// last read), `poll()`, `leaf(child, vals)` for a complete permutation (vals[0..L-1]),
+// and `leaves_by_mask()`: whether the leaves may be counted without being visited.
+//
+// Two shortcuts keep a child off the stack: a child without candidates is expanded and
+// done (a push and a pop saved), and, when counting, the leaves below a child at the
+// last level but one are counted from its candidate set (problem::leaf_children_weight)
+// rather than placed one by one. The counts are those of the plain search: every leaf is
+// evaluated, the child expanded.
 template <class Hooks>
 PJ_HD bool explore(Ref x, layout::Level* stack, int stride, Hooks& hooks, Counters& c) {
   if (is_empty(x)) return true;
   // Rebuild the rows' nodes along the path (placing, not counting: they were counted).
-  int vals[L];
   Node cur;
   problem::root(cur);
   int top = x.I();
   for (int k = 0; k < top; ++k) {
     stack[k * stride].node = cur;
     stack[k * stride].rem = x.M(k);
-    vals[k] = x.V(k);
     Node next;
-    problem::place(cur, vals[k], next);
+    problem::place(cur, x.V(k), next);
     cur = next;
   }
   Mask rem = x.M(top);
   // tight: how many levels of the path follow last's digits. The node at level k is on
   // last's path when tight >= k; only there are its children clipped to last.
   int tight = 0;
-  while (tight < top && rank_of(stack[tight * stride].node.free, vals[tight]) == x.last(tight)) ++tight;
+  while (tight < top && rank_of(stack[tight * stride].node.free, x.V(tight)) == x.last(tight)) ++tight;
+  const bool by_mask = hooks.leaves_by_mask();
 
   unsigned since_poll = 0;
   bool done = false;
@@ -209,8 +226,10 @@ PJ_HD bool explore(Ref x, layout::Level* stack, int stride, Hooks& hooks, Counte
     Node child;
     problem::place(cur, v, child);
     ++c.evaluated;
-    vals[top] = v;
     if (top + 1 == L) {
+      int vals[L];
+      path_values(stack, stride, top, cur, vals);
+      vals[top] = v;
       if (!hooks.leaf(child, vals, c)) {  // not taken (a full solution buffer): next round
         rem |= pj::bit<Mask>(v);
         --c.evaluated;
@@ -221,10 +240,15 @@ PJ_HD bool explore(Ref x, layout::Level* stack, int stride, Hooks& hooks, Counte
     if (hooks.pruned(child)) continue;
     ++c.expanded;
     Mask child_rem = problem::candidates(child);
-    if (tight == top && rank_of(cur.free, v) == x.last(top)) {
-      tight = top + 1;
-      child_rem &= lowest_n(child.free, x.last(top + 1) + 1);
+    const bool on_last_path = tight == top && rank_of(cur.free, v) == x.last(top);
+    if (on_last_path) child_rem &= lowest_n(child.free, x.last(top + 1) + 1);
+    if (by_mask && top + 2 == L) {  // the child's children are leaves: count them
+      c.evaluated += static_cast<unsigned long long>(pj::popcount(child_rem));
+      c.solutions += problem::leaf_children_weight(child, child_rem);
+      continue;
     }
+    if (child_rem == 0) continue;  // expanded, and nothing below
+    if (on_last_path) tight = top + 1;
     stack[top * stride].node = cur;
     stack[top * stride].rem = rem;
     ++top;
@@ -232,6 +256,8 @@ PJ_HD bool explore(Ref x, layout::Level* stack, int stride, Hooks& hooks, Counte
     rem = child_rem;
   }
   // Save the IVM: the path's values and every row, then drop the empty deepest rows.
+  int vals[L];
+  path_values(stack, stride, top, cur, vals);
   x.I() = static_cast<layout::Digit>(top);
   for (int k = 0; k < top; ++k) {
     x.V(k) = static_cast<layout::Digit>(vals[k]);

@@ -28,6 +28,7 @@ struct World {
   std::map<std::string, int> visits;  // each leaf reached, by its values in position order
   int refuse_every = 0;               // > 0: every so many leaves, one is refused, as a full solution buffer does
   unsigned long long leaf_calls = 0;
+  bool leaves_by_mask = false;        // count the last level from candidate sets, as the kernels do
   explicit World(unsigned long long t)
       : T(t), I(t), V(L * t), last(L * t), M(L * t), ends(t), best(0) {}
   pj_ivm::layout::Explorers view() {
@@ -50,6 +51,8 @@ struct Hooks {
   World* world;
   bool poll() { return --budget < 0; }  // asked before each child: `budget` children
   bool pruned(const Node& n) const { return is_pruned(n, best); }
+  // Leaves counted from candidate sets (as the kernels count): visits are not recorded.
+  bool leaves_by_mask() const { return kGoal == pj::Goal::count && world->leaves_by_mask; }
   bool leaf(const Node& n, const int* vals, pj_ivm::Counters& c) {
     if (world->refuse_every && ++world->leaf_calls % world->refuse_every == 0) return false;  // the next round has it
     ++(*visits)[std::string(vals, vals + L)];
@@ -145,11 +148,13 @@ struct PjIvmSimResult {
 // moves the incumbent by that much after every round, towards better (as leaves found
 // elsewhere would): the explorers must stay exact for any incumbent that only improves.
 // `refuse_every` refuses a leaf now and then, as the GPU's full solution buffer does:
-// the explorer stops before it, and takes it again next round.
+// the explorer stops before it, and takes it again next round. `by_mask` counts the
+// last level from candidate sets, as the counting kernels do (no leaf is visited then).
 extern "C" PjIvmSimResult pj_ivm_sim(unsigned long long T, long long budget, int initial_best, int restore_round,
-                                     int climb, int refuse_every) {
+                                     int climb, int refuse_every, int by_mask) {
   ivm_sim::World w(T);
   w.refuse_every = refuse_every;
+  w.leaves_by_mask = by_mask != 0;
   ivm_sim::start(w, initial_best);
   bool more = true;
   while (more) {
@@ -174,10 +179,12 @@ extern "C" PjIvmSimResult pj_ivm_sim(unsigned long long T, long long budget, int
 // most left into its empty explorers -- explorer i of the export takes what a thief of
 // explorer i would take, as pj_ivm_export does; what does not fit waits in a pool --
 // and the incumbent is shared after every round. Returns the summed counts.
-extern "C" PjIvmSimResult pj_ivm_sim_gpus(unsigned long long T, long long budget, int initial_best, int gpus) {
+extern "C" PjIvmSimResult pj_ivm_sim_gpus(unsigned long long T, long long budget, int initial_best, int gpus,
+                                          int by_mask) {
   using namespace ivm_sim;
   std::vector<World> worlds;
   for (int g = 0; g < gpus; ++g) worlds.emplace_back(T);
+  for (World& w : worlds) w.leaves_by_mask = by_mask != 0;
   for (int g = 0; g < gpus; ++g)
     start_part(worlds[static_cast<size_t>(g)], initial_best, static_cast<unsigned long long>(g) * T,
                T * static_cast<unsigned long long>(gpus), g == 0);
