@@ -199,6 +199,9 @@ for l in open(sys.argv[1]):
     profile-ivm)  # Nsight Compute on one ivm explore launch: ta029, two ends (lb=3) beside forward (lb=2)
       bash bench/device/profile_ivm.sh "$out" detail 2>&1 | tee "$out/profile-ivm.log"
       ;;
+    profile-ivm-nqueens)  # Nsight Compute on one ivm explore launch of N-Queens 18, default rows and all shared
+      bash bench/device/profile_ivm.sh "$out" nqueens 2>&1 | tee "$out/profile-ivm-nqueens.log"
+      ;;
     profile-ivm-rounds)  # Nsight Compute on every ivm explore launch of two-ended ta029 and ta022: round lengths
       bash bench/device/profile_ivm.sh "$out" rounds 2>&1 | tee "$out/profile-ivm-rounds.log"
       ;;

@@ -5,6 +5,8 @@
 #        (divergence), scheduler activity, what warps wait for, local memory touched
 #   bash bench/device/profile_ivm.sh OUT_DIR rounds   # every launch of a two-ended run, a few
 #        metrics each (csv): how long each round lasts and how busy the SMs are in it
+#   bash bench/device/profile_ivm.sh OUT_DIR nqueens  # one launch of N-Queens 18 (counting, light
+#        nodes): the same questions for the counting loop, with the default rows and all shared
 set -uo pipefail
 out="$1"
 what="${2:-detail}"
@@ -34,7 +36,22 @@ rounds() {  # label, then the solve's arguments
   ncu --clock-control none -k regex:pj_ivm_explore --csv --metrics "$metrics" "${run[@]}" >"$out/ncu-rounds-$label.csv" 2>&1
   echo "== rounds $label (exit $?): $(grep -c gpu__time_duration "$out/ncu-rounds-$label.csv") launches"
 }
+nqueens() {  # label, then the solve's extra arguments
+  local label="$1"
+  shift
+  run=("$(command -v permjit)" solve "$root/problems/nqueens.toml" --param n=18 --skeleton ivm "$@")
+  ncu --clock-control none -k regex:pj_ivm_explore --launch-skip 2 --launch-count 1 \
+    --section SpeedOfLight --section Occupancy --section SchedulerStats --section WarpStateStats \
+    --section LaunchStats --section InstructionStats --metrics "$metrics" "${run[@]}" >"$out/ncu-$label.txt" 2>&1
+  echo "== $label (exit $?)"
+  grep -E "thread_inst_executed_per|issue_active|warps_active|local_op|Duration|Registers|Achieved Occupancy|Theoretical Occupancy|Stall|No Eligible|Warp Cycles Per Issued|Executed Ipc" \
+    "$out/ncu-$label.txt" | head -40
+}
 case "$what" in
+  nqueens)
+    nqueens nqueens18-auto
+    nqueens nqueens18-shared --ivm-rows shared
+    ;;
   detail)
     detail two-ends-lb3 40 ta029 2237 --param branching=2 --param lb=3
     detail forward-lb2 40 ta029 2237 --param branching=1 --param lb=2
@@ -43,5 +60,5 @@ case "$what" in
     rounds two-ends-lb3-ta029 ta029 2237 --param branching=2 --param lb=3
     rounds two-ends-lb3-ta022 ta022 2099 --param branching=2 --param lb=3
     ;;
-  *) echo "profile_ivm.sh: detail or rounds" >&2; exit 2 ;;
+  *) echo "profile_ivm.sh: detail, rounds or nqueens" >&2; exit 2 ;;
 esac
