@@ -144,8 +144,7 @@ IvmRound IvmDevice::explore() {
   control_.upload(&reset, offsetof(PjIvmControl, steals));
   ExplorersArg e = arg_of(ex_);
   CUdeviceptr control_p = control_.ptr(), results_p = results_.ptr(), lengths_p = lengths_.ptr();
-  int local_levels = shape_.local_levels;  // read by pj_ivm_explore_shared only
-  void* args[] = {&e, &control_p, &results_p, &lengths_p, &round, &solutions, &local_levels};
+  void* args[] = {&e, &control_p, &results_p, &lengths_p, &round, &solutions};
   if (drain) drain->arm();
   stats_.t_kernels += timed(timer_, "exploration kernel pj_ivm_explore", [&] {
     launch(k_explore_, shape_.T, shape_.block, args, "pj_ivm_explore", shape_.shared_bytes);

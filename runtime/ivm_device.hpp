@@ -42,7 +42,6 @@ struct IvmShape {
   int levels = 0, mask_bytes = 0, block = 0;
   bool shared_rows = false;
   size_t shared_bytes = 0;  // dynamic shared memory per block of the exploration kernel
-  int local_levels = 0;     // with shared rows: the top levels kept in local memory
   bool optimise = false;  // incumbents travel between GPUs
   // Rounds are cut after this many seconds (0: never), so that the worker reports and
   // can give work, show progress or checkpoint that often.

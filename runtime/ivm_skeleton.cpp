@@ -51,57 +51,26 @@ constexpr size_t kSharedRowsLimit = 64 * 1024;
 struct RowPlacement {
   bool shared = false;
   size_t shared_bytes = 0;  // dynamic shared memory per block
-  int local_levels = 0;     // with shared rows: the top levels kept in local memory
   std::string describe() const {
-    if (!shared) return "local";
-    return "shared (" + std::to_string(shared_bytes / 1024) + " KiB per block" +
-           (local_levels ? ", the top " + std::to_string(local_levels) + " levels local)" : ")");
+    return shared ? "shared (" + std::to_string(shared_bytes / 1024) + " KiB per block)" : "local";
   }
 };
 
-// --ivm-rows (empty: auto) and --ivm-local-levels. Whether shared rows fit depends on the
-// device, so those errors come after the compile, still at the option's place.
-// Automatic: rows that need more than kSharedRowsLimit per block stay local; otherwise
-// the deep levels go to shared memory and the fewest top levels to local memory that let
-// as many blocks fit an SM as one shared level would (registers then limit them). The
-// top levels are pushed and popped rarely (a level is touched once per node expanded
-// there), so local memory costs little there, and more explorers hide more latency.
-RowPlacement place_rows(const SolveOptions& opts, int levels, int level_bytes, int block, CUfunction shared_kernel,
+// `choice` is --ivm-rows (empty: auto). Whether shared rows fit depends on the device,
+// so that error comes after the compile, still at the option's place.
+// `static_bytes` is the shared memory the kernel declares itself; the rows come on top.
+RowPlacement place_rows(const std::string& choice, int row_bytes_per_thread, int block, size_t static_bytes,
                         const cuda::Device& dev) {
-  const std::string& choice = opts.ivm_rows;
-  const size_t per_level = static_cast<size_t>(level_bytes) * static_cast<size_t>(block);
-  const size_t static_bytes = cuda::static_shared_bytes(shared_kernel);
+  const size_t need = static_cast<size_t>(row_bytes_per_thread) * static_cast<size_t>(block);
   const bool automatic = choice.empty() || choice == "auto";
-  if (opts.ivm_local_levels && *opts.ivm_local_levels >= levels)
-    command_line_error("--ivm-local-levels " + std::to_string(*opts.ivm_local_levels), 20,
-                       "the spec has " + std::to_string(levels) + " levels below its fixed prefix: at most " +
-                           std::to_string(levels - 1) + " of them can stay in local memory");
-  if (choice == "local" || (automatic && !opts.ivm_local_levels && per_level * levels > kSharedRowsLimit)) return {};
-  auto bytes_with = [&](int local) { return per_level * static_cast<size_t>(levels - local); };
-  int local = 0;
-  if (opts.ivm_local_levels) {
-    local = *opts.ivm_local_levels;
-  } else if (automatic) {
-    cuda::allow_dynamic_shared(shared_kernel, bytes_with(0), "pj_ivm_explore_shared");
-    auto blocks_with = [&](int k) {
-      int blocks = 0;
-      cuda::check(cuda::api().OccupancyMaxActiveBlocksPerMultiprocessor(&blocks, shared_kernel, block, bytes_with(k)),
-                  "cuOccupancyMaxActiveBlocksPerMultiprocessor");
-      return blocks;
-    };
-    const int most = blocks_with(levels - 1);
-    while (local < levels - 1 && blocks_with(local) < most) ++local;
-  }
-  const size_t need = bytes_with(local);
-  if (static_bytes + need > static_cast<size_t>(dev.max_shared_per_block)) {
-    const std::string shown = opts.ivm_local_levels ? "--ivm-local-levels " + std::to_string(local) : "--ivm-rows " + choice;
-    command_line_error(shown, opts.ivm_local_levels ? 20 : 12,
+  if (choice == "local" || (automatic && need > kSharedRowsLimit)) return {};
+  if (static_bytes + need > static_cast<size_t>(dev.max_shared_per_block))
+    command_line_error("--ivm-rows " + choice, 12,
                        "a block's rows need " + std::to_string(need) + " bytes of shared memory beside the kernel's " +
                            std::to_string(static_bytes) + ", the device gives " +
                            std::to_string(dev.max_shared_per_block) + " per block",
-                       "use a smaller --block-size, more --ivm-local-levels, or --ivm-rows local");
-  }
-  return {true, need, local};
+                       "use a smaller --block-size, or --ivm-rows local");
+  return {true, need};
 }
 
 std::string ub_text(const SolveOptions& o) { return o.ub ? std::to_string(*o.ub) : "none"; }
@@ -246,7 +215,8 @@ void run_ivm(SkeletonRun& run, IvmRanks& ranks) {
   const std::optional<long long> start = coordinator ? run.start_bound() : std::nullopt;
   auto t1 = clock_type::now();
   CUfunction k_explore_shared = module->function("pj_ivm_explore_shared");
-  const RowPlacement rows = place_rows(opts, L, module->read_int("pj_ivm_level_bytes"), block, k_explore_shared, dev);
+  const RowPlacement rows = place_rows(opts.ivm_rows, L * module->read_int("pj_ivm_level_bytes"), block,
+                                       cuda::static_shared_bytes(k_explore_shared), dev);
   CUfunction k_explore = rows.shared ? k_explore_shared : module->function("pj_ivm_explore_local");
   if (rows.shared) cuda::allow_dynamic_shared(k_explore, rows.shared_bytes, "pj_ivm_explore_shared");
   // Assigned, not emplace()d: clang 14 (the fuzz build) sees the nested struct with
@@ -298,7 +268,6 @@ void run_ivm(SkeletonRun& run, IvmRanks& ranks) {
   shape.block = block;
   shape.shared_rows = rows.shared;
   shape.shared_bytes = rows.shared_bytes;
-  shape.local_levels = rows.local_levels;
   shape.optimise = optimise;
   shape.slice = workers > 1 ? kMultiGpuSlice : (show || checkpoints) ? kOneGpuSlice : 0;
   stats.explorers = shape.T;

@@ -130,13 +130,6 @@ const OptionInfo kOptions[] = {
      [](const SolveOptions& o) { return if_set(o.trigger != 0, o.trigger); }},
     {SkeletonOption::ivm_rows, "--ivm-rows", Shape::any, "auto shared local",
      [](const SolveOptions& o) { return if_set(!o.ivm_rows.empty(), o.ivm_rows); }},
-    {SkeletonOption::ivm_local_levels, "--ivm-local-levels", Shape::any, {},
-     [](const SolveOptions& o) { return if_set(o.ivm_local_levels.has_value(), o.ivm_local_levels.value_or(0)); },
-     [](const SolveOptions& o) {  // the upper limit, the levels of the spec, is checked with the compiled rows
-       if (*o.ivm_local_levels < 0) return std::string("--ivm-local-levels must be 0 or more");
-       return o.ivm_rows == "local" ? std::string("--ivm-local-levels splits shared rows: it does not go with --ivm-rows local")
-                                    : std::string();
-     }},
     {SkeletonOption::gpus, "--gpus", Shape::any, {},
      [](const SolveOptions& o) { return if_set(!o.gpus.empty(), o.gpus); },
      [](const SolveOptions& o) {

@@ -18,7 +18,7 @@ enum class SkeletonOption {
   dgpu, child_block_size, child_grids, pending_launches,            // cdp, rec
   offload, pool_max, pool_min, batch, in_flight,                    // offload
   balance, donate_after, ida_stack,                                 // ida, ida-thread
-  explorers, trigger, ivm_rows, ivm_local_levels, gpus, checkpoint, checkpoint_every, resume,  // ivm
+  explorers, trigger, ivm_rows, gpus, checkpoint, checkpoint_every, resume,  // ivm
   // Decision and enumeration (runtime/decision.hpp). `target` stands for stopping at a
   // solution: a row that takes it also searches goal = "find".
   target, list, all_optimal, list_buffer,

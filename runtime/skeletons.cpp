@@ -16,7 +16,7 @@ constexpr Takes kCpuTakes[] = {{O::time_limit}, {O::split_depth}, {O::all_soluti
                                {O::checkpoint_every}, {O::resume},    {O::improve},     {O::warm_start}};
 constexpr Takes kDfsTakes[] = {{O::time_limit}, {O::dcpu},       {O::block_size}, {O::max_chunk},
                                {O::warm_start}, {O::target},     {O::list},       {O::list_buffer}};
-constexpr Takes kIvmTakes[] = {{O::block_size}, {O::explorers},        {O::trigger}, {O::ivm_rows}, {O::ivm_local_levels}, {O::gpus},
+constexpr Takes kIvmTakes[] = {{O::block_size}, {O::explorers},        {O::trigger}, {O::ivm_rows}, {O::gpus},
                                {O::checkpoint}, {O::checkpoint_every}, {O::resume},  {O::warm_start},
                                {O::target},     {O::list},             {O::list_buffer}};
 constexpr Takes kCdpTakes[] = {{O::dcpu},      {O::block_size},       {O::max_chunk},  {O::dgpu},

@@ -56,7 +56,6 @@ struct SolveOptions {
   bool one_process = false;
   std::string gpus;                  // ivm: all | N | LIST (runtime/gpu_list.hpp); empty: the first GPU
   std::string ivm_rows;              // where explorers keep their rows: auto (when empty) | shared | local
-  std::optional<int> ivm_local_levels;  // with shared rows, the top levels in local memory (unset: chosen)
   std::string checkpoint;            // write checkpoints to this file
   std::optional<double> checkpoint_every;  // seconds between checkpoints; unset: kDefaultCheckpointEvery
   std::string resume;                // continue from this checkpoint

@@ -133,10 +133,11 @@ extern "C" __global__ void pj_ivm_init(pj_ivm::layout::Explorers e, const unsign
 
 // TreeExplore: every explorer works on its interval until `trigger` explorers are
 // empty (or the host asks this round to stop); then each writes what it has left to
-// lengths[i] and the block totals go to the control block and the results. `rows`
-// holds this thread's rows.
+// lengths[i] and the block totals go to the control block and the results. `stack`
+// holds this thread's rows, entry k at stack[k * stride].
 __device__ __forceinline__ void explore_round(pj_ivm::layout::Explorers e, PjIvmControl* ctl, PjGpuResults* r, double* lengths,
-                                              unsigned round, PjGpuSolutions* sol, pj_ivm::Rows rows) {
+                                              unsigned round, PjGpuSolutions* sol, pj_ivm::layout::Level* stack,
+                                              int stride) {
   PJ_TEST_FAULT_POINT();
   using namespace pj_ivm::device;
   __shared__ unsigned long long totals[3];
@@ -157,8 +158,8 @@ __device__ __forceinline__ void explore_round(pj_ivm::layout::Explorers e, PjIvm
     Ref x{e, i};
     Hooks h{kOptimise ? read_volatile(&r->best) : 0, r, ctl, ctl->trigger, round, Prefix(), sol};
     bool empty = false;
-    if constexpr (problem::kEnds == 2) empty = pj_ivm::explore_two_ends(x, rows, h, c);
-    else empty = pj_ivm::explore(x, rows, h, c);
+    if constexpr (problem::kEnds == 2) empty = pj_ivm::explore_two_ends(x, stack, stride, h, c);
+    else empty = pj_ivm::explore(x, stack, stride, h, c);
     if (empty) atomicAdd(&ctl->empty, 1u);
     left = pj_ivm::remaining(x);
     active = left > 0;
@@ -173,25 +174,22 @@ __device__ __forceinline__ void explore_round(pj_ivm::layout::Explorers e, PjIvm
 }
 
 // The rows where they are placed (docs/skeletons.md, "Where the rows live"): in
-// per-thread local memory, or the deepest levels in the block's dynamic shared memory,
-// interleaved so that a warp's accesses to one level are consecutive, and the top
-// `local_levels` in local memory. The host picks from the layout's size and the
-// occupancy; both kernels are compiled so that the choice needs no second compile.
+// per-thread local memory, or in the block's dynamic shared memory, interleaved so that
+// a warp's accesses to one level are consecutive. The host picks one from the layout's
+// size; both are compiled so that the choice needs no second compile.
 extern "C" __global__ void __launch_bounds__(PJ_BLOCK)
 pj_ivm_explore_local(pj_ivm::layout::Explorers e, PjIvmControl* ctl, PjGpuResults* r, double* lengths, unsigned round,
                      PjGpuSolutions* sol) {
   pj_ivm::layout::Level rows[pj_ivm::L];
-  explore_round(e, ctl, r, lengths, round, sol, pj_ivm::Rows{rows, rows, pj_ivm::L, 1});
+  explore_round(e, ctl, r, lengths, round, sol, rows, 1);
 }
 
 extern "C" __global__ void __launch_bounds__(PJ_BLOCK)
 pj_ivm_explore_shared(pj_ivm::layout::Explorers e, PjIvmControl* ctl, PjGpuResults* r, double* lengths, unsigned round,
-                      PjGpuSolutions* sol, int local_levels) {
+                      PjGpuSolutions* sol) {
   extern __shared__ __align__(16) unsigned char pj_ivm_rows[];
-  pj_ivm::layout::Level top_rows[pj_ivm::L];  // the first local_levels of them used
-  pj_ivm::layout::Level* deep = reinterpret_cast<pj_ivm::layout::Level*>(pj_ivm_rows) + threadIdx.x;
-  explore_round(e, ctl, r, lengths, round, sol,
-                pj_ivm::Rows{top_rows, deep, local_levels, static_cast<int>(blockDim.x)});
+  pj_ivm::layout::Level* rows = reinterpret_cast<pj_ivm::layout::Level*>(pj_ivm_rows);
+  explore_round(e, ctl, r, lengths, round, sol, rows + threadIdx.x, static_cast<int>(blockDim.x));
 }
 
 // trySelect, one kernel: each empty explorer walks its hypercube neighbours in order and

@@ -159,33 +159,21 @@ struct Counters {
   unsigned long long expanded = 0, evaluated = 0, solutions = 0;
 };
 
-// Where an explorer's rows live while it explores: the top `split` levels at low[k], the
-// deeper ones at high[(k - split) * stride]. The kernels put the deep levels, where the
-// search pushes and pops nearly all the time, in shared memory (interleaved: a warp's
-// accesses to one level are consecutive) and the top ones, touched rarely, in local
-// memory, so that more explorers fit an SM (docs/skeletons.md, "Where the rows live").
-struct Rows {
-  layout::Level* low;
-  layout::Level* high;
-  int split, stride;
-  PJ_HD layout::Level& operator[](int k) const { return k < split ? low[k] : high[(k - split) * stride]; }
-};
-
 // The values placed on the path to the node being expanded (`cur`, at level `top`): the
 // value of level k is the one that the next level's node no longer has free. Read only
 // where a leaf is recorded or the state saved, so that the loop writes no per-level
 // array of its own (an indexed array lives in local memory: a store per child).
-PJ_HD void path_values(Rows rows, int top, const Node& cur, int* vals) {
+PJ_HD void path_values(const layout::Level* stack, int stride, int top, const Node& cur, int* vals) {
   for (int k = 0; k < top; ++k) {
-    const Mask below = k + 1 < top ? rows[k + 1].node.free : cur.free;
-    vals[k] = pj::lowest(rows[k].node.free & ~below);
+    const Mask below = k + 1 < top ? stack[(k + 1) * stride].node.free : cur.free;
+    vals[k] = pj::lowest(stack[k * stride].node.free & ~below);
   }
 }
 
 // Explores the interval depth-first from the explorer's state, exactly as the `dfs`
 // kernel searches a subtree, until it is exhausted (returns true) or `hooks.poll()`,
-// asked every `Hooks::kPeriod` children, says stop (the state is saved). `rows` holds
-// the rows while it runs. Hooks: `best` (the incumbent as
+// asked every `Hooks::kPeriod` children, says stop (the state is saved). `stack` holds
+// the rows while it runs, entry k at stack[k * stride]. Hooks: `best` (the incumbent as
 // last read), `poll()`, `leaf(child, vals)` for a complete permutation (vals[0..L-1]),
 // and `leaves_by_mask()`: whether the leaves may be counted without being visited.
 //
@@ -195,15 +183,15 @@ PJ_HD void path_values(Rows rows, int top, const Node& cur, int* vals) {
 // rather than placed one by one. The counts are those of the plain search: every leaf is
 // evaluated, the child expanded.
 template <class Hooks>
-PJ_HD bool explore(Ref x, Rows rows, Hooks& hooks, Counters& c) {
+PJ_HD bool explore(Ref x, layout::Level* stack, int stride, Hooks& hooks, Counters& c) {
   if (is_empty(x)) return true;
   // Rebuild the rows' nodes along the path (placing, not counting: they were counted).
   Node cur;
   problem::root(cur);
   int top = x.I();
   for (int k = 0; k < top; ++k) {
-    rows[k].node = cur;
-    rows[k].rem = x.M(k);
+    stack[k * stride].node = cur;
+    stack[k * stride].rem = x.M(k);
     Node next;
     problem::place(cur, x.V(k), next);
     cur = next;
@@ -212,7 +200,7 @@ PJ_HD bool explore(Ref x, Rows rows, Hooks& hooks, Counters& c) {
   // tight: how many levels of the path follow last's digits. The node at level k is on
   // last's path when tight >= k; only there are its children clipped to last.
   int tight = 0;
-  while (tight < top && rank_of(rows[tight].node.free, x.V(tight)) == x.last(tight)) ++tight;
+  while (tight < top && rank_of(stack[tight * stride].node.free, x.V(tight)) == x.last(tight)) ++tight;
   const bool by_mask = hooks.leaves_by_mask();
 
   unsigned since_poll = 0;
@@ -224,8 +212,8 @@ PJ_HD bool explore(Ref x, Rows rows, Hooks& hooks, Counters& c) {
         break;
       }
       --top;
-      cur = rows[top].node;
-      rem = rows[top].rem;
+      cur = stack[top * stride].node;
+      rem = stack[top * stride].rem;
       tight = tight < top ? tight : top;
       continue;
     }
@@ -240,7 +228,7 @@ PJ_HD bool explore(Ref x, Rows rows, Hooks& hooks, Counters& c) {
     ++c.evaluated;
     if (top + 1 == L) {
       int vals[L];
-      path_values(rows, top, cur, vals);
+      path_values(stack, stride, top, cur, vals);
       vals[top] = v;
       if (!hooks.leaf(child, vals, c)) {  // not taken (a full solution buffer): next round
         rem |= pj::bit<Mask>(v);
@@ -261,19 +249,19 @@ PJ_HD bool explore(Ref x, Rows rows, Hooks& hooks, Counters& c) {
     }
     if (child_rem == 0) continue;  // expanded, and nothing below
     if (on_last_path) tight = top + 1;
-    rows[top].node = cur;
-    rows[top].rem = rem;
+    stack[top * stride].node = cur;
+    stack[top * stride].rem = rem;
     ++top;
     cur = child;
     rem = child_rem;
   }
   // Save the IVM: the path's values and every row, then drop the empty deepest rows.
   int vals[L];
-  path_values(rows, top, cur, vals);
+  path_values(stack, stride, top, cur, vals);
   x.I() = static_cast<layout::Digit>(top);
   for (int k = 0; k < top; ++k) {
     x.V(k) = static_cast<layout::Digit>(vals[k]);
-    x.M(k) = rows[k].rem;
+    x.M(k) = stack[k * stride].rem;
   }
   x.M(top) = rem;
   normalize(x);

@@ -163,7 +163,7 @@ template <class Hooks>
 // The path's restore and save repeat explore()'s on purpose: shared through one struct
 // of the running state, they cost the one-end kernel 40% (H100, ta022: 145 registers
 // became 96 with spills).
-PJ_HD bool explore_two_ends(Ref x, Rows rows, Hooks& hooks, Counters& c) {
+PJ_HD bool explore_two_ends(Ref x, layout::Level* stack, int stride, Hooks& hooks, Counters& c) {
   if (is_empty(x)) return true;
   int vals[L];
   EndBits ends = x.ends();
@@ -171,8 +171,8 @@ PJ_HD bool explore_two_ends(Ref x, Rows rows, Hooks& hooks, Counters& c) {
   problem::root(cur);
   int top = x.I();
   for (int k = 0; k < top; ++k) {
-    rows[k].node = cur;
-    rows[k].rem = x.M(k);
+    stack[k * stride].node = cur;
+    stack[k * stride].rem = x.M(k);
     vals[k] = x.V(k);
     Node next;
     place_at(cur, vals[k], end_at(ends, k), next);
@@ -180,7 +180,7 @@ PJ_HD bool explore_two_ends(Ref x, Rows rows, Hooks& hooks, Counters& c) {
   }
   Mask rem = x.M(top);
   int tight = 0;  // as in explore(): the node at level k is on last's path when tight >= k
-  while (tight < top && rank_of(rows[tight].node.free, vals[tight]) == x.last(tight)) ++tight;
+  while (tight < top && rank_of(stack[tight * stride].node.free, vals[tight]) == x.last(tight)) ++tight;
 
   unsigned since_poll = 0;
   bool done = false;
@@ -191,8 +191,8 @@ PJ_HD bool explore_two_ends(Ref x, Rows rows, Hooks& hooks, Counters& c) {
         break;
       }
       --top;
-      cur = rows[top].node;
-      rem = rows[top].rem;
+      cur = stack[top * stride].node;
+      rem = stack[top * stride].rem;
       tight = tight < top ? tight : top;
       continue;
     }
@@ -232,8 +232,8 @@ PJ_HD bool explore_two_ends(Ref x, Rows rows, Hooks& hooks, Counters& c) {
       tight = k;
       child_rem &= lowest_n(child.free, x.last(k) + 1);
     }
-    rows[top].node = cur;
-    rows[top].rem = rem;
+    stack[top * stride].node = cur;
+    stack[top * stride].rem = rem;
     ++top;
     cur = child;
     rem = child_rem;
@@ -241,7 +241,7 @@ PJ_HD bool explore_two_ends(Ref x, Rows rows, Hooks& hooks, Counters& c) {
   x.I() = static_cast<layout::Digit>(top);
   for (int k = 0; k < top; ++k) {
     x.V(k) = static_cast<layout::Digit>(vals[k]);
-    x.M(k) = rows[k].rem;
+    x.M(k) = stack[k * stride].rem;
   }
   x.M(top) = rem;
   x.ends() = ends;

@@ -192,10 +192,6 @@ for l in open(sys.argv[1]):
       python3 bench/run.py bench/nqueens_symmetry_gpu.json --permjit "$(command -v permjit)" \
         --out "$out/nqueens-symmetry.jsonl" 2>&1 | tee "$out/nqueens-symmetry.log"
       ;;
-    ivm-rows-split)  # ivm rows split between local (top levels) and shared memory: N-Queens 19, br17
-      python3 bench/run.py bench/ivm_rows_split.json --permjit "$(command -v permjit)" \
-        --out "$out/ivm-rows-split.jsonl" 2>&1 | tee "$out/ivm-rows-split.log"
-      ;;
     profile-ivm)  # Nsight Compute on one ivm explore launch: ta029, two ends (lb=3) beside forward (lb=2)
       bash bench/device/profile_ivm.sh "$out" detail 2>&1 | tee "$out/profile-ivm.log"
       ;;

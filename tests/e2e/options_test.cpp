@@ -95,14 +95,6 @@ TEST_CASE("the ivm, offload and ida options are checked before any work, with th
   const Case cases[] = {
       {"ivm", [](SolveOptions& o) { o.ivm_rows = "global"; }, 12, "unknown value 'global' of --ivm-rows"},
       {"ivm", [](SolveOptions& o) { o.checkpoint_every = 0; }, 20, "--checkpoint-every must be a positive number"},
-      {"ivm", [](SolveOptions& o) { o.ivm_local_levels = -1; }, 20, "--ivm-local-levels must be 0 or more"},
-      {"ivm",
-       [](SolveOptions& o) {
-         o.ivm_rows = "local";
-         o.ivm_local_levels = 3;
-       },
-       20, "--ivm-local-levels splits shared rows: it does not go with --ivm-rows local"},
-      {"dfs", [](SolveOptions& o) { o.ivm_local_levels = 3; }, 1, "--ivm-local-levels applies to the ivm skeleton"},
       {"dfs", [](SolveOptions& o) { o.trigger = 5; }, 1, "--trigger applies to the ivm skeleton; this run uses 'dfs'"},
       {"dfs", [](SolveOptions& o) { o.resume = "x.ckpt"; }, 1, "--resume applies to the cpu and ivm skeletons"},
       {"ivm", [](SolveOptions& o) { o.offload = "bound"; }, 1, "--offload applies to the offload skeleton; this run uses 'ivm'"},

@@ -96,17 +96,15 @@ inline void start(World& w, int initial_best) { start_part(w, initial_best, 0, w
 // One round: explore, measure, select victims, steal. False once nothing is left.
 inline bool round(World& w, long long budget) {
   pj_ivm::layout::Explorers e = w.view();
-  // The rows split as the shared-memory kernel splits them: the top half apart.
-  pj_ivm::layout::Level top_rows[L], deep_rows[L];
-  const pj_ivm::Rows rows{top_rows, deep_rows, L / 2, 1};
+  pj_ivm::layout::Level stack[L];
   std::vector<double> lengths(w.T);
   double total = 0;
   ++w.rounds;
   for (unsigned long long i = 0; i < w.T; ++i) {
     pj_ivm::Ref x{e, i};
     Hooks h{w.best, budget, &w.visits, &w};
-    if constexpr (kTwoEnds) pj_ivm::explore_two_ends(x, rows, h, w.c);
-    else pj_ivm::explore(x, rows, h, w.c);
+    if constexpr (kTwoEnds) pj_ivm::explore_two_ends(x, stack, 1, h, w.c);
+    else pj_ivm::explore(x, stack, 1, h, w.c);
     w.best = h.best;
     lengths[i] = pj_ivm::remaining(x);
     total += lengths[i];

@@ -77,9 +77,6 @@ int main(int argc, char** argv) {
   solve_cmd->add_option("--trigger", solve_opts.trigger, "ivm: empty explorers that start a work-stealing phase (default: a quarter)");
   solve_cmd->add_option("--gpus", solve_opts.gpus, "ivm: the GPUs of this host to use: all | N (the first N) | LIST (0,2); default: the first");
   solve_cmd->add_option("--ivm-rows", solve_opts.ivm_rows, "ivm: where explorers keep their rows: auto | shared | local");
-  solve_cmd->add_option("--ivm-local-levels", solve_opts.ivm_local_levels,
-                        "ivm: with shared rows, the top levels kept in local memory (default: the fewest that let "
-                        "the most explorers fit)");
   solve_cmd->add_option("--checkpoint", solve_opts.checkpoint, "ivm, cpu: write checkpoints to this file (and on SIGINT/SIGTERM)");
   double improve = 0;
   CLI::Option* improve_opt = solve_cmd->add_option(
