@@ -192,6 +192,10 @@ for l in open(sys.argv[1]):
       python3 bench/run.py bench/nqueens_symmetry_gpu.json --permjit "$(command -v permjit)" \
         --out "$out/nqueens-symmetry.jsonl" 2>&1 | tee "$out/nqueens-symmetry.log"
       ;;
+    ivm-loop-check)  # the ivm explorer's loop on other problems: N-Queens without symmetry, br17, forward flowshop
+      python3 bench/run.py bench/ivm_loop_check.json --permjit "$(command -v permjit)" \
+        --out "$out/ivm-loop-check.jsonl" 2>&1 | tee "$out/ivm-loop-check.log"
+      ;;
     profile-ivm)  # Nsight Compute on one ivm explore launch: ta029, two ends (lb=3) beside forward (lb=2)
       bash bench/device/profile_ivm.sh "$out" detail 2>&1 | tee "$out/profile-ivm.log"
       ;;
