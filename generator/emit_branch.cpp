@@ -16,10 +16,12 @@ void emit_return(GenContext& g, const Block& prelude, const Expr& e, const NodeN
 }
 }  // namespace
 
-void emit_candidates(GenContext& g) {
+namespace {
+// `name(s)`: the free values narrowed by the spec's candidates and filter, and at the
+// root by the [symmetry] when `root_symmetry`.
+void emit_candidates_function(GenContext& g, const std::string& name, bool root_symmetry) {
   const Branch& b = g.spec.branch;
-  g.out.line("// The values a node may place next: free values, narrowed by the spec.");
-  g.out.line("PJ_HD Mask candidates(const Node& s) {");
+  g.out.line("PJ_HD Mask " + name + "(const Node& s) {");
   g.out.indent();
   g.out.line("Mask m = s.free;");
   NodeNames names{"s.", "s.", 0, g.spec.size - 1};  // the parent: never a leaf
@@ -46,11 +48,26 @@ void emit_candidates(GenContext& g) {
     g.out.close_loop();
     g.out.line("m &= allowed;");
   }
-  if (g.spec.symmetry) g.out.line("m &= pj::select<Mask>(s.free == kRootFree, kRepresentatives, kAll);  // [symmetry]");
+  if (root_symmetry) g.out.line("m &= pj::select<Mask>(s.free == kRootFree, kRepresentatives, kAll);  // [symmetry]");
   g.out.line("return m;");
   g.out.dedent();
   g.out.line("}");
   g.out.line("");
+}
+}  // namespace
+
+void emit_candidates(GenContext& g) {
+  g.out.line("// The values a node may place next: free values, narrowed by the spec.");
+  emit_candidates_function(g, "candidates", g.spec.symmetry.has_value());
+  // The symmetry narrows the root's candidates only: a loop that asks for a child's
+  // candidates (a node place() made) needs no test for the root.
+  g.out.line("// candidates(s) of a node that is not the root (any node place() made).");
+  if (g.spec.symmetry) {
+    emit_candidates_function(g, "candidates_below_root", false);
+  } else {
+    g.out.line("PJ_HD Mask candidates_below_root(const Node& s) { return candidates(s); }");
+    g.out.line("");
+  }
 }
 
 namespace {

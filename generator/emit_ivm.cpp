@@ -39,11 +39,12 @@ void emit_ivm_layout(GenContext& g) {
            ") fit this type.");
   out.line("using Digit = " + narrowest_unsigned(std::max(spec.size, levels)) + ";");
   out.line("");
-  out.line("// Row l of an explorer while it runs: the node at level l and row l of M, the");
-  out.line("// values still to try there, as a bitset (the row of the paper's triangular byte");
-  out.line("// matrix holds the same set; a bitset makes the next value one find-first-set).");
+  out.line("// Row l of an explorer while it runs: the node at level l (as a stack keeps it:");
+  out.line("// problem::from_stack) and row l of M, the values still to try there, as a bitset");
+  out.line("// (the row of the paper's triangular byte matrix holds the same set; a bitset makes");
+  out.line("// the next value one find-first-set).");
   out.line("struct LevelFields {");
-  out.line("  problem::Node node;");
+  out.line("  problem::StackNode node;");
   out.line("  problem::Mask rem;");
   out.line("};");
   out.line("// Aligned to the largest of 16 and 8 bytes that divides its size, so that a push or pop");

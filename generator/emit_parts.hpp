@@ -27,6 +27,7 @@ void emit_constants(GenContext& g);   // size, goal, mask type, params, data sca
 void emit_data(GenContext& g);        // instance arrays
 void emit_symmetry(GenContext& g);    // [symmetry]: the mirror map and the first level's representatives
 void emit_node(GenContext& g);        // struct Node
+void emit_stack_node(GenContext& g);  // StackNode: a node as a stack row keeps it (after emit_node)
 void emit_candidates(GenContext& g);  // candidates(): the set of values a node may place
 void emit_place(GenContext& g);       // place() (and place_back()): parent + value -> child
 void emit_root(GenContext& g);        // root(): state init and the fixed prefix, placed with place()

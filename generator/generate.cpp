@@ -40,6 +40,7 @@ ProblemSource generate_problem(const ProblemSpec& spec) {
   } else {
     emit_symmetry(g);  // before the node: candidates() and place() read its constants
     emit_node(g);
+    emit_stack_node(g);
     emit_candidates(g);
     emit_place(g);
     emit_root(g);

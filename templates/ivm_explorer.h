@@ -190,16 +190,20 @@ PJ_HD bool explore(Ref x, layout::Level* stack, int stride, Hooks& hooks, Counte
   problem::root(cur);
   int top = x.I();
   for (int k = 0; k < top; ++k) {
-    stack[k * stride].node = cur;
+    stack[k * stride].node = problem::stack_node(cur);
     stack[k * stride].rem = x.M(k);
     Node next;
     problem::place(cur, x.V(k), next);
     cur = next;
   }
   Mask rem = x.M(top);
+  // A popped row's node takes what is fixed along the path from the node below it, or
+  // from the root at level 0 (problem::from_stack).
+  Node root;
+  problem::root(root);
   while (rem == 0 && top > 0) {  // saved rows are normalised; this keeps the loop's invariant regardless
     --top;
-    cur = stack[top * stride].node;
+    cur = problem::from_stack(stack[top * stride].node, top == 0 ? root : cur);
     rem = stack[top * stride].rem;
   }
   // tight: how many levels of the path follow last's digits. The node at level k is on
@@ -238,7 +242,7 @@ PJ_HD bool explore(Ref x, layout::Level* stack, int stride, Hooks& hooks, Counte
       }
     } else if (!hooks.pruned(child)) {
       ++c.expanded;
-      child_rem = problem::candidates(child);
+      child_rem = problem::candidates_below_root(child);
       on_last_path = tight == top && rank_of(cur.free, v) == x.last(top);
       if (on_last_path) child_rem &= lowest_n(child.free, x.last(top + 1) + 1);
       if (by_mask && top + 2 == L) {  // the child's children are leaves: count them
@@ -249,7 +253,7 @@ PJ_HD bool explore(Ref x, layout::Level* stack, int stride, Hooks& hooks, Counte
     }
     if (child_rem != 0) {
       if (on_last_path) tight = top + 1;
-      stack[top * stride].node = cur;
+      stack[top * stride].node = problem::stack_node(cur);
       stack[top * stride].rem = rem;
       ++top;
       cur = child;
@@ -258,7 +262,7 @@ PJ_HD bool explore(Ref x, layout::Level* stack, int stride, Hooks& hooks, Counte
     }
     while (rem == 0 && top > 0) {
       --top;
-      cur = stack[top * stride].node;
+      cur = problem::from_stack(stack[top * stride].node, top == 0 ? root : cur);
       rem = stack[top * stride].rem;
     }
     tight = tight < top ? tight : top;

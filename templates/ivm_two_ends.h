@@ -171,7 +171,7 @@ PJ_HD bool explore_two_ends(Ref x, layout::Level* stack, int stride, Hooks& hook
   problem::root(cur);
   int top = x.I();
   for (int k = 0; k < top; ++k) {
-    stack[k * stride].node = cur;
+    stack[k * stride].node = problem::stack_node(cur);
     stack[k * stride].rem = x.M(k);
     vals[k] = x.V(k);
     Node next;
@@ -179,6 +179,8 @@ PJ_HD bool explore_two_ends(Ref x, layout::Level* stack, int stride, Hooks& hook
     cur = next;
   }
   Mask rem = x.M(top);
+  Node root;  // what a popped row at level 0 takes its fixed fields from (problem::from_stack)
+  problem::root(root);
   int tight = 0;  // as in explore(): the node at level k is on last's path when tight >= k
   while (tight < top && rank_of(stack[tight * stride].node.free, vals[tight]) == x.last(tight)) ++tight;
 
@@ -191,7 +193,7 @@ PJ_HD bool explore_two_ends(Ref x, layout::Level* stack, int stride, Hooks& hook
         break;
       }
       --top;
-      cur = stack[top * stride].node;
+      cur = problem::from_stack(stack[top * stride].node, top == 0 ? root : cur);
       rem = stack[top * stride].rem;
       tight = tight < top ? tight : top;
       continue;
@@ -232,7 +234,7 @@ PJ_HD bool explore_two_ends(Ref x, layout::Level* stack, int stride, Hooks& hook
       tight = k;
       child_rem &= lowest_n(child.free, x.last(k) + 1);
     }
-    stack[top * stride].node = cur;
+    stack[top * stride].node = problem::stack_node(cur);
     stack[top * stride].rem = rem;
     ++top;
     cur = child;
