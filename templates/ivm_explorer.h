@@ -217,18 +217,31 @@ PJ_HD bool explore(Ref x, layout::Level* stack, int stride, Hooks& hooks, Counte
   // lane of a warp runs the long part (place, candidates) in every turn and only the
   // short push or pop diverges: when a pop took a turn of its own, the lanes that popped
   // idled through the others' placing (N-Queens 18 on the H100: 12.5 of 32 lanes active).
+  //
+  // The turns' counts are 32-bit and go to c's 64-bit counters at each poll and at the
+  // end (a 64-bit increment is two instructions, and the loop's turn is some forty):
+  // between polls at most kPeriod turns, each adding at most 2 * kSize.
+  static_assert(Hooks::kPeriod <= 1u << 20, "32-bit counts between polls");
+  unsigned evaluated = 0, expanded = 0, solutions = 0;
+  auto add_counts = [&] {
+    c.evaluated += evaluated;
+    c.expanded += expanded;
+    c.solutions += solutions;
+    evaluated = expanded = solutions = 0;
+  };
   unsigned since_poll = 0;
   bool done = rem == 0;
   while (!done) {
     if (++since_poll == Hooks::kPeriod) {
       since_poll = 0;
+      add_counts();
       if (hooks.poll()) break;
     }
     const int v = pj::lowest(rem);
     rem &= rem - 1;
     Node child;
     problem::place(cur, v, child);
-    ++c.evaluated;
+    ++evaluated;
     Mask child_rem = 0;  // what is pushed: nothing for a leaf, a pruned child or a dead end
     bool on_last_path = false;
     if (top + 1 == L) {
@@ -237,17 +250,17 @@ PJ_HD bool explore(Ref x, layout::Level* stack, int stride, Hooks& hooks, Counte
       vals[top] = v;
       if (!hooks.leaf(child, vals, c)) {  // not taken (a full solution buffer): next round
         rem |= pj::bit<Mask>(v);
-        --c.evaluated;
+        --evaluated;
         break;
       }
     } else if (!hooks.pruned(child)) {
-      ++c.expanded;
+      ++expanded;
       child_rem = problem::candidates_below_root(child);
       on_last_path = tight == top && rank_of(cur.free, v) == x.last(top);
       if (on_last_path) child_rem &= lowest_n(child.free, x.last(top + 1) + 1);
       if (by_mask && top + 2 == L) {  // the child's children are leaves: count them
-        c.evaluated += static_cast<unsigned long long>(pj::popcount(child_rem));
-        c.solutions += problem::leaf_children_weight(child, child_rem);
+        evaluated += static_cast<unsigned>(pj::popcount(child_rem));
+        solutions += static_cast<unsigned>(problem::leaf_children_weight(child, child_rem));
         child_rem = 0;
       }
     }
@@ -268,6 +281,7 @@ PJ_HD bool explore(Ref x, layout::Level* stack, int stride, Hooks& hooks, Counte
     tight = tight < top ? tight : top;
     done = rem == 0;
   }
+  add_counts();
   // Save the IVM: the path's values and every row, then drop the empty deepest rows.
   int vals[L];
   path_values(stack, stride, top, cur, vals);

@@ -192,6 +192,10 @@ for l in open(sys.argv[1]):
       python3 bench/run.py bench/nqueens_symmetry_gpu.json --permjit "$(command -v permjit)" \
         --out "$out/nqueens-symmetry.jsonl" 2>&1 | tee "$out/nqueens-symmetry.log"
       ;;
+    nqueens-ivm-block)  # N-Queens 19 with ivm blocks of 64, 96 and 256 threads (rows per block, blocks per SM)
+      python3 bench/run.py bench/nqueens_ivm_block.json --permjit "$(command -v permjit)" \
+        --out "$out/nqueens-ivm-block.jsonl" 2>&1 | tee "$out/nqueens-ivm-block.log"
+      ;;
     ivm-loop-check)  # the ivm explorer's loop on other problems: N-Queens without symmetry, br17, forward flowshop
       python3 bench/run.py bench/ivm_loop_check.json --permjit "$(command -v permjit)" \
         --out "$out/ivm-loop-check.jsonl" 2>&1 | tee "$out/ivm-loop-check.log"
