@@ -112,7 +112,8 @@ namespace {
 // incumbent and its length often; a GPU asked for work is interrupted at once
 // (IvmPeers::when_asked), so this bounds only how stale the others' view of it is.
 constexpr double kMultiGpuSlice = 0.05;
-// With one GPU, rounds are cut only for progress lines and checkpoints, once a second.
+// With one GPU, rounds are cut only for progress lines and checkpoints, once a second,
+// or as often as --checkpoint-every asks (a checkpoint is written between rounds).
 constexpr double kOneGpuSlice = 1.0;
 
 // A fresh run's first results block on GPU w: the start incumbent everywhere, the root's
@@ -270,6 +271,7 @@ void run_ivm(SkeletonRun& run, IvmRanks& ranks) {
   shape.shared_bytes = rows.shared_bytes;
   shape.optimise = optimise;
   shape.slice = workers > 1 ? kMultiGpuSlice : (show || checkpoints) ? kOneGpuSlice : 0;
+  if (checkpoints) shape.slice = std::min(shape.slice, opts.seconds_between_checkpoints());
   stats.explorers = shape.T;
   stats.trigger = shape.trigger;
   r.block_size = block;

@@ -109,10 +109,11 @@ TEST_CASE("an ivm search stopped by SIGINT resumes to the uninterrupted totals",
   std::filesystem::remove(ckpt);
   std::string copied = ckpt + ".periodic";
 
-  // SIGINT half a second into the search; meanwhile keep a copy of a periodic
-  // checkpoint, as if the process had been killed without warning just after it.
+  // SIGINT a second into the run (module load included); meanwhile keep a copy of a
+  // periodic checkpoint (every 0.1 s: rounds are cut that often), as if the process had
+  // been killed without warning just after it.
   const bool interrupted = interrupted_after(
-      500,
+      1000,
       [&] {
         ivm(q19, [&](SolveOptions& o) {
           o.checkpoint = ckpt;
