@@ -137,6 +137,17 @@ TEST_CASE("IVM explorers count N-Queens exactly as the cpu skeleton", "[e2e][ivm
   check_against_cpu(sim, cpu, 0, true, true);  // the last level counted from candidate sets, as the kernels do
 }
 
+// Stack rows leave out what is fixed along a path (`first`, the symmetry's weight) and
+// copy arrays element by element (problem::StackNode): a spec with all three.
+TEST_CASE("IVM explorers count a spec with an array, `first` and a symmetry as the cpu skeleton", "[e2e][ivm]") {
+  const std::string spec = source_dir() + "/tests/lit/Inputs/history_queens.toml";
+  Simulation sim(spec, "", {"n=8"});
+  SolveResult cpu = run(spec, "", {"n=8"});
+  REQUIRE(cpu.solutions == 92);  // OEIS A000170
+  check_against_cpu(sim, cpu, 0);
+  check_against_cpu(sim, cpu, 0, true, true);
+}
+
 TEST_CASE("IVM explorers on several GPUs count N-Queens exactly as the cpu skeleton", "[e2e][ivm][gpus]") {
   Simulation sim(problem("nqueens.toml"), "", {"n=8"});
   SolveResult cpu = run(problem("nqueens.toml"), "", {"n=8"});
