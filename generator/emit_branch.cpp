@@ -72,11 +72,8 @@ void emit_candidates(GenContext& g) {
 
 namespace {
 // `name(p, v, c)`: the child of p with v placed by `how`, at the position `where` says.
-// `below_root`: p is not the root, so what place() sets at the root's children only
-// (`first`, the symmetry's weight) is the parent's, copied with the node.
-void emit_placement(GenContext& g, const char* name, const Placement& how, const std::string& where,
-                    bool below_root = false) {
-  g.out.line("// The child of p that places value v at " + where + (below_root ? "; p is not the root." : "."));
+void emit_placement(GenContext& g, const char* name, const Placement& how, const std::string& where) {
+  g.out.line("// The child of p that places value v at " + where + ".");
   g.out.line(std::string("PJ_HD void ") + name + "(const Node& p, int v, Node& c) {");
   g.out.indent();
   g.out.line("c = p;");
@@ -99,10 +96,10 @@ void emit_placement(GenContext& g, const char* name, const Placement& how, const
   }
   g.out.line("c.free = p.free & ~pj::bit<Mask>(v);");
   if (g.spec.used_builtins.count("d")) g.out.line("c.d = p.d + 1;");
-  if (g.spec.used_builtins.count("first") && !below_root)
+  if (g.spec.used_builtins.count("first"))
     g.out.line("c.first = pj::select<int>(p.free == kAll, v, p.first);  // the root has all values free");
   if (g.spec.used_builtins.count("last")) g.out.line("c.last = v;");
-  if (g.spec.symmetry && !below_root)  // leaf_children_weight() (generator/emit_symmetry.cpp) sums this rule
+  if (g.spec.symmetry)  // leaf_children_weight() (generator/emit_symmetry.cpp) sums this rule
     g.out.line("c.weight = pj::select<int>(p.free == kRootFree, 2 - int((kSelfMirrored >> v) & 1), p.weight);");
   g.out.dedent();
   g.out.line("}");
@@ -114,15 +111,6 @@ void emit_place(GenContext& g) {
   const Branch& b = g.spec.branch;
   if (b.ends == 1) {
     emit_placement(g, "place", b.place, "the next position");
-    // A loop that knows its parent is not the root skips the root's rules (the ivm
-    // explorer below its first level: N-Queens' weight was five instructions a child).
-    if (g.spec.used_builtins.count("first") || g.spec.symmetry) {
-      emit_placement(g, "place_below_root", b.place, "the next position", true);
-    } else {
-      g.out.line("// place(p, v, c) of a parent that is not the root: nothing differs.");
-      g.out.line("PJ_HD void place_below_root(const Node& p, int v, Node& c) { place(p, v, c); }");
-      g.out.line("");
-    }
     return;
   }
   emit_placement(g, "place", b.place, "the front: the first free position from the left");

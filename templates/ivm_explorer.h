@@ -240,8 +240,7 @@ PJ_HD bool explore(Ref x, layout::Level* stack, int stride, Hooks& hooks, Counte
     const int v = pj::lowest(rem);
     rem &= rem - 1;
     Node child;
-    if (top == 0) problem::place(cur, v, child);  // cur is the root
-    else problem::place_below_root(cur, v, child);
+    problem::place(cur, v, child);
     ++evaluated;
     Mask child_rem = 0;  // what is pushed: nothing for a leaf, a pruned child or a dead end
     bool on_last_path = false;
