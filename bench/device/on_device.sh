@@ -196,6 +196,10 @@ for l in open(sys.argv[1]):
       python3 bench/run.py bench/nqueens_ivm_block.json --permjit "$(command -v permjit)" \
         --out "$out/nqueens-ivm-block.jsonl" 2>&1 | tee "$out/nqueens-ivm-block.log"
       ;;
+    ivm-trigger-check)  # the ivm trigger below a quarter of T: N-Queens 19 (T = 92,928) and ta022 with the defaults
+      python3 bench/run.py bench/ivm_trigger_check.json --permjit "$(command -v permjit)" \
+        --out "$out/ivm-trigger-check.jsonl" 2>&1 | tee "$out/ivm-trigger-check.log"
+      ;;
     ivm-loop-check)  # the ivm explorer's loop on other problems: N-Queens without symmetry, br17, forward flowshop
       python3 bench/run.py bench/ivm_loop_check.json --permjit "$(command -v permjit)" \
         --out "$out/ivm-loop-check.jsonl" 2>&1 | tee "$out/ivm-loop-check.log"
