@@ -196,6 +196,10 @@ for l in open(sys.argv[1]):
       python3 bench/run.py bench/nqueens_ivm_block.json --permjit "$(command -v permjit)" \
         --out "$out/nqueens-ivm-block.jsonl" 2>&1 | tee "$out/nqueens-ivm-block.log"
       ;;
+    nqueens-21)  # N-Queens 21 with ivm and the declared symmetry (issue 17 asks for it reported)
+      python3 bench/run.py bench/nqueens_q21_gpu.json --permjit "$(command -v permjit)" \
+        --out "$out/nqueens-21.jsonl" 2>&1 | tee "$out/nqueens-21.log"
+      ;;
     ivm-trigger-check)  # the ivm trigger below a quarter of T: N-Queens 19 (T = 92,928) and ta022 with the defaults
       python3 bench/run.py bench/ivm_trigger_check.json --permjit "$(command -v permjit)" \
         --out "$out/ivm-trigger-check.jsonl" 2>&1 | tee "$out/ivm-trigger-check.log"
