@@ -195,7 +195,8 @@ void IvmDevice::balance() {
               control_p = control_.ptr(), results_p = results_.ptr();
   unsigned base = kHypercubeBase;
   int digits = hypercube_dims_;
-  void* select_args[] = {&e, &lengths_p, &victim_p, &claimed_p, &control_p, &base, &digits};
+  unsigned salt = static_cast<unsigned>(stats_.rounds);  // other far probes in each phase (pick_victim)
+  void* select_args[] = {&e, &lengths_p, &victim_p, &claimed_p, &control_p, &base, &digits, &salt};
   void* steal_args[] = {&e, &victim_p, &claimed_p, &control_p, &results_p};
   stats_.t_balance += timed(timer_, "work-stealing kernels pj_ivm_select/pj_ivm_steal", [&] {
     launch(k_select_, shape_.T, shape_.block, select_args, "pj_ivm_select");

@@ -195,14 +195,14 @@ pj_ivm_explore_shared(pj_ivm::layout::Explorers e, PjIvmControl* ctl, PjGpuResul
 // trySelect, one kernel: each empty explorer walks its hypercube neighbours in order and
 // claims the first with more than the mean left that nobody has claimed.
 extern "C" __global__ void pj_ivm_select(pj_ivm::layout::Explorers e, const double* __restrict__ lengths, long long* victim,
-                                         int* claimed, const PjIvmControl* ctl, unsigned p, int dims) {
+                                         int* claimed, const PjIvmControl* ctl, unsigned p, int dims, unsigned salt) {
   using namespace pj_ivm::device;
   const unsigned long long i = thread_index();
   if (i >= e.T) return;
   victim[i] = -1;
   if (lengths[i] != 0) return;
   const double mean = ctl->remaining / static_cast<double>(e.T);
-  victim[i] = pj_ivm::pick_victim(i, e.T, p, dims, lengths, mean,
+  victim[i] = pj_ivm::pick_victim(i, e.T, p, dims, lengths, mean, salt,
                                   [claimed](unsigned long long v) { return atomicCAS(&claimed[v], 0, 1) == 0; });
 }
 

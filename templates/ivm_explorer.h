@@ -320,18 +320,37 @@ PJ_HD bool steal_half(Ref thief, Ref victim, Pruned&& pruned) {
 // differ in one base-p digit and are tried in the paper's order (digit, then offset).
 // A neighbour qualifies when it has more than `mean` left; `claim(v)` makes the choice
 // exclusive (no explorer is robbed twice in one phase). -1: no victim.
+//
+// When no neighbour qualifies, the thief also tries kFarProbes explorers anywhere,
+// chosen by hashing (i, salt), where salt changes from phase to phase: once the work
+// has gathered in few explorers, few thieves have one among their neighbours, and
+// rounds ended with almost nothing stolen (N-Queens 21 on the H100: 212,473 rounds of
+// 0.75 ms with 3.8 steals each).
+constexpr int kFarProbes = 8;
+PJ_HD unsigned long long mix64(unsigned long long x) {  // splitmix64's finaliser
+  x ^= x >> 30;
+  x *= 0xbf58476d1ce4e5b9ull;
+  x ^= x >> 27;
+  x *= 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
 template <class Claim>
 PJ_HD long long pick_victim(unsigned long long i, unsigned long long T, unsigned p, int dims, const double* lengths,
-                            double mean, Claim&& claim) {
+                            double mean, unsigned long long salt, Claim&& claim) {
+  auto qualifies = [&](unsigned long long v) { return v < T && lengths[v] > mean && lengths[v] >= 2; };
   unsigned long long weight = 1;
   for (int dim = 0; dim < dims; ++dim, weight *= p) {
     const unsigned long long digit = (i / weight) % p;
     for (unsigned j = 1; j < p; ++j) {
       const unsigned long long nd = (digit + j) % p;
       const unsigned long long v = i - digit * weight + nd * weight;
-      if (v >= T || !(lengths[v] > mean) || !(lengths[v] >= 2)) continue;
+      if (!qualifies(v)) continue;
       if (claim(v)) return static_cast<long long>(v);
     }
+  }
+  for (int k = 0; k < kFarProbes; ++k) {
+    const unsigned long long v = mix64(i * kFarProbes + static_cast<unsigned long long>(k) + (salt << 40)) % T;
+    if (v != i && qualifies(v) && claim(v)) return static_cast<long long>(v);
   }
   return -1;
 }

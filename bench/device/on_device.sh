@@ -196,6 +196,10 @@ for l in open(sys.argv[1]):
       python3 bench/run.py bench/nqueens_ivm_block.json --permjit "$(command -v permjit)" \
         --out "$out/nqueens-ivm-block.jsonl" 2>&1 | tee "$out/nqueens-ivm-block.log"
       ;;
+    ivm-far-probes)  # thieves that probe beyond their hypercube neighbours: N-Queens 19-21, br17, ta022/ta029 defaults
+      python3 bench/run.py bench/ivm_far_probes.json --permjit "$(command -v permjit)" \
+        --out "$out/ivm-far-probes.jsonl" 2>&1 | tee "$out/ivm-far-probes.log"
+      ;;
     nqueens-21)  # N-Queens 21 with ivm and the declared symmetry (issue 17 asks for it reported)
       python3 bench/run.py bench/nqueens_q21_gpu.json --permjit "$(command -v permjit)" \
         --out "$out/nqueens-21.jsonl" 2>&1 | tee "$out/nqueens-21.log"

@@ -117,7 +117,7 @@ inline bool round(World& w, long long budget) {
   for (unsigned long long reach = p; reach < w.T; reach *= p) ++dims;
   for (unsigned long long i = 0; i < w.T; ++i)
     if (lengths[i] == 0)
-      victim[i] = pj_ivm::pick_victim(i, w.T, p, dims, lengths.data(), total / w.T, [&](unsigned long long v) {
+      victim[i] = pj_ivm::pick_victim(i, w.T, p, dims, lengths.data(), total / w.T, w.rounds, [&](unsigned long long v) {
         if (claimed[v]) return false;
         return claimed[v] = 1, true;
       });
