@@ -232,27 +232,47 @@ void emit_data(GenContext& g) {
   g.out.line("");
 }
 
-void emit_node(GenContext& g) {
-  g.out.line("// A node of the search tree: the problem's state and the placement so far.");
-  g.out.line("struct Node {");
-  g.out.indent();
+namespace {
+// A field of the node, in the order struct Node declares them. `decl` is empty for a
+// state variable that is not stored (Node shows `note` in its place); `fixed` marks what
+// place() sets at the root's children only and copies below (`first`, the weight).
+struct NodeField {
+  std::string decl, note, name;
+  std::vector<int64_t> dims;
+  bool fixed = false;
+};
+
+std::vector<NodeField> node_fields(const GenContext& g) {
+  std::vector<NodeField> fields;
   for (const auto& v : g.spec.state) {
+    const std::string where = "state '" + v.name + "', line " + std::to_string(v.loc.line);
     if (!is_stored(g.live, g.spec, v)) {
-      g.out.line("// state '" + v.name + "', line " + std::to_string(v.loc.line) +
-                 ": not stored, nothing reads it with these parameters");
+      fields.push_back({"", "// " + where + ": not stored, nothing reads it with these parameters", "", {}});
       continue;
     }
     std::string dims;
     for (auto n : v.dims) dims += "[" + std::to_string(n) + "]";
-    g.out.line(ExprEmitter::cxx_type(v.type, g.width.wide) + " " + ExprEmitter::state_name(v.name) + dims + ";  // state '" +
-               v.name + "', line " + std::to_string(v.loc.line));
+    const std::string name = ExprEmitter::state_name(v.name);
+    fields.push_back({ExprEmitter::cxx_type(v.type, g.width.wide) + " " + name + dims + ";", "  // " + where, name,
+                      std::vector<int64_t>(v.dims.begin(), v.dims.end())});
   }
-  g.out.line("Mask free;  // values not yet placed");
-  if (g.spec.used_builtins.count("d")) g.out.line("int d;      // number of values placed");
+  fields.push_back({"Mask free;", "  // values not yet placed", "free", {}});
   // Only what the spec reads: every field is stored per level of a search stack.
-  if (g.spec.used_builtins.count("first")) g.out.line("int first;  // value placed first (0 at the root)");
-  if (g.spec.used_builtins.count("last")) g.out.line("int last;   // value placed last (0 at the root)");
-  if (g.spec.symmetry) g.out.line("int weight;  // [symmetry]: solutions each leaf below counts for (1 or 2)");
+  if (g.spec.used_builtins.count("d")) fields.push_back({"int d;", "      // number of values placed", "d", {}});
+  if (g.spec.used_builtins.count("first"))
+    fields.push_back({"int first;", "  // value placed first (0 at the root)", "first", {}, true});
+  if (g.spec.used_builtins.count("last")) fields.push_back({"int last;", "   // value placed last (0 at the root)", "last", {}});
+  if (g.spec.symmetry)
+    fields.push_back({"int weight;", "  // [symmetry]: solutions each leaf below counts for (1 or 2)", "weight", {}, true});
+  return fields;
+}
+}  // namespace
+
+void emit_node(GenContext& g) {
+  g.out.line("// A node of the search tree: the problem's state and the placement so far.");
+  g.out.line("struct Node {");
+  g.out.indent();
+  for (const NodeField& f : node_fields(g)) g.out.line(f.decl + f.note);
   g.out.dedent();
   g.out.line("};");
   g.out.line("");
@@ -264,41 +284,30 @@ void emit_node(GenContext& g) {
 // (N-Queens 19 with its mirror: rows of 16 bytes instead of 20 are one vector access
 // each, and more of them fit an SM's shared memory.)
 void emit_stack_node(GenContext& g) {
-  const bool first = g.spec.used_builtins.count("first") > 0, weight = g.spec.symmetry.has_value();
+  std::vector<NodeField> kept, fixed;
+  for (NodeField& f : node_fields(g)) {
+    if (f.decl.empty()) continue;
+    (f.fixed ? fixed : kept).push_back(std::move(f));
+  }
   g.out.line("// A node as a search stack keeps it. from_stack(row, path) gives it back: `path` is the");
   g.out.line("// root for the root's row, else any node below the row's node on the same path.");
-  if (!first && !weight) {
+  if (fixed.empty()) {
     g.out.line("using StackNode = Node;  // nothing is fixed along a path");
     g.out.line("PJ_HD const StackNode& stack_node(const Node& s) { return s; }");
     g.out.line("PJ_HD const Node& from_stack(const StackNode& r, const Node&) { return r; }");
     g.out.line("");
     return;
   }
-  struct Field {
-    std::string decl, name;
-    std::vector<int64_t> dims;
-  };
-  std::vector<Field> fields;
-  for (const auto& v : g.spec.state) {
-    if (!is_stored(g.live, g.spec, v)) continue;
-    std::string dims;
-    for (auto n : v.dims) dims += "[" + std::to_string(n) + "]";
-    const std::string name = ExprEmitter::state_name(v.name);
-    fields.push_back({ExprEmitter::cxx_type(v.type, g.width.wide) + " " + name + dims + ";", name,
-                      std::vector<int64_t>(v.dims.begin(), v.dims.end())});
-  }
-  fields.push_back({"Mask free;", "free", {}});
-  if (g.spec.used_builtins.count("d")) fields.push_back({"int d;", "d", {}});
-  if (g.spec.used_builtins.count("last")) fields.push_back({"int last;", "last", {}});
-  g.out.line(std::string("// Fixed below the root, and kept by the path's deeper nodes:") + (first ? " first" : "") +
-             (weight ? " weight" : "") + ".");
+  std::string fixed_names;
+  for (const NodeField& f : fixed) fixed_names += " " + f.name;
+  g.out.line("// Fixed below the root, and kept by the path's deeper nodes:" + fixed_names + ".");
   g.out.line("struct StackNode {");
   g.out.indent();
-  for (const Field& f : fields) g.out.line(f.decl);
+  for (const NodeField& f : kept) g.out.line(f.decl);
   g.out.dedent();
   g.out.line("};");
   // to.name = from.name, element by element for arrays.
-  auto copy = [&](const Field& f, const std::string& to, const std::string& from) {
+  auto copy = [&](const NodeField& f, const std::string& to, const std::string& from) {
     std::string index;
     for (size_t k = 0; k < f.dims.size(); ++k) {
       const std::string i = "i" + std::to_string(k);
@@ -317,16 +326,15 @@ void emit_stack_node(GenContext& g) {
   g.out.line("PJ_HD StackNode stack_node(const Node& s) {");
   g.out.indent();
   g.out.line("StackNode r;");
-  for (const Field& f : fields) copy(f, "r", "s");
+  for (const NodeField& f : kept) copy(f, "r", "s");
   g.out.line("return r;");
   g.out.dedent();
   g.out.line("}");
   g.out.line("PJ_HD Node from_stack(const StackNode& r, const Node& path) {");
   g.out.indent();
   g.out.line("Node s;");
-  for (const Field& f : fields) copy(f, "s", "r");
-  if (first) g.out.line("s.first = path.first;");
-  if (weight) g.out.line("s.weight = path.weight;");
+  for (const NodeField& f : kept) copy(f, "s", "r");
+  for (const NodeField& f : fixed) g.out.line("s." + f.name + " = path." + f.name + ";");
   g.out.line("return s;");
   g.out.dedent();
   g.out.line("}");

@@ -6,7 +6,8 @@
 //                   interval empty (TreeExplore), then measures what it has left;
 //   pj_ivm_select   each empty explorer picks a victim on the virtual hypercube among
 //                   those with more than the mean left, claimed with atomicCAS so that
-//                   no victim is picked twice (trySelect);
+//                   no victim is picked twice (trySelect), else one of a few probed
+//                   anywhere (pick_victim);
 //   pj_ivm_steal    each thief takes the right half of its victim's interval
 //                   (stealWork);
 // until no explorer has work left. No node travels between host and device.
@@ -193,7 +194,8 @@ pj_ivm_explore_shared(pj_ivm::layout::Explorers e, PjIvmControl* ctl, PjGpuResul
 }
 
 // trySelect, one kernel: each empty explorer walks its hypercube neighbours in order and
-// claims the first with more than the mean left that nobody has claimed.
+// claims the first with more than the mean left that nobody has claimed; without one, it
+// probes a few explorers anywhere, other ones each phase (`salt`: templates/ivm_explorer.h).
 extern "C" __global__ void pj_ivm_select(pj_ivm::layout::Explorers e, const double* __restrict__ lengths, long long* victim,
                                          int* claimed, const PjIvmControl* ctl, unsigned p, int dims, unsigned salt) {
   using namespace pj_ivm::device;
