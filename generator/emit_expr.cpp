@@ -180,6 +180,8 @@ std::string ExprEmitter::indexed(const Expr& e, std::string* in_bounds) {
 }
 
 std::string ExprEmitter::reduce(const Expr& e) {
+  if (free_mode_ != FreeReductions::in_place && from_parent_eligible(e))
+    return free_mode_ == FreeReductions::prepare ? prepare_reduction(e) : reduction_from_parent(e);
   std::string acc = tmp(e.text);
   std::string var = local_name(e.sym);
   std::string any = acc + "_any";
@@ -189,6 +191,7 @@ std::string ExprEmitter::reduce(const Expr& e) {
   std::string guard;
   if (e.over_range) {
     open_range(*e.args[0], *e.args[1], e.sym, guard);
+    loops_.emplace_back(e.sym, env_.locals[e.sym]);
   } else {
     std::string set = tmp("set");
     out_.line("const Mask " + set + " = " + emit(*e.args[0]) + ";");
@@ -213,6 +216,7 @@ std::string ExprEmitter::reduce(const Expr& e) {
   out_.dedent();
   out_.line("}");
   out_.close_loop();
+  if (e.over_range) loops_.pop_back();
   return acc;
 }
 
@@ -327,9 +331,11 @@ void ExprEmitter::stmt(const Stmt& s, const std::string& target, const std::stri
     case Stmt::Kind::for_: {
       std::string inner;
       open_range(*s.lo, *s.hi, s.sym, inner);
+      loops_.emplace_back(s.sym, env_.locals[s.sym]);
       out_.indent();
       std::string g = guard.empty() ? inner : inner.empty() ? guard : "bool(" + guard + " & " + inner + ")";
       for (const auto& b : s.body) stmt(*b, target, g);
+      loops_.pop_back();
       out_.dedent();
       out_.line("}");
       out_.close_loop();

@@ -7,6 +7,8 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "dsl/spec.hpp"
 #include "generator/code_writer.hpp"
@@ -49,6 +51,20 @@ class ExprEmitter {
   // The C++ name of a local the caller declares itself (a function's parameter).
   std::string name_of_local(const Symbol* s) { return local_name(s); }
 
+  // How reductions over the node's free values that read nothing of the node but the
+  // value itself (data, parameters, loops of constant range) are emitted: in place, or
+  // split between a parent and its children (generator/emit_child_bound.cpp): `prepare`
+  // stores, for the parent `s`, each one's value and what a child that places one value
+  // needs to correct it (for min and max the runner-up and the winner's value) in
+  // `prep`; `from_parent` reads them back for the child `s`, whose placed value is
+  // `v_placed`. Both modes must emit the same code (the same spec, the same names):
+  // reductions are numbered in the order they are emitted.
+  enum class FreeReductions { in_place, prepare, from_parent };
+  void free_reductions(FreeReductions mode) { free_mode_ = mode; }
+  // After `prepare`: the members of struct ParentReductions, one declaration each.
+  const std::vector<std::string>& parent_members() const { return parent_members_; }
+  int parent_reductions() const { return next_parent_slot_; }  // how many were split
+
   static std::string cxx_type(Type t, bool wide_int = false);
   // `c ? a : b` as pj::select<T>, a select the device compiler keeps.
   static std::string select(Type t, const std::string& c, const std::string& a, const std::string& b,
@@ -79,6 +95,19 @@ class ExprEmitter {
   // Whether the int `e` provably lies in 0..width-1 of the set word.
   bool in_word(const Expr& e);
   std::string reduce(const Expr& e);
+  // The reductions split between parent and child (emit_child_bound.cpp).
+  bool from_parent_eligible(const Expr& e) const;
+  bool reads_only_fixed(const Expr& e, const Symbol* var) const;
+  std::string prepare_reduction(const Expr& e);
+  std::string reduction_from_parent(const Expr& e);
+  // `[k - lo]...` over the enclosing loops of constant range, and their extents.
+  std::string parent_slot_index(std::string* dims);
+  FreeReductions free_mode_ = FreeReductions::in_place;
+  int next_parent_slot_ = 0;
+  std::vector<std::string> parent_members_;
+  // The loops around the code being emitted, outermost first, with what their variable
+  // can be: the index of a reduction's slot in ParentReductions.
+  std::vector<std::pair<const Symbol*, ValueRange>> loops_;
   // assign() and minprod(): gathers the sides and calls templates/pair_reductions.h
   // (emit_pair_reduce.cpp).
   std::string pair_reduce(const Expr& e);

@@ -46,6 +46,7 @@ ProblemSource generate_problem(const ProblemSpec& spec) {
     emit_root(g);
     emit_leaf_weight(g);
     emit_evaluation(g);
+    emit_child_bound(g);  // child_bound() falls back on bound()
   }
   emit_footer(g);
   return ProblemSource{g.out.generated_name(), g.out.text(), g.width, std::move(g.data)};

@@ -151,8 +151,11 @@ enum class Stages { both, cheap };
 // (not a leaf, not pruned). The one place where the counting rules live; frontier
 // building, depth-first search and donation all use it. `bound_out`, if given, receives
 // the child's bound (when it was computed). Counting problems keep no permutation.
+// `prep`, if given, holds the reductions of the child's parent (problem::prepare_children):
+// the same bound, computed from them (problem::child_bound).
 inline bool visit(const Node& child, int depth, int pos, int v, int* perm, long long& best, Shared& sh,
-                  Counters& c, long long* bound_out = nullptr, Stages stages = Stages::both) {
+                  Counters& c, long long* bound_out = nullptr, Stages stages = Stages::both,
+                  const problem::ParentReductions* prep = nullptr) {
   if (kGoal != pj::Goal::count || sh.recording) perm[pos] = v;
   ++c.evaluated;
   if (depth + 1 == problem::kSize) {
@@ -160,7 +163,9 @@ inline bool visit(const Node& child, int depth, int pos, int v, int* perm, long 
     return false;
   }
   if constexpr (kGoal != pj::Goal::count) {
-    long long b = stages == Stages::both ? problem::staged_bound(child, best) : problem::bound(child);
+    const auto cheap = prep ? problem::child_bound(child, *prep, v) : problem::bound(child);
+    long long b = cheap;
+    if (stages == Stages::both && problem::kStages == 2 && !pruned(b, best)) b = problem::refined_bound(child, cheap);
     if (bound_out) *bound_out = b;
     if (pruned(b, best)) return false;
   }
@@ -197,6 +202,11 @@ inline int children_of(const Node& parent, int depth, int lo, int* perm, long lo
   const Mask cand = problem::candidates(parent);
   const bool both_ends = problem::kEnds == 2 && depth + 1 < problem::kSize;
   const Stages stages = both_ends && problem::kStages == 2 ? Stages::cheap : Stages::both;
+  // The children share their parent's reductions over its free values (computed once).
+  problem::ParentReductions prep;
+  const bool bounded = kGoal != pj::Goal::count && problem::kParentReductions > 0 && depth + 1 < problem::kSize;
+  if (bounded) problem::prepare_children(parent, prep);
+  const problem::ParentReductions* shared = bounded ? &prep : nullptr;
   auto one_end = [&](bool back, Kid* kids, long long& key_sum) {
     const int pos = back ? problem::kSize - 1 - (depth - lo) : lo;
     int n = 0;
@@ -210,7 +220,7 @@ inline int children_of(const Node& parent, int depth, int lo, int* perm, long lo
 #endif
         problem::place(parent, v, kid.node);
       long long b = 0;
-      const bool keep = visit(kid.node, depth, pos, v, perm, best, sh, c, &b, stages);
+      const bool keep = visit(kid.node, depth, pos, v, perm, best, sh, c, &b, stages, shared);
       const long long key = kGoal == pj::Goal::minimize ? b : -b;
       key_sum += key;
       if (!keep) continue;

@@ -75,6 +75,13 @@ PJ_HEAVY int bound_of(const N& n) {
   return problem::bound(n);
 }
 
+// The first bound of a child of a parent whose reductions are in `prep`: bound_of(child)
+// exactly, with what the children share computed once (generator/emit_child_bound.cpp).
+template <class N>
+PJ_HEAVY int child_bound_of(const N& child, const problem::ParentReductions& prep, int v) {
+  return problem::child_bound(child, prep, v);
+}
+
 // The children of `parent` (a node whose children are not leaves) to expand, and their
 // end: the end with fewer children kept (by the first bound); on a tie the end whose
 // keys -- bounds, negated when maximising: smaller is better -- sum higher, then the
@@ -93,6 +100,10 @@ PJ_HEAVY Mask children_two_ends(const N& parent, Mask cand, int best, int& end) 
   Mask kept[2] = {0, 0};
   int count[2] = {0, 0};
   long long key_sum[2] = {0, 0};
+  // The 2 x candidates children share their parent's reductions over its free values.
+  problem::ParentReductions prep;
+  if constexpr (problem::kGoal != pj::Goal::count && problem::kParentReductions > 0)
+    problem::prepare_children(parent, prep);
 #pragma unroll 1
   for (int e = 0; e < 2; ++e) {
     for (Mask rem = cand; rem; rem &= rem - 1) {
@@ -103,7 +114,7 @@ PJ_HEAVY Mask children_two_ends(const N& parent, Mask cand, int best, int& end) 
       } else {
         Node child;
         place_at(parent, v, e, child);
-        const int b = bound_of(child);
+        const int b = problem::kParentReductions > 0 ? child_bound_of(child, prep, v) : bound_of(child);
         key_sum[e] += problem::kGoal == pj::Goal::maximize ? -static_cast<long long>(b) : b;
         if (prunes(b, best)) continue;
         kept[e] |= pj::bit<Mask>(v);
