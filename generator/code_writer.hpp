@@ -35,6 +35,7 @@ class CodeWriter {
   // there the budget decides alone.
   void require_unroll();
   void set_unroll_budget(int64_t statements) { unroll_budget_ = statements; }
+  int64_t unroll_budget() const { return unroll_budget_; }
   // A function whose body, unrolled, passes `heavy_from` statements is compiled once
   // and called (PJ_HEAVY, __noinline__ on the device) rather than inlined into every
   // kernel that uses it. open_function before its signature line, close_function after

@@ -198,16 +198,18 @@ PJ_HD bool explore_two_ends(Ref x, layout::Level* stack, int stride, Hooks& hook
   unsigned since_poll = 0;
   bool done = false;
   while (true) {
-    if (rem == 0) {
-      if (top == 0) {
-        done = true;
-        break;
-      }
+    // Back up to the deepest row with a child left, in a loop of its own: the lanes of a
+    // warp then bound their popped children (and refine them) together, whatever the
+    // number of rows each climbs.
+    while (rem == 0 && top > 0) {
       --top;
       cur = problem::from_stack(stack[top * stride].node, top == 0 ? root : cur);
       rem = stack[top * stride].rem;
       tight = tight < top ? tight : top;
-      continue;
+    }
+    if (rem == 0) {
+      done = true;
+      break;
     }
     if (++since_poll == Hooks::kPeriod) {
       since_poll = 0;
