@@ -186,14 +186,20 @@ std::string ExprEmitter::reduce(const Expr& e) {
   std::string var = local_name(e.sym);
   std::string any = acc + "_any";
   const std::string& op = e.text;
-  out_.line(cxx_type(Type::int_, wide_) + " " + acc + " = 0;");
-  if (op == "min" || op == "max") out_.line("bool " + any + " = false;");
-  std::string guard;
+  const bool extreme = op == "min" || op == "max";
+  // A min or max starts at the type's extreme and takes every term, the terms of values
+  // outside the set replaced by that extreme: one select and one min per value. Empty,
+  // it is 0 (below): `any` says whether a value was seen.
+  const std::string limit = op == "min" ? (wide_ ? "9223372036854775807LL" : "2147483647")
+                                        : (wide_ ? "(-9223372036854775807LL - 1)" : "(-2147483647 - 1)");
+  out_.line(cxx_type(Type::int_, wide_) + " " + acc + " = " + (extreme ? limit : "0") + ";");
+  std::string guard, set;
+  if (extreme && e.over_range) out_.line("bool " + any + " = false;");
   if (e.over_range) {
     open_range(*e.args[0], *e.args[1], e.sym, guard);
     loops_.emplace_back(e.sym, env_.locals[e.sym]);
   } else {
-    std::string set = tmp("set");
+    set = tmp("set");
     out_.line("const Mask " + set + " = " + emit(*e.args[0]) + ";");
     out_.open_loop(spec_.size);
     out_.line("for (int " + var + " = 0; " + var + " < kSize; ++" + var + ") {");
@@ -208,15 +214,19 @@ std::string ExprEmitter::reduce(const Expr& e) {
   } else if (op == "count") {
     out_.line(acc + " += int(bool(" + in + " & " + body + "));");
   } else {
-    // An empty min or max is 0; `any` says whether an element was seen.
-    std::string pick = "pj::" + op + (wide_ ? "<Int>(" : "(") + acc + ", " + body + ")";
-    out_.line(acc + " = " + select(Type::int_, in, select(Type::int_, any, pick, body, wide_), acc, wide_) + ";");
-    out_.line(any + " = bool(" + any + " | " + in + ");");
+    const std::string term = guard.empty() ? body : select(Type::int_, in, body, limit, wide_);
+    out_.line(acc + " = pj::" + op + (wide_ ? "<Int>(" : "(") + acc + ", " + term + ");");
+    if (e.over_range) out_.line(any + " = bool(" + any + " | " + in + ");");
   }
   out_.dedent();
   out_.line("}");
   out_.close_loop();
   if (e.over_range) loops_.pop_back();
+  if (extreme) {
+    // Whether a value was taken: the set is not empty, or the range's guard held once.
+    if (!e.over_range) out_.line("const bool " + any + " = " + set + " != 0;");
+    out_.line(acc + " = " + select(Type::int_, any, acc, "0", wide_) + ";");
+  }
   return acc;
 }
 
