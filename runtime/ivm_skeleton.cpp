@@ -7,6 +7,7 @@
 #include <chrono>
 #include <climits>
 #include <cstddef>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <memory>
@@ -102,9 +103,14 @@ SkeletonUnits ivm_units(const UnitInputs& in) {
             "with every position fixed there is nothing to search: use --skeleton cpu");
     throw UserErrors(std::move(d));
   }
+  std::vector<std::string> options{"-DPJ_BLOCK=" + std::to_string(in.opts.block())};
+  // For measuring: blocks per SM the explore kernels must fit (__launch_bounds__' second
+  // argument, which caps their registers). Part of the options, so of the cache key.
+  if (const char* b = std::getenv("PERMJIT_IVM_MIN_BLOCKS"); b && std::atoi(b) > 0)
+    options.push_back("-DPJ_IVM_MIN_BLOCKS=" + std::to_string(std::atoi(b)));
   return {std::nullopt, device_unit(in, {"gpu_abi.h", "gpu_search.cuh", "ivm_interval.h", "ivm_explorer.h", "ivm_two_ends.h",
                                                                    "gpu_ivm.cuh"},
-                                    {"-DPJ_BLOCK=" + std::to_string(in.opts.block())}, {generate_ivm_layout(in.spec)})};
+                                    std::move(options), {generate_ivm_layout(in.spec)})};
 }
 
 namespace {

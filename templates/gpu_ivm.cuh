@@ -174,18 +174,26 @@ __device__ __forceinline__ void explore_round(pj_ivm::layout::Explorers e, PjIvm
   note_exit(sol);
 }
 
+// PJ_IVM_MIN_BLOCKS (PERMJIT_IVM_MIN_BLOCKS, for measuring): blocks per SM the explore
+// kernels must fit, which caps their registers.
+#ifdef PJ_IVM_MIN_BLOCKS
+#define PJ_IVM_EXPLORE_BOUNDS __launch_bounds__(PJ_BLOCK, PJ_IVM_MIN_BLOCKS)
+#else
+#define PJ_IVM_EXPLORE_BOUNDS __launch_bounds__(PJ_BLOCK)
+#endif
+
 // The rows where they are placed (docs/skeletons.md, "Where the rows live"): in
 // per-thread local memory, or in the block's dynamic shared memory, interleaved so that
 // a warp's accesses to one level are consecutive. The host picks one from the layout's
 // size; both are compiled so that the choice needs no second compile.
-extern "C" __global__ void __launch_bounds__(PJ_BLOCK)
+extern "C" __global__ void PJ_IVM_EXPLORE_BOUNDS
 pj_ivm_explore_local(pj_ivm::layout::Explorers e, PjIvmControl* ctl, PjGpuResults* r, double* lengths, unsigned round,
                      PjGpuSolutions* sol) {
   pj_ivm::layout::Level rows[pj_ivm::L];
   explore_round(e, ctl, r, lengths, round, sol, rows, 1);
 }
 
-extern "C" __global__ void __launch_bounds__(PJ_BLOCK)
+extern "C" __global__ void PJ_IVM_EXPLORE_BOUNDS
 pj_ivm_explore_shared(pj_ivm::layout::Explorers e, PjIvmControl* ctl, PjGpuResults* r, double* lengths, unsigned round,
                       PjGpuSolutions* sol) {
   extern __shared__ __align__(16) unsigned char pj_ivm_rows[];

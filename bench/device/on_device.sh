@@ -204,6 +204,9 @@ for l in open(sys.argv[1]):
       python3 bench/run.py bench/nqueens_q21_gpu.json --permjit "$(command -v permjit)" \
         --out "$out/nqueens-21.jsonl" 2>&1 | tee "$out/nqueens-21.log"
       ;;
+    ivm-min-blocks)  # ivm's explore kernels with registers capped for 3 or 4 blocks per SM: flowshop defaults, N-Queens 19
+      bash bench/device/ivm_min_blocks.sh "$out" 2>&1 | tee "$out/ivm-min-blocks.log"
+      ;;
     ivm-trigger-check)  # the ivm trigger below a quarter of T: N-Queens 19 (T = 92,928) and ta022 with the defaults
       python3 bench/run.py bench/ivm_trigger_check.json --permjit "$(command -v permjit)" \
         --out "$out/ivm-trigger-check.jsonl" 2>&1 | tee "$out/ivm-trigger-check.log"
