@@ -2,19 +2,12 @@
 // free values taken from the parent, must equal bound(child) on every child: compared
 // on every child of random paths, at both ends, for flowshop's bounds and for a spec
 // with each kind of reduction (tests/lit/Inputs/free_reductions.toml).
-#include <dlfcn.h>
-
 #include <catch2/catch.hpp>
-#include <fstream>
 #include <sstream>
 
 #include "e2e_support.hpp"
 #include "flowshop_support.hpp"
-#include "generator/generate.hpp"
-#include "runtime/cache.hpp"
-#include "runtime/compile_unit.hpp"
-#include "runtime/host_compiler.hpp"
-#include "runtime/run_time_data.hpp"
+#include "host_harness.hpp"
 
 using namespace permjit;
 using namespace permjit::test;
@@ -30,31 +23,13 @@ struct Outcome {
 };
 
 Outcome check(const std::string& spec_path, const std::string& instance, std::vector<std::string> params) {
-  LoadOptions load;
-  load.spec_path = spec_path;
-  load.instance_path = instance;
-  load.params = std::move(params);
-  ProblemSpec spec = load_spec(load);
-  std::ifstream in(source_dir() + "/tests/e2e/child_bound_harness.hpp");
-  std::stringstream harness;
-  harness << in.rdbuf();
-  REQUIRE(!harness.str().empty());
-  const ProblemSource problem = generate_problem(spec);
-  std::string unit = assemble_unit(problem, {});
-  unit += "#line 1 \"tests/e2e/child_bound_harness.hpp\"\n" + harness.str();
-  HostModule m = compile_host_module(unit, ModuleCache(cache_dir()));
-  void* handle = dlopen(m.path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  REQUIRE(handle != nullptr);
-  auto fn = reinterpret_cast<CheckFn>(dlsym(handle, "pj_child_bound_check"));
-  REQUIRE(fn != nullptr);
-  fill_host_data(problem.data, handle, m.path);
+  HostHarness module(spec_path, instance, std::move(params), "tests/e2e/child_bound_harness.hpp", {});
   Outcome o;
-  fn(12345, 40, &o.compared, &o.differed, &o.bound, &o.child_bound);
-  dlclose(handle);
+  module.function<CheckFn>("pj_child_bound_check")(12345, 40, &o.compared, &o.differed, &o.bound, &o.child_bound);
   const std::string key = "constexpr int kParentReductions = ";
-  const size_t at = problem.text.find(key);
+  const size_t at = module.problem_text().find(key);
   REQUIRE(at != std::string::npos);
-  o.reductions = std::stoi(problem.text.substr(at + key.size()));
+  o.reductions = std::stoi(module.problem_text().substr(at + key.size()));
   return o;
 }
 

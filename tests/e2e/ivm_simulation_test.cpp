@@ -2,21 +2,13 @@
 // tests/ivm/ivm_host_sim.hpp: whatever the number of explorers, the work per round and
 // the steals, and across a simulated crash and resume, the node totals must equal the
 // `cpu` skeleton's (counting, or --ub at the optimum). The kernels run the same lines.
-#include <dlfcn.h>
-
 #include <catch2/catch.hpp>
 #include <climits>
-#include <fstream>
-#include <sstream>
 #include <tuple>
 
 #include "e2e_support.hpp"
 #include "flowshop_support.hpp"
-#include "generator/generate.hpp"
-#include "runtime/cache.hpp"
-#include "runtime/host_compiler.hpp"
-#include "runtime/compile_unit.hpp"
-#include "runtime/run_time_data.hpp"
+#include "host_harness.hpp"
 
 using namespace permjit;
 using namespace permjit::test;
@@ -35,31 +27,11 @@ using SimGpusFn = PjIvmSimResult (*)(unsigned long long, long long, int, int, in
 // The simulation compiled with one problem, loaded.
 class Simulation {
  public:
-  Simulation(const std::string& spec_path, const std::string& instance, std::vector<std::string> params) {
-    LoadOptions load;
-    load.spec_path = spec_path;
-    load.instance_path = instance;
-    load.params = std::move(params);
-    ProblemSpec spec = load_spec(load);
-    std::ifstream in(source_dir() + "/tests/ivm/ivm_host_sim.hpp");
-    std::stringstream sim;
-    sim << in.rdbuf();
-    REQUIRE(!sim.str().empty());
-    const ProblemSource problem = generate_problem(spec);
-    std::string unit = assemble_unit(problem, {"ivm_interval.h", "ivm_explorer.h", "ivm_two_ends.h"}, {generate_ivm_layout(spec)});
-    unit += "#line 1 \"tests/ivm/ivm_host_sim.hpp\"\n" + sim.str();
-    HostModule m = compile_host_module(unit, ModuleCache(cache_dir()));
-    handle_ = dlopen(m.path.c_str(), RTLD_NOW | RTLD_LOCAL);
-    REQUIRE(handle_ != nullptr);
-    fn_ = reinterpret_cast<SimFn>(dlsym(handle_, "pj_ivm_sim"));
-    REQUIRE(fn_ != nullptr);
-    gpus_fn_ = reinterpret_cast<SimGpusFn>(dlsym(handle_, "pj_ivm_sim_gpus"));
-    REQUIRE(gpus_fn_ != nullptr);
-    fill_host_data(problem.data, handle_, m.path);  // the instance's values, read at run time
-  }
-  ~Simulation() {
-    if (handle_) dlclose(handle_);
-  }
+  Simulation(const std::string& spec_path, const std::string& instance, std::vector<std::string> params)
+      : module_(spec_path, instance, std::move(params), "tests/ivm/ivm_host_sim.hpp",
+                {"ivm_interval.h", "ivm_explorer.h", "ivm_two_ends.h"}, true),
+        fn_(module_.function<SimFn>("pj_ivm_sim")),
+        gpus_fn_(module_.function<SimGpusFn>("pj_ivm_sim_gpus")) {}
   // `by_mask`: the last level counted from candidate sets, as the counting kernels do
   // (counting specs only; no leaf is visited, so leaves_reached stays 0).
   PjIvmSimResult run(unsigned long long T, long long budget, int best, int restore_round = 0, int climb = 0,
@@ -72,7 +44,7 @@ class Simulation {
   }
 
  private:
-  void* handle_ = nullptr;
+  HostHarness module_;
   SimFn fn_ = nullptr;
   SimGpusFn gpus_fn_ = nullptr;
 };
