@@ -207,9 +207,6 @@ for l in open(sys.argv[1]):
     ivm-min-blocks)  # ivm's explore kernels with registers capped for 3 or 4 blocks per SM: flowshop defaults, N-Queens 19
       bash bench/device/ivm_min_blocks.sh "$out" 2>&1 | tee "$out/ivm-min-blocks.log"
       ;;
-    packed-refine)  # flowshop's refinement with its tables packed (two loads per job and pair instead of four)
-      bash bench/device/packed_refine_probe.sh "$out" 2>&1 | tee "$out/packed-refine.log"
-      ;;
     ivm-trigger-check)  # the ivm trigger below a quarter of T: N-Queens 19 (T = 92,928) and ta022 with the defaults
       python3 bench/run.py bench/ivm_trigger_check.json --permjit "$(command -v permjit)" \
         --out "$out/ivm-trigger-check.jsonl" 2>&1 | tee "$out/ivm-trigger-check.log"

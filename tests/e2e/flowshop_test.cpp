@@ -181,6 +181,30 @@ TEST_CASE("flowshop optimum equals brute force, with LB1 and with LB2", "[e2e][f
   }
 }
 
+// The refinement (lb = 3, and the default with two ends) reads the Johnson jobs and their
+// times packed in bit fields as wide as the longest processing time (problems/flowshop.toml,
+// `packed`); with times past 2^13 the packed values pass 32 bits. Forward, lb = 3 prunes
+// exactly as lb = 2, which reads the same tables unpacked.
+TEST_CASE("flowshop's packed refinement: brute force's optimum, and lb=2's tree forward", "[e2e][flowshop]") {
+  for (auto [jobs, machines, seed, hi] : {std::tuple{7, 4, 11u, 99}, std::tuple{7, 5, 12u, 60000},
+                                          std::tuple{8, 3, 13u, 5000}}) {
+    FlowshopInstance f = random_flowshop(jobs, machines, seed, hi);
+    std::string inst = temp_file("flowshop_packed" + std::to_string(seed) + ".txt", taillard_text(f));
+    long long best = brute_force_min(jobs, false, [&](const std::vector<int>& order) { return makespan(f, order); });
+    INFO(jobs << "x" << machines << ", times up to " << hi);
+    for (std::vector<std::string> params : {std::vector<std::string>{}, {"lb=3", "branching=1"}}) {
+      SolveResult r = run(problem("flowshop.toml"), inst, params);
+      REQUIRE(r.found);
+      CHECK(r.objective == best);
+      CHECK(makespan(f, r.permutation) == best);
+    }
+    SolveResult lb2 = run(problem("flowshop.toml"), inst, {"lb=2", "branching=1"}, 1, best);
+    SolveResult lb3 = run(problem("flowshop.toml"), inst, {"lb=3", "branching=1"}, 1, best);
+    CHECK(lb3.expanded == lb2.expanded);
+    CHECK(lb3.evaluated == lb2.evaluated);
+  }
+}
+
 // The instances that a 2-core machine solves from scratch in seconds with forward
 // branching (ta001, ta005, ta006, ta008 and ta010 take minutes; see the [slow] case).
 TEST_CASE("Taillard ta002, ta007 from scratch reach their optima", "[e2e][flowshop]") {
