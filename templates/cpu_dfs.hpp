@@ -164,8 +164,7 @@ inline bool visit(const Node& child, int depth, int pos, int v, int* perm, long 
   }
   if constexpr (kGoal != pj::Goal::count) {
     const auto cheap = prep ? problem::child_bound(child, *prep, v) : problem::bound(child);
-    long long b = cheap;
-    if (stages == Stages::both && problem::kStages == 2 && !pruned(b, best)) b = problem::refined_bound(child, cheap);
+    long long b = stages == Stages::both ? problem::staged_bound_from(child, cheap, best) : cheap;
     if (bound_out) *bound_out = b;
     if (pruned(b, best)) return false;
   }
@@ -204,9 +203,9 @@ inline int children_of(const Node& parent, int depth, int lo, int* perm, long lo
   const Stages stages = both_ends && problem::kStages == 2 ? Stages::cheap : Stages::both;
   // The children share their parent's reductions over its free values (computed once).
   problem::ParentReductions prep;
-  const bool bounded = kGoal != pj::Goal::count && problem::kParentReductions > 0 && depth + 1 < problem::kSize;
+  const bool bounded = problem::kParentReductions > 0 && depth + 1 < problem::kSize;  // a leaf has no bound
   if (bounded) problem::prepare_children(parent, prep);
-  const problem::ParentReductions* shared = bounded ? &prep : nullptr;
+  const problem::ParentReductions* parent_reductions = bounded ? &prep : nullptr;
   auto one_end = [&](bool back, Kid* kids, long long& key_sum) {
     const int pos = back ? problem::kSize - 1 - (depth - lo) : lo;
     int n = 0;
@@ -220,7 +219,7 @@ inline int children_of(const Node& parent, int depth, int lo, int* perm, long lo
 #endif
         problem::place(parent, v, kid.node);
       long long b = 0;
-      const bool keep = visit(kid.node, depth, pos, v, perm, best, sh, c, &b, stages, shared);
+      const bool keep = visit(kid.node, depth, pos, v, perm, best, sh, c, &b, stages, parent_reductions);
       const long long key = kGoal == pj::Goal::minimize ? b : -b;
       key_sum += key;
       if (!keep) continue;

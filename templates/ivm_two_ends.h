@@ -102,8 +102,7 @@ PJ_HEAVY Mask children_two_ends(const N& parent, Mask cand, int best, int& end) 
   long long key_sum[2] = {0, 0};
   // The 2 x candidates children share their parent's reductions over its free values.
   problem::ParentReductions prep;
-  if constexpr (problem::kGoal != pj::Goal::count && problem::kParentReductions > 0)
-    problem::prepare_children(parent, prep);
+  if constexpr (problem::kParentReductions > 0) problem::prepare_children(parent, prep);
 #pragma unroll 1
   for (int e = 0; e < 2; ++e) {
     for (Mask rem = cand; rem; rem &= rem - 1) {
@@ -114,6 +113,7 @@ PJ_HEAVY Mask children_two_ends(const N& parent, Mask cand, int best, int& end) 
       } else {
         Node child;
         place_at(parent, v, e, child);
+        // Without reductions to share, child_bound is bound(): the module's one copy of it.
         const int b = problem::kParentReductions > 0 ? child_bound_of(child, prep, v) : bound_of(child);
         key_sum[e] += problem::kGoal == pj::Goal::maximize ? -static_cast<long long>(b) : b;
         if (prunes(b, best)) continue;
