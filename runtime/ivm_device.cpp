@@ -92,8 +92,8 @@ IvmDevice::IvmDevice(CUcontext ctx, std::unique_ptr<cuda::Module> module, const 
   k_export_ = module_->function("pj_ivm_export");
   k_free_slots_ = module_->function("pj_ivm_free_slots");
   k_merge_ = module_->function("pj_ivm_merge");
-  k_explore_ = module_->function(shape.shared_rows ? "pj_ivm_explore_shared" : "pj_ivm_explore_local");
-  if (shape.shared_rows) cuda::allow_dynamic_shared(k_explore_, shape.shared_bytes, "pj_ivm_explore_shared");
+  k_explore_ = module_->function("pj_ivm_explore");
+  if (shape.shared_rows) cuda::allow_dynamic_shared(k_explore_, shape.shared_bytes, "pj_ivm_explore");
   claimed_.zero();
   control_.zero();
   if (shape.slice > 0)

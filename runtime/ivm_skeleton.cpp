@@ -44,11 +44,6 @@ namespace {
 using clock_type = std::chrono::steady_clock;
 double since(clock_type::time_point t) { return std::chrono::duration<double>(clock_type::now() - t).count(); }
 
-// Rows in shared memory ran N-Queens 17 2.4x faster than in local memory on the H100
-// (docs/skeletons.md): local rows of every resident thread overflow L1 into L2. A block
-// whose rows need more than this keeps so few blocks per SM that local memory wins.
-constexpr size_t kSharedRowsLimit = 64 * 1024;
-
 struct RowPlacement {
   bool shared = false;
   size_t shared_bytes = 0;  // dynamic shared memory per block
@@ -57,16 +52,17 @@ struct RowPlacement {
   }
 };
 
-// `choice` is --ivm-rows (empty: auto). Whether shared rows fit depends on the device,
-// so that error comes after the compile, still at the option's place.
-// `static_bytes` is the shared memory the kernel declares itself; the rows come on top.
-RowPlacement place_rows(const std::string& choice, int row_bytes_per_thread, int block, size_t static_bytes,
-                        const cuda::Device& dev) {
+// The explore kernel is compiled for one placement (templates/gpu_ivm.cuh: --ivm-rows,
+// else shared while a block's rows take at most 64 KiB); `shared` is the module's. Whether
+// shared rows fit depends on the device, so that error comes after the compile, still at
+// the option's place. `static_bytes` is the shared memory the kernel declares itself; the
+// rows come on top.
+RowPlacement place_rows(const std::string& choice, bool shared, int row_bytes_per_thread, int block,
+                        size_t static_bytes, const cuda::Device& dev) {
+  if (!shared) return {};
   const size_t need = static_cast<size_t>(row_bytes_per_thread) * static_cast<size_t>(block);
-  const bool automatic = choice.empty() || choice == "auto";
-  if (choice == "local" || (automatic && need > kSharedRowsLimit)) return {};
   if (static_bytes + need > static_cast<size_t>(dev.max_shared_per_block))
-    command_line_error("--ivm-rows " + choice, 12,
+    command_line_error("--ivm-rows " + (choice.empty() ? std::string("auto") : choice), 12,
                        "a block's rows need " + std::to_string(need) + " bytes of shared memory beside the kernel's " +
                            std::to_string(static_bytes) + ", the device gives " +
                            std::to_string(dev.max_shared_per_block) + " per block",
@@ -104,6 +100,9 @@ SkeletonUnits ivm_units(const UnitInputs& in) {
     throw UserErrors(std::move(d));
   }
   std::vector<std::string> options{"-DPJ_BLOCK=" + std::to_string(in.opts.block())};
+  // --ivm-rows decides which explore kernel is compiled (templates/gpu_ivm.cuh).
+  if (in.opts.ivm_rows == "local" || in.opts.ivm_rows == "shared")
+    options.push_back(std::string("-DPJ_IVM_ROWS=") + (in.opts.ivm_rows == "local" ? "1" : "2"));
   // For measuring: blocks per SM the explore kernels must fit (__launch_bounds__' second
   // argument, which caps their registers). Part of the options, so of the cache key.
   if (const char* b = std::getenv("PERMJIT_IVM_MIN_BLOCKS"); b && std::atoi(b) > 0)
@@ -221,11 +220,11 @@ void run_ivm(SkeletonRun& run, IvmRanks& ranks) {
   // Over MPI only rank 0's counts: another rank's warm start found a solution nobody records.
   const std::optional<long long> start = coordinator ? run.start_bound() : std::nullopt;
   auto t1 = clock_type::now();
-  CUfunction k_explore_shared = module->function("pj_ivm_explore_shared");
+  CUfunction k_explore = module->function("pj_ivm_explore");
   const int row_bytes = L * module->read_int("pj_ivm_level_bytes");
-  RowPlacement rows = place_rows(opts.ivm_rows, row_bytes, block, cuda::static_shared_bytes(k_explore_shared), dev);
-  CUfunction k_explore = rows.shared ? k_explore_shared : module->function("pj_ivm_explore_local");
-  if (rows.shared) cuda::allow_dynamic_shared(k_explore, rows.shared_bytes, "pj_ivm_explore_shared");
+  RowPlacement rows = place_rows(opts.ivm_rows, module->read_int("pj_ivm_shared_rows") != 0, row_bytes, block,
+                                 cuda::static_shared_bytes(k_explore), dev);
+  if (rows.shared) cuda::allow_dynamic_shared(k_explore, rows.shared_bytes, "pj_ivm_explore");
   // Launched in blocks of `launch_block` threads, at most the compiled block (its
   // __launch_bounds__). With shared rows and no --block-size, the one that keeps the
   // most explorers resident: rows pack an SM's shared memory better in small blocks

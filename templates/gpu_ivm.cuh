@@ -2,7 +2,7 @@
 // (seed 001 §3, Algorithms 1-2). T explorers each own an interval of the factoradic
 // numbers of the leaves (templates/ivm_interval.h) and explore it depth-first
 // (templates/ivm_explorer.h). The host alternates:
-//   pj_ivm_explore_* every explorer works until `trigger` of them have found their
+//   pj_ivm_explore   every explorer works until `trigger` of them have found their
 //                   interval empty (TreeExplore), then measures what it has left;
 //   pj_ivm_select   each empty explorer picks a victim on the virtual hypercube among
 //                   those with more than the mean left, claimed with atomicCAS so that
@@ -184,21 +184,32 @@ __device__ __forceinline__ void explore_round(pj_ivm::layout::Explorers e, PjIvm
 
 // The rows where they are placed (docs/skeletons.md, "Where the rows live"): in
 // per-thread local memory, or in the block's dynamic shared memory, interleaved so that
-// a warp's accesses to one level are consecutive. The host picks one from the layout's
-// size; both are compiled so that the choice needs no second compile.
-extern "C" __global__ void PJ_IVM_EXPLORE_BOUNDS
-pj_ivm_explore_local(pj_ivm::layout::Explorers e, PjIvmControl* ctl, PjGpuResults* r, double* lengths, unsigned round,
-                     PjGpuSolutions* sol) {
-  pj_ivm::layout::Level rows[pj_ivm::L];
-  explore_round(e, ctl, r, lengths, round, sol, rows, 1);
-}
+// a warp's accesses to one level are consecutive. PJ_IVM_ROWS is --ivm-rows (1 local,
+// 2 shared); without it, shared while a block's rows take at most 64 KiB: past that so
+// few blocks fit an SM that local rows won (N-Queens 17 on the H100 ran 2.4x faster in
+// shared rows; docs/skeletons.md). Only the placement chosen is compiled: the explore
+// kernel is most of NVRTC's time, and compiling both doubled it. The host reads the
+// choice from pj_ivm_shared_rows.
+#ifndef PJ_IVM_ROWS
+#define PJ_IVM_ROWS 0
+#endif
+namespace pj_ivm::device {
+constexpr unsigned long kBlockRowBytes = sizeof(pj_ivm::layout::Level) * pj_ivm::L * PJ_BLOCK;
+constexpr bool kSharedRows = PJ_IVM_ROWS == 2 || (PJ_IVM_ROWS == 0 && kBlockRowBytes <= 64 * 1024);
+}  // namespace pj_ivm::device
+extern "C" __constant__ int pj_ivm_shared_rows = pj_ivm::device::kSharedRows;
 
 extern "C" __global__ void PJ_IVM_EXPLORE_BOUNDS
-pj_ivm_explore_shared(pj_ivm::layout::Explorers e, PjIvmControl* ctl, PjGpuResults* r, double* lengths, unsigned round,
-                      PjGpuSolutions* sol) {
-  extern __shared__ __align__(16) unsigned char pj_ivm_rows[];
-  pj_ivm::layout::Level* rows = reinterpret_cast<pj_ivm::layout::Level*>(pj_ivm_rows);
-  explore_round(e, ctl, r, lengths, round, sol, rows + threadIdx.x, static_cast<int>(blockDim.x));
+pj_ivm_explore(pj_ivm::layout::Explorers e, PjIvmControl* ctl, PjGpuResults* r, double* lengths, unsigned round,
+               PjGpuSolutions* sol) {
+  if constexpr (pj_ivm::device::kSharedRows) {
+    extern __shared__ __align__(16) unsigned char pj_ivm_rows[];
+    pj_ivm::layout::Level* rows = reinterpret_cast<pj_ivm::layout::Level*>(pj_ivm_rows);
+    explore_round(e, ctl, r, lengths, round, sol, rows + threadIdx.x, static_cast<int>(blockDim.x));
+  } else {
+    pj_ivm::layout::Level rows[pj_ivm::L];
+    explore_round(e, ctl, r, lengths, round, sol, rows, 1);
+  }
 }
 
 // trySelect, one kernel: each empty explorer walks its hypercube neighbours in order and

@@ -40,10 +40,12 @@ ProblemSpec load_problem(const std::string& name) {
 }
 
 // The device unit the registry's row `skeleton` builds (default options): what a solve compiles.
-CompileUnit device_unit_of(std::string_view skeleton, const ProblemSpec& spec, const ProblemSource& src) {
+CompileUnit device_unit_of(std::string_view skeleton, const ProblemSpec& spec, const ProblemSource& src,
+                           const std::string& ivm_rows = "") {
   const Skeleton* sk = find_skeleton(skeleton);
   REQUIRE(sk != nullptr);
   SolveOptions opts;
+  opts.ivm_rows = ivm_rows;
   std::optional<CompileUnit> unit = sk->units(UnitInputs{sk->name, spec, src, opts}).device;
   REQUIRE(unit);
   return *unit;
@@ -92,8 +94,7 @@ TEST_CASE("every problem compiles with NVRTC for sm_90, with the dfs, ivm, offlo
       NvrtcOutput ivm = compile_unit(device_unit_of("ivm", spec, src));
       INFO(ivm.log);
       REQUIRE(ivm.ok);
-      for (const char* kernel : {"pj_ivm_init", "pj_ivm_explore_local", "pj_ivm_explore_shared", "pj_ivm_select",
-                                 "pj_ivm_steal"})
+      for (const char* kernel : {"pj_ivm_init", "pj_ivm_explore", "pj_ivm_select", "pj_ivm_steal"})
         CHECK(ivm.ptx.find(std::string(".entry ") + kernel) != std::string::npos);
       CHECK(ivm.cubin.size() > 0);
       if (spec.goal != Goal::count) {  // the offload skeleton bounds: optimisation only
@@ -119,8 +120,30 @@ TEST_CASE("the ivm kernels compile for a two-ended flowshop", "[nvrtc][two_ends]
   NvrtcOutput ivm = compile_unit(device_unit_of("ivm", spec, generate_problem(spec)));
   INFO(ivm.log);
   REQUIRE(ivm.ok);
-  CHECK(ivm.ptx.find(".entry pj_ivm_explore_local") != std::string::npos);
+  CHECK(ivm.ptx.find(".entry pj_ivm_explore") != std::string::npos);
+  // 20 rows of a two-ended node, 128 threads: past 64 KiB, so local rows.
+  CHECK(ivm.ptx.find("pj_ivm_shared_rows = 1;") == std::string::npos);
   CHECK(ivm.cubin.size() > 0);
+}
+
+// One explore kernel is compiled, for the rows' placement: automatic (shared while a
+// block's rows take at most 64 KiB) or --ivm-rows; the host reads pj_ivm_shared_rows.
+TEST_CASE("the ivm unit compiles the explore kernel for the rows' placement", "[nvrtc]") {
+  LoadOptions o;
+  o.spec_path = test::problem("nqueens.toml");
+  o.params = {"n=8"};
+  ProblemSpec spec = load_spec(o);
+  const ProblemSource src = generate_problem(spec);
+  for (auto [rows, shared] : {std::pair{"", 1}, std::pair{"local", 0}, std::pair{"shared", 1}}) {
+    INFO("--ivm-rows '" << rows << "'");
+    NvrtcOutput ivm = compile_unit(device_unit_of("ivm", spec, src, rows));
+    INFO(ivm.log);
+    REQUIRE(ivm.ok);
+    // (PTX leaves out an initialiser of zero.)
+    CHECK((ivm.ptx.find("pj_ivm_shared_rows = 1;") != std::string::npos) == (shared == 1));
+    // The shared rows' array is the only dynamic shared memory of the unit.
+    CHECK((ivm.ptx.find("pj_ivm_rows[]") != std::string::npos) == (shared == 1));
+  }
 }
 
 // assign() and minprod() (templates/pair_reductions.h): the assignment bounds of atsp
