@@ -93,8 +93,11 @@ std::string ExprEmitter::emit(const Expr& e) {
     case K::call: return call(e);
     case K::index: {
       // Data tables may be stored narrower than int (emit_data): reads widen to int.
+      // Arrays uploaded at run time are read through pj::run_time_value (templates/prelude.h).
       std::string x = indexed(e, nullptr);
-      return e.args[0]->sym->kind == Symbol::Kind::data ? cxx_type(Type::int_, wide_) + "(" + x + ")" : x;
+      const Symbol* s = e.args[0]->sym;
+      if (s->kind != Symbol::Kind::data) return x;
+      return cxx_type(Type::int_, wide_) + "(" + (s->run_time_range ? "pj::run_time_value(" + x + ")" : x) + ")";
     }
     case K::reduce: return reduce(e);
     case K::argsort: PJ_INTERNAL_ASSERT(false, "argsort outside [derived] passed the checker");

@@ -193,6 +193,14 @@ void emit_data(GenContext& g) {
   std::vector<const DataItem*> compiled = compiled_data(g.spec);
   // Constant memory holds 64 KiB; tables past that budget go to global memory.
   size_t constant_left = 60 * 1024;
+  // Arrays read at run time are stored as ints when all of them fit in constant memory
+  // so: ptxas reads a 32-bit word of constant memory as an operand (c[bank][offset]),
+  // narrower ones need a load instruction each (flowshop's bound: 1,200 loads of shorts
+  // against 600 of ints). Compiled-in values are immediates, whatever their type.
+  size_t run_time_ints = 0;
+  for (const DataItem* d : compiled)
+    if (!d->dim_exprs.empty() && g.spec.symbols.at(d->name).run_time_range) run_time_ints += d->values.size() * 4;
+  const bool widen = run_time_ints <= constant_left;
   for (auto [items, from] : {std::pair{&g.spec.data, "from the instance"}, std::pair{&g.spec.derived, "derived"}}) {
     for (const auto& d : *items) {
       if (d.dim_exprs.empty()) continue;
@@ -200,8 +208,9 @@ void emit_data(GenContext& g) {
       std::string dims;
       for (auto n : d.dims) dims += "[" + std::to_string(n) + "]";
       const Symbol& sym = g.spec.symbols.at(d.name);
-      const char* type = sym.run_time_range ? element_type(sym.run_time_range->first, sym.run_time_range->second)
-                                            : element_type(d.values);
+      const char* type = !sym.run_time_range ? element_type(d.values)
+                         : widen               ? "int"
+                                               : element_type(sym.run_time_range->first, sym.run_time_range->second);
       size_t bytes = d.values.size() * element_bytes(type);
       const bool constant = bytes <= constant_left;
       if (constant) constant_left -= bytes;
