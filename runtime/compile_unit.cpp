@@ -1,5 +1,7 @@
 #include "runtime/compile_unit.hpp"
 
+#include <cstdlib>
+
 #include "generator/code_writer.hpp"
 #include "runtime/device_fault_hook.hpp"
 #include "runtime/embedded.hpp"
@@ -45,6 +47,9 @@ CompileUnit device_unit(const UnitInputs& in, std::vector<std::string> templates
   for (const auto& g : generated) u.generated.push_back(g.name);
   u.options = std::move(options);
   for (auto& o : device_fault_hook_options()) u.options.push_back(std::move(o));  // a test hook; none otherwise
+  // For measuring: NVRTC's --split-compile=N (threads that optimise in parallel; 0: all).
+  if (const char* n = std::getenv("PERMJIT_NVRTC_SPLIT"); n && *n)
+    u.options.push_back("--split-compile=" + std::to_string(std::atoi(n)));
   u.data = in.source.data;
   return u;
 }
