@@ -1,5 +1,6 @@
 // The data side of a problem source: constants, instance arrays, the node struct.
 #include <algorithm>
+#include <cstdlib>
 #include <numeric>
 #include <set>
 
@@ -200,7 +201,11 @@ void emit_data(GenContext& g) {
   size_t run_time_ints = 0;
   for (const DataItem* d : compiled)
     if (!d->dim_exprs.empty() && g.spec.symbols.at(d->name).run_time_range) run_time_ints += d->values.size() * 4;
-  const bool widen = run_time_ints <= constant_left;
+  // For measuring (PERMJIT_RUN_TIME_ARRAYS): "narrow" keeps their narrowest types,
+  // "global" puts them in global memory.
+  const char* how = std::getenv("PERMJIT_RUN_TIME_ARRAYS");
+  const std::string layout = how ? how : "";
+  const bool widen = run_time_ints <= constant_left && layout.empty();
   for (auto [items, from] : {std::pair{&g.spec.data, "from the instance"}, std::pair{&g.spec.derived, "derived"}}) {
     for (const auto& d : *items) {
       if (d.dim_exprs.empty()) continue;
@@ -212,7 +217,7 @@ void emit_data(GenContext& g) {
                          : widen               ? "int"
                                                : element_type(sym.run_time_range->first, sym.run_time_range->second);
       size_t bytes = d.values.size() * element_bytes(type);
-      const bool constant = bytes <= constant_left;
+      const bool constant = bytes <= constant_left && !(sym.run_time_range && layout == "global");
       if (constant) constant_left -= bytes;
       if (sym.run_time_range) {
         // Declared with C linkage, so the loader finds it by name; its values come then.
