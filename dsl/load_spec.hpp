@@ -15,10 +15,10 @@ struct LoadOptions {
   // false for `check` without --instance: types are checked, sizes that come from the
   // instance stay unknown. true: a spec with data needs an instance.
   bool need_instance = true;
-  // --data: "compiled" (the default) compiles the values of instance arrays into the
-  // source; "run-time" has code read them at run time, so one module serves every
-  // instance of a shape (dsl/run_time_data.hpp; measured in docs/performance.md).
-  std::string data = "compiled";
+  // --data: "run-time" (the default) has code read the values of instance arrays at run
+  // time, so one module serves every instance of a shape (dsl/run_time_data.hpp);
+  // "compiled" compiles them into the source (measured in docs/performance.md).
+  std::string data = "run-time";
   // --no-symmetry: read [symmetry] (its errors are reported) but search the whole tree.
   bool ignore_symmetry = false;
 };

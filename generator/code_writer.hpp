@@ -79,8 +79,10 @@ class CodeWriter {
   int64_t heavy_from_ = kDefaultHeavyFrom;
 
  public:
-  // Statements a fully unrolled loop nest may expand to (PERMJIT_UNROLL_BUDGET overrides).
+  // Statements a fully unrolled loop nest may expand to (PERMJIT_UNROLL_BUDGET overrides):
+  // with instance data compiled in, and with data read at run time (generator/generate.cpp).
   static constexpr int64_t kDefaultUnrollBudget = 8192;
+  static constexpr int64_t kRunTimeDataUnrollBudget = 256;
   // Unrolled statements from which a function is compiled once (PERMJIT_HEAVY_FROM
   // overrides). Off by default: a called bound() made ivm on ta022 2.9x slower (H100).
   static constexpr int64_t kDefaultHeavyFrom = INT64_MAX;

@@ -194,18 +194,14 @@ void emit_data(GenContext& g) {
   std::vector<const DataItem*> compiled = compiled_data(g.spec);
   // Constant memory holds 64 KiB; tables past that budget go to global memory.
   size_t constant_left = 60 * 1024;
-  // Arrays read at run time are stored as ints when all of them fit in constant memory
-  // so: ptxas reads a 32-bit word of constant memory as an operand (c[bank][offset]),
-  // narrower ones need a load instruction each (flowshop's bound: 1,200 loads of shorts
-  // against 600 of ints). Compiled-in values are immediates, whatever their type.
-  size_t run_time_ints = 0;
-  for (const DataItem* d : compiled)
-    if (!d->dim_exprs.empty() && g.spec.symbols.at(d->name).run_time_range) run_time_ints += d->values.size() * 4;
-  // For measuring (PERMJIT_RUN_TIME_ARRAYS): "narrow" keeps their narrowest types,
-  // "global" puts them in global memory.
+  // Arrays read at run time go to global memory, read through the read-only cache
+  // (pj::run_time_value). Flowshop's two-ended search on ta022 (H100, ivm, at the
+  // optimum): 0.414 s from global memory against 0.537 s from constant memory and 0.568 s
+  // from constant memory as ints (docs/performance.md, "One compile per shape"). Values
+  // compiled in are immediates, and stay in constant memory. PERMJIT_RUN_TIME_ARRAYS=constant
+  // puts run-time arrays in constant memory, for measuring.
   const char* how = std::getenv("PERMJIT_RUN_TIME_ARRAYS");
-  const std::string layout = how ? how : "";
-  const bool widen = run_time_ints <= constant_left && layout.empty();
+  const bool run_time_constant = how && std::string(how) == "constant";
   for (auto [items, from] : {std::pair{&g.spec.data, "from the instance"}, std::pair{&g.spec.derived, "derived"}}) {
     for (const auto& d : *items) {
       if (d.dim_exprs.empty()) continue;
@@ -213,11 +209,10 @@ void emit_data(GenContext& g) {
       std::string dims;
       for (auto n : d.dims) dims += "[" + std::to_string(n) + "]";
       const Symbol& sym = g.spec.symbols.at(d.name);
-      const char* type = !sym.run_time_range ? element_type(d.values)
-                         : widen               ? "int"
-                                               : element_type(sym.run_time_range->first, sym.run_time_range->second);
+      const char* type = sym.run_time_range ? element_type(sym.run_time_range->first, sym.run_time_range->second)
+                                            : element_type(d.values);
       size_t bytes = d.values.size() * element_bytes(type);
-      const bool constant = bytes <= constant_left && !(sym.run_time_range && layout == "global");
+      const bool constant = bytes <= constant_left && (!sym.run_time_range || run_time_constant);
       if (constant) constant_left -= bytes;
       if (sym.run_time_range) {
         // Declared with C linkage, so the loader finds it by name; its values come then.

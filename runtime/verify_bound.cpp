@@ -9,6 +9,7 @@
 #include "runtime/cache.hpp"
 #include "runtime/compile_unit.hpp"
 #include "runtime/host_compiler.hpp"
+#include "runtime/run_time_data.hpp"
 #include "templates/verify_abi.h"
 
 namespace permjit {
@@ -17,13 +18,21 @@ namespace {
 // The module's one entry point, with its ABI checked; closed with the object.
 class VerifyModule {
  public:
-  explicit VerifyModule(const std::string& path) : handle_(dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL)) {
+  // `data`: the source's run-time arrays (dsl/run_time_data.hpp), written before the run.
+  VerifyModule(const std::string& path, const std::vector<RunTimeArray>& data)
+      : handle_(dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL)) {
     if (!handle_) throw std::runtime_error("cannot load the compiled module " + path + ": " + dlerror());
     auto abi = reinterpret_cast<PjVerifyAbiFn>(dlsym(handle_, "pj_verify_abi"));
     run_ = reinterpret_cast<PjVerifyBoundFn>(dlsym(handle_, "pj_verify_bound"));
     if (!abi || !run_ || abi() != PJ_VERIFY_ABI) {
       dlclose(handle_);
       throw std::runtime_error("the compiled module " + path + " does not match this permjit (ABI)");
+    }
+    try {
+      fill_host_data(data, handle_, path);
+    } catch (...) {
+      dlclose(handle_);
+      throw;
     }
   }
   ~VerifyModule() { dlclose(handle_); }
@@ -43,7 +52,7 @@ BoundReport verify_bound(const ProblemSpec& spec, const VerifyBoundOptions& opts
   const ProblemSource source = generate_problem(spec);
   const std::string unit = assemble_unit(source, {"verify_abi.h", "host_rng.h", "cpu_verify_bound.hpp"});
   const HostModule mod = compile_host_module(unit, ModuleCache(opts.cache_dir.empty() ? default_cache_dir() : opts.cache_dir));
-  VerifyModule module(mod.path);
+  VerifyModule module(mod.path, source.data);
   const PjVerifyArgs args{opts.below, opts.samples, opts.seed};
   PjVerifyResult out{};
   PJ_INTERNAL_ASSERT(module.run()(&args, &out) == 0, "the bound check refused an optimisation spec");

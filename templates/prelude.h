@@ -13,7 +13,8 @@
 // Tables past constant memory's 64 KiB: global memory, read through the caches.
 #define PJ_DATA_GLOBAL __device__ const
 // Instance data read at run time (dsl/run_time_data.hpp): declared here, written by the
-// host when the module loads (runtime/run_time_data.hpp), read-only during the search.
+// host when the module loads (runtime/run_time_data.hpp), read-only during the search,
+// read through pj::run_time_value.
 #define PJ_RUN_TIME_DATA __constant__
 #define PJ_RUN_TIME_DATA_GLOBAL __device__
 #else
@@ -38,11 +39,11 @@ PJ_HD long long abs(long long a) { return a < 0 ? -a : a; }
 
 // A read of an instance array uploaded when the module loads (PJ_RUN_TIME_DATA*): node
 // code reads every element of one through this. NVVM keeps a plain load of a writable
-// __constant__ array in order with every other memory access, and spent 6x longer on
-// flowshop's bound than with the values compiled in (0.96 s against 0.16 s); loaded
-// here as a pure function of its address (nothing writes the arrays while a kernel
-// runs), the same bound took as long as the compiled one. Constant memory: ld.const (the
-// address folds into c[bank][offset] operands); global: the read-only cache (__ldg).
+// array in order with every other memory access, and spent 6x longer on flowshop's
+// bound than with the values compiled in (0.96 s against 0.16 s); loaded here as a pure
+// function of its address (nothing writes the arrays while a kernel runs), the same
+// bound took about as long as the compiled one. Global memory (where the generator puts
+// run-time arrays): the read-only cache (__ldg); constant memory: ld.const.
 template <class T>
 PJ_HD T run_time_value(const T& x) {
 #if defined(__CUDA_ARCH__)

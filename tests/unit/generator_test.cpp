@@ -34,11 +34,13 @@ std::string qap_instance(int n) {
   return s;
 }
 
-ProblemSpec load(const std::string& problem, std::vector<std::string> params, const std::string& instance = "") {
+ProblemSpec load(const std::string& problem, std::vector<std::string> params, const std::string& instance = "",
+                 const std::string& data = "run-time") {
   LoadOptions o;
   o.spec_path = test::problem(problem);
   o.params = std::move(params);
   o.instance_path = instance;
+  o.data = data;
   try {
     return load_spec(o);
   } catch (const UserErrors& e) {
@@ -151,13 +153,14 @@ TEST_CASE("generate: the parameter value reaches the source", "[generator]") {
 
 TEST_CASE("generate: atsp with a TSPLIB instance of 8 cities", "[generator]") {
   TempFile inst("gen8.atsp", atsp_instance(8));
-  ProblemSpec spec = load("atsp.toml", {}, inst.path());
+  ProblemSpec spec = load("atsp.toml", {}, inst.path(), "compiled");
   REQUIRE(spec.size == 8);
   check_common(spec, "atsp.problem.inc");
   std::string t = generate_problem(spec).text;
   CHECK_THAT(t, Catch::Contains("constexpr pj::Goal kGoal = pj::Goal::minimize;"));
   CHECK_THAT(t, Catch::Contains("constexpr int kPrefixLength = 1;"));
-  // The instance data are compile-time constants: row 7 of the matrix appears as given.
+  // With --data compiled the instance data are compile-time constants: row 7 of the
+  // matrix appears as given.
   CHECK_THAT(t, Catch::Contains("71, 72, 73, 74, 75, 76, 77, 9999"));
   int l = spec_line(spec, "objective");
   CHECK(mapped_line(t, "data_dist[s.last][s.first]") == std::pair{spec.file->path, l});

@@ -37,6 +37,9 @@ ProblemSpec load_with(const std::string& spec_text, const std::string& instance_
   LoadOptions o;
   o.spec_path = spec.path();
   o.instance_path = inst.path();
+  // The values stay published to their symbols, as --data compiled leaves them (the
+  // default, run-time, hides them from the generator: dsl/run_time_data.hpp).
+  o.data = "compiled";
   return load_ok(o);
 }
 

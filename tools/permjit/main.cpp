@@ -20,8 +20,8 @@ void add_spec_options(CLI::App* cmd, permjit::LoadOptions& load) {
   cmd->add_option("--record", load.instance_record,
                   "for a file of one instance per line (e.g. korf100.txt): the line to read, from 1");
   cmd->add_option("--data", load.data,
-                  "compiled: the instance's values in the code (default) | run-time: read when the module loads, "
-                  "one module per shape");
+                  "run-time: the instance's values read when the module loads, one module per shape (default) | "
+                  "compiled: the values in the code, one module per instance");
   cmd->add_flag("--no-symmetry", load.ignore_symmetry,
                 "search the whole tree, as if the spec declared no [symmetry] (its errors are still reported)");
 }
