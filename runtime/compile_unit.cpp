@@ -47,12 +47,12 @@ CompileUnit device_unit(const UnitInputs& in, std::vector<std::string> templates
   for (const auto& g : generated) u.generated.push_back(g.name);
   u.options = std::move(options);
   for (auto& o : device_fault_hook_options()) u.options.push_back(std::move(o));  // a test hook; none otherwise
-  // NVRTC optimises the unit's functions on every hardware thread (--split-compile=0):
-  // flowshop's defaults on ta022 compiled in 2.8 s instead of 4.2 s on the H100 machine's
-  // 16 cores, with the same search time. PERMJIT_NVRTC_SPLIT=N sets the threads, for
-  // measuring (1: one).
-  const char* n = std::getenv("PERMJIT_NVRTC_SPLIT");
-  u.options.push_back("--split-compile=" + std::to_string(n && *n ? std::atoi(n) : 0));
+  // PERMJIT_NVRTC_SPLIT=N: NVRTC's --split-compile=N for every unit, for measuring (it
+  // replaces a skeleton's own choice; 1: one thread).
+  if (const char* n = std::getenv("PERMJIT_NVRTC_SPLIT"); n && *n) {
+    std::erase_if(u.options, [](const std::string& o) { return o.starts_with("--split-compile="); });
+    u.options.push_back("--split-compile=" + std::to_string(std::atoi(n)));
+  }
   u.data = in.source.data;
   return u;
 }

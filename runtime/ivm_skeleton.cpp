@@ -100,6 +100,11 @@ SkeletonUnits ivm_units(const UnitInputs& in) {
     throw UserErrors(std::move(d));
   }
   std::vector<std::string> options{"-DPJ_BLOCK=" + std::to_string(in.opts.block())};
+  // NVRTC optimises the unit's functions on every host thread: flowshop's defaults on
+  // ta022 compiled in 2.8 s instead of 4.2 s on the H100 machine's 16 cores, and searched
+  // as fast (N-Queens 17 too). Not for every skeleton: the ida kernel searched Korf's 100
+  // 28% slower so (docs/performance.md, "One compile per shape").
+  options.push_back("--split-compile=0");
   // --ivm-rows decides which explore kernel is compiled (templates/gpu_ivm.cuh).
   if (in.opts.ivm_rows == "local" || in.opts.ivm_rows == "shared")
     options.push_back(std::string("-DPJ_IVM_ROWS=") + (in.opts.ivm_rows == "local" ? "1" : "2"));
