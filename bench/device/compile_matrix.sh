@@ -10,38 +10,15 @@
 #   ATSP br17 (ivm, --ub 39) and QAP nug12 (ivm, --ub 578) in both data modes, cold then
 #     warm twice;
 #   N-Queens 17 (ivm) and Korf's first 15-puzzle (ida), which read no instance arrays,
-#     with NVRTC on every host thread (the default) and on one (PERMJIT_NVRTC_SPLIT=1),
-#     cold then warm twice.
+#     with PERMJIT_NVRTC_SPLIT=0 (NVRTC on every host thread) and 1 (one), cold then warm
+#     twice.
+# NVRTC may keep a cache of its own (docs/performance.md "One compile per shape"): a cold
+# figure is one only for a unit it has not compiled on the machine before.
 #   bash bench/device/compile_matrix.sh            # all of it
 #   bash bench/device/compile_matrix.sh flowshop   # one part: flowshop | assign | nodata
 set -uo pipefail
-source bench/device/env.sh
-OUT="${OUT:-/tmp/permjit-out}"
-mkdir -p "$OUT"
-I=.device-bin/instances
-commit=$(cat .device-bin/COMMIT 2>/dev/null || echo unknown)
+source bench/device/solve_log.sh
 log="$OUT/compile-matrix.jsonl"
-run() {  # config cache-dir pass spec [args...]
-  local config=$1 cache=$2 pass=$3 spec=$4
-  shift 4
-  local line
-  line=$(timeout 120 permjit solve "$spec" --cache-dir "$cache" --json --quiet "$@") || {
-    echo "$config $pass $spec $*: failed"
-    return
-  }
-  python3 - "$line" "$config" "$pass" "$commit" <<'EOF' | tee -a "$log" | python3 -c '
-import json, sys
-r = json.loads(sys.stdin.read())
-t, c = r["time_s"], r.get("compile_s", {})
-what = (r.get("instance") or r["problem"]).split("/")[-1]
-print(r["config"], r["pass"], what, "nvrtc %.2f compile %.2f search %.3f hit %s evaluated %d" % (
-    c.get("nvrtc", 0), t["compile"], t["search"], r["cache_hit"], r["nodes"]["evaluated"]))'
-import json, sys
-r = json.loads(sys.argv[1])
-r.update(config=sys.argv[2], **{"pass": sys.argv[3]}, commit=sys.argv[4])
-print(json.dumps(r))
-EOF
-}
 parts="${*:-flowshop assign nodata}"
 nproc
 # NVRTC's shared libraries read once before the first measured compile.
@@ -52,11 +29,13 @@ for part in $parts; do
       for data in run-time compiled; do
         cache=$(mktemp -d)
         for p in ta021:2297 ta022:2099 ta023:2326 ta024:2223 ta025:2291 ta026:2226 ta027:2273 ta028:2200 ta029:2237 ta030:2178; do
-          run "$data" "$cache" first problems/flowshop.toml -i "$I/flowshop/${p%%:*}.txt" --skeleton ivm --ub "${p##*:}" --data "$data"
+          log_solve "$log" config="$data" pass=first -- problems/flowshop.toml -i "$I/flowshop/${p%%:*}.txt" \
+            --skeleton ivm --ub "${p##*:}" --data "$data" --cache-dir "$cache"
         done
         for pass in warm2 warm3; do
           for p in ta022:2099 ta029:2237 ta030:2178; do
-            run "$data" "$cache" "$pass" problems/flowshop.toml -i "$I/flowshop/${p%%:*}.txt" --skeleton ivm --ub "${p##*:}" --data "$data"
+            log_solve "$log" config="$data" pass="$pass" -- problems/flowshop.toml -i "$I/flowshop/${p%%:*}.txt" \
+              --skeleton ivm --ub "${p##*:}" --data "$data" --cache-dir "$cache"
           done
         done
         rm -rf "$cache"
@@ -66,8 +45,10 @@ for part in $parts; do
       for data in run-time compiled; do
         cache=$(mktemp -d)
         for pass in cold warm2 warm3; do
-          run "$data" "$cache" "$pass" problems/atsp.toml -i "$I/atsp/br17.atsp" --skeleton ivm --ub 39 --data "$data"
-          run "$data" "$cache" "$pass" problems/qap.toml -i "$I/qap/nug12.dat" --skeleton ivm --ub 578 --data "$data"
+          log_solve "$log" config="$data" pass="$pass" -- problems/atsp.toml -i "$I/atsp/br17.atsp" --skeleton ivm --ub 39 \
+            --data "$data" --cache-dir "$cache"
+          log_solve "$log" config="$data" pass="$pass" -- problems/qap.toml -i "$I/qap/nug12.dat" --skeleton ivm --ub 578 \
+            --data "$data" --cache-dir "$cache"
         done
         rm -rf "$cache"
       done
@@ -77,8 +58,10 @@ for part in $parts; do
         export PERMJIT_NVRTC_SPLIT=$split
         cache=$(mktemp -d)
         for pass in cold warm2 warm3; do
-          run "split $split" "$cache" "$pass" problems/nqueens.toml --param n=17 --skeleton ivm
-          run "split $split" "$cache" "$pass" problems/puzzle15.toml -i "$I/15puzzle/korf100.txt" --record 1 --skeleton ida
+          log_solve "$log" config="split $split" pass="$pass" -- problems/nqueens.toml --param n=17 --skeleton ivm \
+            --cache-dir "$cache"
+          log_solve "$log" config="split $split" pass="$pass" -- problems/puzzle15.toml -i "$I/15puzzle/korf100.txt" \
+            --record 1 --skeleton ida --cache-dir "$cache"
         done
         rm -rf "$cache"
       done

@@ -13,6 +13,7 @@
 #   bash bench/device/on_device.sh bench-ida-all       # Korf's 100 with ida, ida-thread, cpu x16 (a process each)
 #   bash bench/device/on_device.sh flowshop-cpu16-two-ends flowshop-cpu16-forward  # the CPU backend on 16 cores
 #   bash bench/device/on_device.sh compile-cold        # ivm on ta022/029/030: cold compile, then warm
+#   bash bench/device/on_device.sh compile-matrix      # the defaults per data mode, cold and warm (compile_matrix.sh)
 #   bash bench/device/on_device.sh ivm-shape           # ivm search: run-time data against specialized, unroll budget
 #   bash bench/device/on_device.sh flowshop-public-counts  # ta022/029/030 with the public code's bound (tails=2)
 #   bash bench/device/on_device.sh cpu-scaling         # the cpu skeleton at 1-16 threads; the hand-written counter
@@ -234,6 +235,9 @@ for l in open(sys.argv[1]):
       ;;
     test-ivm)
       permjit_gpu_tests "[ivm]" --durations yes 2>&1 | tee "$out/gpu-tests-ivm.log" | tail -30
+      ;;
+    compile-matrix)  # issue 15's matrix: flowshop, ATSP, QAP per data mode; N-Queens, Korf per NVRTC threads
+      OUT="$out" bash bench/device/compile_matrix.sh 2>&1 | tee "$out/compile-matrix.log"
       ;;
     compile-cold)  # ivm on ta022/029/030 at the optimum: each with an empty cache (cold), then again (warm)
       bash bench/compile_cold.sh "$out/compile-cold.jsonl" 2>&1 | tee "$out/compile-cold.log"

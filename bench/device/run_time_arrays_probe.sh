@@ -3,14 +3,11 @@
 # of flowshop's defaults (ivm, two ends, --ub = optimum) on ta022, ta029 and ta030 with
 # the run-time arrays in global memory (the default) and in constant memory
 # (PERMJIT_RUN_TIME_ARRAYS=constant), and with the data compiled in. Each: a compile,
-# then two runs per instance. (At b09cb4c the script also measured the run-time arrays
-# stored as ints in constant memory, since removed: slower than both.)
+# then two runs per instance. One JSON line per run in $OUT/run-time-arrays.jsonl. (At
+# b09cb4c the script also measured the run-time arrays stored as ints in constant
+# memory, since removed: slower than both.)
 set -uo pipefail
-source bench/device/env.sh
-OUT="${OUT:-/tmp/permjit-out}"
-mkdir -p "$OUT"
-I=.device-bin/instances/flowshop
-commit=$(cat .device-bin/COMMIT 2>/dev/null || echo unknown)
+source bench/device/solve_log.sh
 for config in global constant compiled; do
   cache=$(mktemp -d)
   data=run-time
@@ -21,21 +18,9 @@ for config in global constant compiled; do
   esac
   for pass in 1 2; do
     for p in ta022:2099 ta029:2237 ta030:2178; do
-      i=${p%%:*}
-      timeout 60 permjit solve problems/flowshop.toml -i $I/$i.txt --skeleton ivm --data $data --ub ${p##*:} \
-        --cache-dir "$cache" --json --quiet > "$OUT/last.json"
-      python3 - "$OUT/last.json" "$config" "$pass" "$commit" <<'PY' | tee -a "$OUT/run-time-arrays.jsonl" | python3 -c '
-import json, sys
-r = json.loads(sys.stdin.read())
-print(r["config"], r["pass"], r["instance"].split("/")[-1], "nvrtc %.2f search %.3f evaluated %d" % (
-    r["compile_s"]["nvrtc"], r["time_s"]["search"], r["nodes"]["evaluated"]))'
-import json, sys
-r = json.load(open(sys.argv[1]))
-r.update(config=sys.argv[2], **{"pass": sys.argv[3]}, commit=sys.argv[4])
-print(json.dumps(r))
-PY
+      log_solve "$OUT/run-time-arrays.jsonl" config="$config" pass="$pass" -- problems/flowshop.toml \
+        -i "$I/flowshop/${p%%:*}.txt" --skeleton ivm --data "$data" --ub "${p##*:}" --cache-dir "$cache"
     done
   done
   rm -rf "$cache"
 done
-rm -f "$OUT/last.json"

@@ -1,0 +1,35 @@
+# Sourced by the device probes (bench/device/*_probe.sh, compile_matrix.sh,
+# cold_compile_repeat.sh), from the repository root with .device-bin carried: the
+# carried binaries on PATH, $OUT, $I (the instances), $commit, and log_solve.
+source bench/device/env.sh
+OUT="${OUT:-/tmp/permjit-out}"
+mkdir -p "$OUT"
+I=.device-bin/instances
+commit=$(cat .device-bin/COMMIT 2>/dev/null || echo unknown)
+
+# log_solve FILE LABEL=VALUE... -- SOLVE-ARGS...: runs `permjit solve SOLVE-ARGS --json
+# --quiet` (at most 120 s), appends its JSON line with the labels and the commit to FILE
+# and prints a line: the labels, the instance, NVRTC, compile and search seconds, whether
+# the module cache hit, the evaluated nodes.
+log_solve() {
+  local file=$1
+  shift
+  local labels=()
+  while [[ $# -gt 0 && $1 != -- ]]; do labels+=("$1"); shift; done
+  shift
+  local line
+  line=$(timeout 120 permjit solve "$@" --json --quiet) || { echo "${labels[*]} $*: failed"; return; }
+  python3 - "$file" "$line" "$commit" "${labels[@]}" <<'PY'
+import json, sys
+path, line, commit = sys.argv[1:4]
+labels = dict(a.split("=", 1) for a in sys.argv[4:])
+r = json.loads(line)
+r.update(labels, commit=commit)
+with open(path, "a") as f:
+    f.write(json.dumps(r) + "\n")
+t, c = r["time_s"], r.get("compile_s", {})
+what = (r.get("instance") or r["problem"]).split("/")[-1]
+print(" ".join(labels.values()), what, "nvrtc %.2f compile %.2f search %.3f hit %s evaluated %d" % (
+    c.get("nvrtc", 0), t["compile"], t["search"], r["cache_hit"], r["nodes"]["evaluated"]))
+PY
+}
