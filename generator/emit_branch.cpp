@@ -111,10 +111,24 @@ void emit_place(GenContext& g) {
   const Branch& b = g.spec.branch;
   if (b.ends == 1) {
     emit_placement(g, "place", b.place, "the next position");
-    return;
+  } else {
+    emit_placement(g, "place", b.place, "the front: the first free position from the left");
+    emit_placement(g, "place_back", b.place_back, "the back: the first free position from the right");
   }
-  emit_placement(g, "place", b.place, "the front: the first free position from the left");
-  emit_placement(g, "place_back", b.place_back, "the back: the first free position from the right");
+  // One entry for skeletons that place at either end (the same code for one end or two).
+  g.out.line("// The child c of p with v at `end` (0: the front, 1: the back; one end: the front).");
+  g.out.line("PJ_HD void place_at(const Node& p, int v, int end, Node& c) {");
+  g.out.indent();
+  if (b.ends == 1) {
+    g.out.line("(void)end;");
+    g.out.line("place(p, v, c);");
+  } else {
+    g.out.line("if (end) place_back(p, v, c);");
+    g.out.line("else place(p, v, c);");
+  }
+  g.out.dedent();
+  g.out.line("}");
+  g.out.line("");
 }
 
 void emit_root(GenContext& g) {

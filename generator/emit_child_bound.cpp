@@ -16,6 +16,8 @@
 // only the stores (the rest of its body is dead and the compilers drop it).
 // Tests: tests/lit/child-bound.test (what is split), tests/e2e/child_bound_test.cpp
 // (child_bound equals bound on every child of random nodes).
+#include <algorithm>
+
 #include "dsl/diagnostics.hpp"
 #include "generator/emit_expr.hpp"
 #include "generator/emit_parts.hpp"

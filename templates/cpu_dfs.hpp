@@ -213,11 +213,7 @@ inline int children_of(const Node& parent, int depth, int lo, int* perm, long lo
     for (Mask rem = cand; rem; rem &= rem - 1) {
       const int v = pj::lowest(rem);
       Kid& kid = kids[n];
-#ifdef PJ_TWO_ENDS
-      if (back) problem::place_back(parent, v, kid.node);
-      else
-#endif
-        problem::place(parent, v, kid.node);
+      problem::place_at(parent, v, back, kid.node);
       long long b = 0;
       const bool keep = visit(kid.node, depth, pos, v, perm, best, sh, c, &b, stages, parent_reductions);
       const long long key = kGoal == pj::Goal::minimize ? b : -b;

@@ -53,13 +53,8 @@ inline bool random_node(Rng& rng, int target, Walk& w) {
     for (int k = static_cast<int>(rng.next() % static_cast<unsigned long long>(n)); k > 0; --k) rem &= rem - 1;
     const int v = pj::lowest(rem);
     Node child;
-    bool back = false;
-#ifdef PJ_TWO_ENDS
-    back = w.depth + 1 < kSize && (rng.next() & 1);
-    if (back) problem::place_back(w.node, v, child);
-    else
-#endif
-      problem::place(w.node, v, child);
+    const bool back = problem::kEnds == 2 && w.depth + 1 < kSize && (rng.next() & 1);
+    problem::place_at(w.node, v, back, child);
     w.perm[back ? kSize - 1 - (w.depth - w.lo) : w.lo] = v;
     if (!back) ++w.lo;
     ++w.depth;

@@ -37,18 +37,6 @@ PJ_HD EndBits with_end(EndBits bits, int k, int end) {
   return (bits & ~(1ull << k)) | (static_cast<EndBits>(end) << k);
 }
 
-// The child of `parent` with value v at `end` (0: the front, 1: the back).
-PJ_HD void place_at(const Node& parent, int v, int end, Node& child) {
-#ifdef PJ_TWO_ENDS
-  if (end) {
-    problem::place_back(parent, v, child);
-    return;
-  }
-#endif
-  (void)end;
-  problem::place(parent, v, child);
-}
-
 // Whether a bound prunes against the incumbent `best` (never when counting).
 PJ_HD bool prunes(int bound, int best) {
   if constexpr (problem::kGoal == pj::Goal::minimize) return bound >= best;
@@ -112,7 +100,7 @@ PJ_HEAVY Mask children_two_ends(const N& parent, Mask cand, int best, int& end) 
         ++count[e];
       } else {
         Node child;
-        place_at(parent, v, e, child);
+        problem::place_at(parent, v, e, child);
         // Without reductions to share, child_bound is bound(): the module's one copy of it.
         const int b = problem::kParentReductions > 0 ? child_bound_of(child, prep, v) : bound_of(child);
         key_sum[e] += problem::kGoal == pj::Goal::maximize ? -static_cast<long long>(b) : b;
@@ -186,7 +174,7 @@ PJ_HD bool explore_two_ends(Ref x, layout::Level* stack, int stride, Hooks& hook
     stack[k * stride].rem = x.M(k);
     vals[k] = x.V(k);
     Node next;
-    place_at(cur, vals[k], end_at(ends, k), next);
+    problem::place_at(cur, vals[k], end_at(ends, k), next);
     cur = next;
   }
   Mask rem = x.M(top);
@@ -218,7 +206,7 @@ PJ_HD bool explore_two_ends(Ref x, layout::Level* stack, int stride, Hooks& hook
     const int v = pj::lowest(rem);
     rem &= rem - 1;
     Node child;
-    place_at(cur, v, end_at(ends, top), child);
+    problem::place_at(cur, v, end_at(ends, top), child);
     vals[top] = v;
     if (top + 1 == L) {
       ++c.evaluated;

@@ -13,17 +13,6 @@ inline uint64_t next(uint64_t& x) {
   return x;
 }
 
-inline void place_at(const problem::Node& p, int v, int end, problem::Node& c) {
-#ifdef PJ_TWO_ENDS
-  if (end) {
-    problem::place_back(p, v, c);
-    return;
-  }
-#endif
-  (void)end;
-  problem::place(p, v, c);
-}
-
 }  // namespace child_bound_check
 
 // Children compared, and how many of them differed (the first difference in *bad_*).
@@ -44,7 +33,7 @@ extern "C" void pj_child_bound_check(unsigned long long seed, int paths, unsigne
         const int v = pj::lowest(rem);
         for (int e = 0; e < ends; ++e) {
           problem::Node child;
-          place_at(cur, v, e, child);
+          problem::place_at(cur, v, e, child);
           const long long want = problem::bound(child), got = problem::child_bound(child, prep, v);
           ++*compared;
           if (want != got && (*differed)++ == 0) {
@@ -58,7 +47,7 @@ extern "C" void pj_child_bound_check(unsigned long long seed, int paths, unsigne
       problem::Mask rem = cur.free;
       for (int i = 0; i < k; ++i) rem &= rem - 1;
       problem::Node child;
-      place_at(cur, pj::lowest(rem), static_cast<int>(next(x) % static_cast<uint64_t>(ends)), child);
+      problem::place_at(cur, pj::lowest(rem), static_cast<int>(next(x) % static_cast<uint64_t>(ends)), child);
       cur = child;
     }
   }
