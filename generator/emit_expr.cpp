@@ -51,6 +51,20 @@ std::string ExprEmitter::name(const Expr& e) {
   return "?";
 }
 
+// `a & ~b` of sets, one side a complement: every set value lies within kAll, so the
+// other side keeps the result there and the complement needs no mask of its own (on
+// the host one `andn`; `~a & ~b` is ~(a | b) and keeps its masks).
+std::optional<std::string> ExprEmitter::and_not(const Expr& e) {
+  if (e.type != Type::bits || e.text != "&") return std::nullopt;
+  auto complement = [](const Expr& x) { return x.kind == Expr::Kind::unary && x.type == Type::bits; };
+  const bool l_not = complement(*e.args[0]), r_not = complement(*e.args[1]);
+  if (l_not == r_not) return std::nullopt;
+  // Emitted left to right, as any binary operator (emitting may write hoisted lines).
+  std::string l = l_not ? "~" + emit(*e.args[0]->args[0]) : emit(*e.args[0]);
+  std::string r = r_not ? "~" + emit(*e.args[1]->args[0]) : emit(*e.args[1]);
+  return "(" + l + " & " + r + ")";
+}
+
 std::string ExprEmitter::emit(const Expr& e) {
   using K = Expr::Kind;
   switch (e.kind) {
@@ -65,6 +79,7 @@ std::string ExprEmitter::emit(const Expr& e) {
       return "(" + e.text + x + ")";
     }
     case K::binary: {
+      if (auto masked = and_not(e)) return *masked;
       std::string l = emit(*e.args[0]);
       std::string r = emit(*e.args[1]);
       if (wide_ && e.type == Type::int_ && std::string("+-*/%").find(e.text) != std::string::npos) {

@@ -91,6 +91,7 @@ class ExprEmitter {
   // The defined form (pj::div, pj::shl, ...) of an int division, remainder or shift, or
   // of a set shift, whose divisor or count is not proven safe; nullopt when it is
   // (emit_arith.cpp).
+  std::optional<std::string> and_not(const Expr& e);
   std::optional<std::string> defined_arith(const Expr& e, const std::string& l, const std::string& r);
   // Whether the int `e` provably lies in 0..width-1 of the set word.
   bool in_word(const Expr& e);
