@@ -17,6 +17,9 @@ const char* type_name(Type t);
 
 struct Symbol;
 
+// The two-set reductions (Expr::Kind::pair_reduce); dsl/pair_ops.hpp names them.
+enum class PairOp : uint8_t { assign, arborescence, minprod };
+
 struct Expr {
   enum class Kind { int_lit, bool_lit, name, unary, binary, cond, call, index, reduce, let, argsort, pair_reduce };
   Kind kind;
@@ -26,14 +29,15 @@ struct Expr {
   // unary: [x]; binary: [l, r]; cond: [c, a, b]; call: arguments; index: [array, i...];
   // reduce: [set, body] or [lo, hi, body]; let: [value, body];
   // argsort: [lo, hi, position, key...] (the position-th value of lo..hi by its keys)
-  // pair_reduce (text assign|minprod): [side A..., side B..., body...], each side a set
-  // or lo, hi (see side_b / first_body); assign has one body (the cost of var, var2),
-  // minprod two (the value of var, the value of var2).
+  // pair_reduce (`pair`, text its name): [side A..., side B..., body...], each side a
+  // set or lo, hi (see side_b / first_body); assign and arborescence have one body (the
+  // cost of var, var2), minprod two (the value of var, the value of var2).
   std::vector<std::unique_ptr<Expr>> args;
   std::string var;          // the bound name of reduce / let / argsort / side A of pair_reduce
   bool over_range = false;  // reduce (or side A) over lo..hi instead of a set
   std::string var2;          // pair_reduce: the bound name of side B
   bool over_range2 = false;  // pair_reduce: side B over lo..hi
+  PairOp pair = PairOp::assign;  // pair_reduce: which one
 
   Type type = Type::error;
   const Symbol* sym = nullptr;  // name, index base; the bound variable of reduce / let

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "dsl/pair_ops.hpp"
 #include "dsl/static_eval.hpp"
 
 namespace permjit {
@@ -332,10 +333,11 @@ class Checker {
     return Type::int_;
   }
 
-  // assign(i in S, j in T: cost) and minprod(x in S: a, y in T: b): each side a set or
-  // a range of ints; assign's cost sees both names, each of minprod's values its own.
+  // assign(i in S, j in T: cost), arborescence(...) and minprod(x in S: a, y in T: b):
+  // each side a set or a range of ints; a cost sees both names, each of minprod's
+  // values its own.
   Type pair_reduce(Expr& e) {
-    const bool assign = e.text == "assign";
+    const bool assign = pair_op_info(e.pair).cost_matrix;
     const size_t b = side_b(e), body = first_body(e);
     bool ok = true;
     auto side = [&](size_t at, bool range, const std::string& var) {
@@ -355,7 +357,7 @@ class Checker {
       scope_.resize(mark);
     }
     e.sym2 = bind_local(e.var2, Type::int_, e.loc);
-    ok &= want(*e.args.back(), Type::int_, assign ? "the cost of assign()" : "the second value of minprod()") != Type::error;
+    ok &= want(*e.args.back(), Type::int_, (assign ? "the cost of " + e.text + "()" : std::string("the second value of minprod()")).c_str()) != Type::error;
     scope_.resize(mark);
     if (!ok) return Type::error;
     if (!ctx_.solver)

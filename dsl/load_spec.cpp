@@ -15,6 +15,7 @@
 #include "dsl/instance.hpp"
 #include "dsl/load_path.hpp"
 #include "dsl/load_symmetry.hpp"
+#include "dsl/pair_ops.hpp"
 #include "dsl/parser.hpp"
 #include "dsl/static_eval.hpp"
 #include "dsl/toml_depth.hpp"
@@ -27,7 +28,12 @@ namespace {
 const std::set<std::string> kReserved = {"perm", "pos", "d",   "v",    "last", "first", "free",     "all",    "min",  "max",
                                          "abs", "bit",  "test", "sum",   "popcount", "lowest", "count", "int",
                                          "bits", "bool", "in",  "let",   "for",      "true",   "false",
-                                         "var", "if", "else", "return", "argsort", "assign", "minprod"};
+                                         "var", "if", "else", "return", "argsort"};
+
+// Reserved too: the two-set reductions' names (dsl/pair_ops.hpp).
+bool reserved(const std::string& name) {
+  return kReserved.count(name) || pair_op_named(name) != nullptr;
+}
 
 class Reader {
  public:
@@ -131,7 +137,7 @@ class Reader {
   }
 
   bool declare(Symbol sym) {
-    if (kReserved.count(sym.name)) {
+    if (reserved(sym.name)) {
       d_.error(sym.loc, "'" + sym.name + "' is a reserved name of the spec language", "choose another name");
       return false;
     }

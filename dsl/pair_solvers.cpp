@@ -1,6 +1,7 @@
 #include "dsl/pair_solvers.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <limits>
 
 namespace permjit {
@@ -46,6 +47,62 @@ int64_t min_cost_assignment(const std::vector<std::vector<int64_t>>& cost) {
     } while (j0 != 0);
   }
   return static_cast<int64_t>(-v[0]);
+}
+
+int64_t min_cost_arborescence(const std::vector<int64_t>& s, const std::vector<int64_t>& t,
+                              const std::vector<std::vector<int64_t>>& cost) {
+  if (t.empty()) return 0;
+  // Nodes: 0 stands for every root (S's elements outside T), b + 1 for t[b]. Arcs as a
+  // list, each (from, to, weight); the list shrinks its ends onto contracted cycles.
+  using W = __int128;
+  struct Arc {
+    size_t from, to;
+    W w;
+  };
+  std::vector<Arc> arcs;
+  bool rooted = false;
+  for (size_t a = 0; a < s.size(); ++a) {
+    const auto in_t = std::find(t.begin(), t.end(), s[a]);
+    const size_t from = in_t == t.end() ? 0 : size_t(in_t - t.begin()) + 1;
+    rooted |= from == 0;
+    for (size_t b = 0; b < t.size(); ++b)
+      if (from != b + 1) arcs.push_back({from, b + 1, W(cost[a][b])});
+  }
+  if (!rooted) return 0;
+  size_t nodes = t.size() + 1, root = 0;
+  W total = 0;
+  for (;;) {
+    const W none = std::numeric_limits<W>::max();
+    std::vector<W> in(nodes, none);
+    std::vector<size_t> pre(nodes, 0);
+    for (const Arc& e : arcs)
+      if (e.from != e.to && e.w < in[e.to]) in[e.to] = e.w, pre[e.to] = e.from;
+    // Every node is entered: the root reaches every element of T directly.
+    std::vector<size_t> id(nodes, SIZE_MAX), seen(nodes, SIZE_MAX);
+    size_t cycles = 0;
+    in[root] = 0;
+    for (size_t v = 0; v < nodes; ++v) {
+      total += in[v];
+      size_t x = v;
+      while (seen[x] != v && id[x] == SIZE_MAX && x != root) seen[x] = v, x = pre[x];
+      if (x != root && id[x] == SIZE_MAX) {  // x is on a cycle first met from v
+        for (size_t y = pre[x]; y != x; y = pre[y]) id[y] = cycles;
+        id[x] = cycles++;
+      }
+    }
+    if (cycles == 0) break;
+    for (size_t v = 0; v < nodes; ++v)
+      if (id[v] == SIZE_MAX) id[v] = cycles++;
+    for (Arc& e : arcs) {
+      const size_t to = e.to;
+      e.from = id[e.from];
+      e.to = id[e.to];
+      if (e.from != e.to) e.w -= in[to];
+    }
+    nodes = cycles;
+    root = id[root];
+  }
+  return static_cast<int64_t>(total);
 }
 
 int64_t min_scalar_product(std::vector<int64_t> a, std::vector<int64_t> b) {

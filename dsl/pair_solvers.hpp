@@ -1,4 +1,4 @@
-// The host's reference for the two-set reductions assign() and minprod()
+// The host's reference for the two-set reductions assign(), arborescence() and minprod()
 // (docs/spec-language.md, "Reductions"), used by the static evaluator ([derived]
 // values). The generated code uses templates/pair_reductions.h; tests compare both
 // with brute force.
@@ -12,6 +12,14 @@ namespace permjit {
 // when rows <= cols, or every column to a distinct row otherwise; 0 when either side
 // is empty. Shortest augmenting paths, O(k^2 * max(rows, cols)).
 int64_t min_cost_assignment(const std::vector<std::vector<int64_t>>& cost);
+
+// The minimum cost of choosing for every element t[b] of T one element s[a] of S with
+// s[a] != t[b] (the arc s[a] -> t[b], of cost cost[a][b]) such that the chosen arcs have
+// no cycle: a forest over S + T whose roots are the elements of S not in T. 0 when T is
+// empty or when every element of S is in T (no root: no such forest). Elements are
+// values (the same value on both sides is one element). Chu-Liu/Edmonds, O(k^3).
+int64_t min_cost_arborescence(const std::vector<int64_t>& s, const std::vector<int64_t>& t,
+                              const std::vector<std::vector<int64_t>>& cost);
 
 // The smallest m = min(|a|, |b|) values of each, a ascending against b descending.
 int64_t min_scalar_product(std::vector<int64_t> a, std::vector<int64_t> b);

@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "dsl/lexer.hpp"
+#include "dsl/pair_ops.hpp"
 
 namespace permjit {
 namespace {
@@ -330,7 +331,7 @@ class Parser {
       }
       take();
       if (name == "argsort") return argsort(loc);
-      if (name == "assign" || name == "minprod") return pair_reduce(name, loc);
+      if (const PairOpInfo* op = pair_op_named(name)) return pair_reduce(*op, loc);
       bool reduction = false;
       for (const auto& r : kReductions) reduction |= r == name;
       if (reduction && peek().kind == Token::Kind::ident && is_keyword("in", 1)) return reduce(name, loc);
@@ -379,13 +380,14 @@ class Parser {
     return built(std::move(e));
   }
 
-  // assign(i in S, j in T: cost) and minprod(x in S: a, y in T: b): two bound names,
-  // each over a set or a range.
-  ExprPtr pair_reduce(const std::string& op, const Loc& loc) {
-    const bool assign = op == "assign";
-    const std::string shape = assign ? "assign(i in S, j in T: cost)" : "minprod(x in S: a, y in T: b)";
+  // assign(i in S, j in T: cost), arborescence(i in S, j in T: cost) and minprod(x in
+  // S: a, y in T: b): two bound names, each over a set or a range.
+  ExprPtr pair_reduce(const PairOpInfo& op, const Loc& loc) {
+    const bool assign = op.cost_matrix;
+    const std::string shape(op.shape);
     auto e = std::make_unique<Expr>(Expr::Kind::pair_reduce, loc);
-    e->text = op;
+    e->text = op.name;
+    e->pair = op.op;
     auto side = [&](std::string& var, bool& range, const char* which) {
       var = expect_ident((std::string("the ") + which + " variable of " + shape).c_str());
       if (!is_keyword("in"))
@@ -408,7 +410,7 @@ class Parser {
     side(e->var2, e->over_range2, "second");
     expect_punct(":", std::string("before the ") + (assign ? "cost" : "second value") + " of " + shape);
     bodies.push_back(expression());
-    expect_punct(")", "to close " + op + "()");
+    expect_punct(")", "to close " + e->text + "()");
     for (auto& b : bodies) e->args.push_back(std::move(b));
     return built(std::move(e));
   }

@@ -1,5 +1,7 @@
 #include "generator/code_writer.hpp"
 
+#include <algorithm>
+
 namespace permjit {
 
 std::string quote_path(const std::string& path) {
@@ -9,6 +11,10 @@ std::string quote_path(const std::string& path) {
     s += c;
   }
   return s + "\"";
+}
+
+bool CodeWriter::is_open(uint64_t block) const {
+  return block == 0 || std::find(blocks_.begin(), blocks_.end(), block) != blocks_.end();
 }
 
 void CodeWriter::raw(const std::string& text) {

@@ -15,8 +15,19 @@ class CodeWriter {
 
   void line(const std::string& text);         // one line at the current indentation
   void raw(const std::string& text);          // text as is (may hold several lines)
-  void indent() { depth_ += 2; }
-  void dedent() { depth_ -= 2; }
+  // indent() opens a block (what it indents), dedent() closes it.
+  void indent() {
+    depth_ += 2;
+    blocks_.push_back(++blocks_opened_);
+  }
+  void dedent() {
+    depth_ -= 2;
+    blocks_.pop_back();
+  }
+  // The innermost open block (0 outside every block); what is declared in a block is
+  // visible while it is open.
+  uint64_t block() const { return blocks_.empty() ? 0 : blocks_.back(); }
+  bool is_open(uint64_t block) const;
   // The next lines come from this place of the spec.
   void user_place(const Loc& loc);
   // The next lines are ours again.
@@ -59,6 +70,8 @@ class CodeWriter {
   std::string text_;
   int lines_ = 0;  // lines written so far
   int depth_ = 0;
+  std::vector<uint64_t> blocks_;  // the open blocks, outermost first
+  uint64_t blocks_opened_ = 0;
   bool in_user_ = false;
   Loc user_;             // the spec place the next lines stand for
   int mapped_next_ = -1; // the line number the compiler gives the next line

@@ -88,10 +88,11 @@ class ExprEmitter {
   std::string local_name(const Symbol* s);
   std::string name(const Expr& e);
   std::string call(const Expr& e);
+  // `a & ~b` of sets without a mask on the complement; nullopt for any other form.
+  std::optional<std::string> and_not(const Expr& e);
   // The defined form (pj::div, pj::shl, ...) of an int division, remainder or shift, or
   // of a set shift, whose divisor or count is not proven safe; nullopt when it is
   // (emit_arith.cpp).
-  std::optional<std::string> and_not(const Expr& e);
   std::optional<std::string> defined_arith(const Expr& e, const std::string& l, const std::string& r);
   // Whether the int `e` provably lies in 0..width-1 of the set word.
   bool in_word(const Expr& e);
@@ -122,6 +123,18 @@ class ExprEmitter {
   // The minprod() calls of an assign's cost sorted per row and per column
   // (generator/minprod_hoisting.hpp): each one's C++ value while the cost is emitted.
   std::map<const Expr*, std::string> hoisted_;
+  // The cost matrices of assign() and arborescence() built so far, with their listed
+  // sides: a second reduction over the same sides and cost in a block where the first
+  // is visible (max(assign(...), arborescence(...)) of one matrix) reuses them.
+  struct CostMatrix {
+    uint64_t block;   // where it was declared (CodeWriter::block)
+    std::string key;  // pair_reduce_key of the reduction
+    int64_t ca, cb;   // the sides' capacities
+    std::string la, na, lb, nb, cost;
+  };
+  std::vector<CostMatrix> matrices_;
+  // The solver's call on a cost matrix built for `e` or for an equal reduction.
+  std::string solve_pair(const Expr& e, const CostMatrix& m);
   // `a[i]...` with every index that is not provably inside its dimension clamped;
   // `in_bounds` receives the condition that all of them are (empty when provable).
   std::string indexed(const Expr& e, std::string* in_bounds);

@@ -1,5 +1,5 @@
-// assign(i in S, j in T: cost) and minprod(x in S: a, y in T: b) lowered to the
-// solvers of templates/pair_reductions.h. Each side is listed into a local array sized
+// assign(i in S, j in T: cost), arborescence(i in S, j in T: cost) and minprod(x in S:
+// a, y in T: b) lowered to the solvers of templates/pair_reductions.h. Each side is listed into a local array sized
 // by its capacity (the shape's size for a set, the proven width of a range), with a
 // branch-free compaction; assign then fills a cost matrix over the listed elements,
 // looping over the actual counts (cost expressions are not evaluated for elements that
@@ -11,6 +11,37 @@
 #include "generator/minprod_hoisting.hpp"
 
 namespace permjit {
+namespace {
+
+// The structure of `x` with the reduction's own names as $A and $B and every other name
+// as its symbol: equal keys read the same values. False (no key) when `x` reads a `var`
+// local, which may change between two reductions.
+bool structure(const Expr& x, const Expr& reduction, std::string& key) {
+  auto name = [&](const Symbol* s) -> std::string {
+    if (!s) return "-";
+    if (s == reduction.sym) return "$A";
+    if (s == reduction.sym2) return "$B";
+    return std::to_string(reinterpret_cast<uintptr_t>(s));
+  };
+  if ((x.sym && x.sym->assignable) || (x.sym2 && x.sym2->assignable)) return false;
+  key += "(" + std::to_string(int(x.kind)) + " " + x.text + " " + std::to_string(x.value) + " " + name(x.sym) + " " +
+         name(x.sym2) + " " + std::to_string(x.over_range) + std::to_string(x.over_range2);
+  for (const auto& a : x.args)
+    if (!structure(*a, reduction, key)) return false;
+  key += ")";
+  return true;
+}
+
+// The key of an assign() or arborescence(): its sides and its cost (not which of the two
+// it is), or empty when it has none.
+std::string pair_reduce_key(const Expr& e) {
+  std::string key = std::to_string(e.over_range) + std::to_string(e.over_range2);
+  for (size_t i = 0; i <= first_body(e); ++i)
+    if (!structure(*e.args[i], e, key)) return "";
+  return key;
+}
+
+}  // namespace
 
 int64_t ExprEmitter::side_capacity(const Expr& e, size_t at, bool range) {
   int64_t capacity = spec_.size;
@@ -59,9 +90,9 @@ int64_t ExprEmitter::gather_side(const Expr& e, size_t at, bool range, const Sym
 std::string ExprEmitter::pair_reduce(const Expr& e) {
   const size_t b_at = side_b(e), body = first_body(e);
   const std::string type = cxx_type(Type::int_, wide_);
-  const std::string acc = tmp(e.text);
   std::string la, na, lb, nb;
-  if (e.text == "minprod") {
+  if (e.pair == PairOp::minprod) {
+    const std::string acc = tmp(e.text);
     std::string va, vb;
     gather_side(e, 0, e.over_range, e.sym, la, na, e.args[body].get(), &va);
     gather_side(e, b_at, e.over_range2, e.sym2, lb, nb, e.args[body + 1].get(), &vb);
@@ -69,8 +100,14 @@ std::string ExprEmitter::pair_reduce(const Expr& e) {
               nb + ");");
     return acc;
   }
-  const int64_t ca = gather_side(e, 0, e.over_range, e.sym, la, na);
-  const int64_t cb = gather_side(e, b_at, e.over_range2, e.sym2, lb, nb);
+  const std::string key = pair_reduce_key(e);
+  for (const CostMatrix& m : matrices_)
+    if (!key.empty() && m.key == key && out_.is_open(m.block)) return solve_pair(e, m);
+  CostMatrix m;
+  m.key = key;
+  m.block = out_.block();
+  const int64_t ca = m.ca = gather_side(e, 0, e.over_range, e.sym, la, na);
+  const int64_t cb = m.cb = gather_side(e, b_at, e.over_range2, e.sym2, lb, nb);
   const std::string a = tmp("a"), b = tmp("b");
   // minprod calls whose lists follow the row or the column alone: sorted once per row
   // and once per column, then one pass per pair (generator/minprod_hoisting.hpp).
@@ -122,8 +159,20 @@ std::string ExprEmitter::pair_reduce(const Expr& e) {
   out_.line("}");
   out_.dedent();
   out_.line("}");
-  out_.line("const " + type + " " + acc + " = pj::assign_min<" + type + ", " + std::to_string(ca) + ", " +
-            std::to_string(cb) + ">(" + cost + ", " + na + ", " + nb + ");");
+  m.la = la, m.na = na, m.lb = lb, m.nb = nb, m.cost = cost;
+  if (!key.empty()) matrices_.push_back(m);
+  return solve_pair(e, m);
+}
+
+std::string ExprEmitter::solve_pair(const Expr& e, const CostMatrix& m) {
+  const std::string type = cxx_type(Type::int_, wide_);
+  const std::string acc = tmp(e.text);
+  const std::string sizes = "<" + type + ", " + std::to_string(m.ca) + ", " + std::to_string(m.cb) + ">";
+  if (e.pair == PairOp::arborescence)  // which elements of A are elements of B: their values
+    out_.line("const " + type + " " + acc + " = pj::arborescence_min" + sizes + "(" + m.cost + ", " + m.la + ", " + m.na +
+              ", " + m.lb + ", " + m.nb + ");");
+  else
+    out_.line("const " + type + " " + acc + " = pj::assign_min" + sizes + "(" + m.cost + ", " + m.na + ", " + m.nb + ");");
   return acc;
 }
 

@@ -261,17 +261,19 @@ class Analysis {
       vars_[syms[s]] = {lo.lo, std::max(lo.lo, hi.hi - 1)};
       count[s] = std::clamp<Wide>(hi.hi - lo.lo, 0, Wide(1) << 60);
     }
-    const Wide k = std::min(count[0], count[1]);
+    // assign and minprod: min(|A|, |B|) terms; arborescence: an arc into each of B.
+    const Wide k = e.pair == PairOp::arborescence ? count[1] : std::min(count[0], count[1]);
     const size_t body = first_body(e);
     Span term = expr(*e.args[body]);
-    if (e.text == "minprod") {
+    if (e.pair == PairOp::minprod) {
       Span b = expr(*e.args[body + 1]);
       Wide c[4] = {term.lo * b.lo, term.lo * b.hi, term.hi * b.lo, term.hi * b.hi};
       term = checked(capped(*std::min_element(c, c + 4), *std::max_element(c, c + 4)), e.loc);
     } else {
-      // The solver works on costs shifted by their minimum, in [0, W]: its potentials
-      // and reduced costs stay within 2W, and its "infinite" start is a quarter of the
-      // type's range above them (templates/pair_reductions.h).
+      // The solvers work on costs shifted by their minimum, in [0, W]: assign's
+      // potentials and reduced costs stay within 2W, arborescence's reduced costs within
+      // W, and the "infinite" of each is a quarter of the type's range above them
+      // (templates/pair_reductions.h).
       checked(capped(0, 4 * (term.hi - term.lo)), e.loc);
       checked(capped(0, k * (term.hi - term.lo)), e.loc);
     }

@@ -112,7 +112,7 @@ ValueRange value_range(const Expr& e, const RangeEnv& env) {
       return lo.known && hi.known ? ValueRange::between(lo.lo, std::max(lo.lo, hi.hi - 1)) : unknown();
     }
     case K::pair_reduce: {
-      // k = min(|A|, |B|) terms, each a cost (assign) or a product (minprod): the
+      // k terms, each a cost (assign, arborescence) or a product (minprod): the
       // result lies between k times the smallest and k times the largest, k >= 0.
       RangeEnv inner = env;
       int64_t count[2];
@@ -130,10 +130,11 @@ ValueRange value_range(const Expr& e, const RangeEnv& env) {
       }
       const size_t body = first_body(e);
       ValueRange term = value_range(*e.args[body], inner);
-      if (e.text == "minprod")
+      if (e.pair == PairOp::minprod)
         term = combine(term, value_range(*e.args[body + 1], inner), [](int64_t x, int64_t y) { return x * y; });
       if (!sane(term)) return unknown();
-      const int64_t k = std::min(count[0], count[1]);
+      // assign and minprod: min(|A|, |B|) terms; arborescence: an arc into each of B.
+      const int64_t k = e.pair == PairOp::arborescence ? count[1] : std::min(count[0], count[1]);
       r = ValueRange::between(std::min<int64_t>(0, k * term.lo), std::max<int64_t>(0, k * term.hi));
       return sane(r) ? r : unknown();
     }

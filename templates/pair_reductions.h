@@ -1,6 +1,7 @@
 // The solvers behind the spec language's two-set reductions (docs/spec-language.md,
-// "Reductions"): `assign(i in S, j in T: c)`, a minimum-cost assignment, and
-// `minprod(x in S: a, y in T: b)`, a minimal scalar product. The generator gathers the
+// "Reductions"): `assign(i in S, j in T: c)`, a minimum-cost assignment,
+// `arborescence(i in S, j in T: c)`, a minimum-cost forest entering every element of T,
+// and `minprod(x in S: a, y in T: b)`, a minimal scalar product. The generator gathers the
 // elements and the costs into fixed-size local arrays sized by the shape and calls
 // these; the same text compiles for the host and for the device. No recursion, no
 // heap. Unlike the rest of the node code their loops have data-dependent trip counts
@@ -79,6 +80,137 @@ PJ_HD T assign_min(const T (&c)[KA][KB], int na, int nb) {
     } while (j0 != 0);
   }
   return -v[0] + T(rows) * low;
+}
+
+// The minimum cost of entering every element of side B once, from an element of side
+// A with another value, without a cycle: a forest whose roots are A's elements that are
+// not in B (`arborescence(i in S, j in T: cost)`; c[a][b] is the cost of the arc from
+// the a-th element of A, value sa[a], to the b-th of B, value tb[b]). 0 when B is empty
+// or when every element of A is in B (no root, so no such forest).
+//
+// Chu-Liu/Edmonds on a dense matrix over 1 + nb nodes: node 0 stands for all the roots
+// (they need no arc in, and the cheapest of their arcs to a node is the one a forest
+// would use), node b + 1 for tb[b]. Each node takes its cheapest arc in; a cycle among
+// those arcs is contracted into one of its nodes, whose arcs in cost what entering the
+// cycle there saves and whose arcs out leave from any member. Only the contracted
+// node's arc in must be chosen again: a node entered from a member is entered as cheaply
+// from the contracted node. The cycles are found by walking the chosen arcs back from
+// each node once, again after a contraction on its walk: O(nb^2) to build and choose,
+// O(nb * |cycle|) per contraction.
+// Costs are shifted by their minimum, so every weight and reduced weight lies in
+// [0, W] and the total in [0, nb * W] (generator/int_width.cpp relies on it).
+template <class T, int KA, int KB, int LA, int LB>
+PJ_HD T arborescence_min(const T (&c)[KA][KB], const int (&sa)[LA], int na, const int (&tb)[LB], int nb) {
+  constexpr int N = KB + 1;
+  if (nb == 0) return T(0);
+  const T inf = T(1) << (8 * int(sizeof(T)) - 2);  // no arc; above W: int_width keeps 4W inside T
+  int source[N];  // node b + 1's row of c: the a with sa[a] == tb[b], or -1; node 0's unused
+  int node_of[KA];  // A's a-th element's node: 0 (a root) or b + 1
+  for (int b = 0; b < nb; ++b) source[b + 1] = -1;
+  bool rooted = false;
+  T low = inf;
+  for (int a = 0; a < na; ++a) {
+    int node = 0;
+    for (int b = 0; b < nb; ++b) node = sa[a] == tb[b] ? b + 1 : node;
+    rooted |= node == 0;
+    node_of[a] = node;
+    if (node != 0) source[node] = a;
+    for (int b = 0; b < nb; ++b) low = node != b + 1 && c[a][b] < low ? c[a][b] : low;
+  }
+  if (!rooted) return T(0);
+  // w[x][y]: the arc x -> y less `low`, inf where there is none. Row 0: the roots' cheapest.
+  T w[N][N];
+  for (int y = 0; y <= nb; ++y) w[0][y] = inf;
+  for (int a = 0; a < na; ++a) {
+    if (node_of[a] != 0) continue;
+    for (int b = 0; b < nb; ++b) w[0][b + 1] = c[a][b] - low < w[0][b + 1] ? c[a][b] - low : w[0][b + 1];
+  }
+  for (int x = 1; x <= nb; ++x) {
+    const int a = source[x];
+    w[x][0] = inf;
+    for (int y = 1; y <= nb; ++y) w[x][y] = a >= 0 && y != x ? c[a][y - 1] - low : inf;
+  }
+  T in[N], total = T(0);
+  int pre[N], seen[N], member[N];
+  bool alive[N], on_cycle[N];
+  // The cheapest arc into v from a live node (the roots' node reaches every node).
+  auto choose_in = [&](int v) {
+    T best = inf;
+    int from = 0;
+    for (int u = 0; u <= nb; ++u) {
+      const bool better = alive[u] && w[u][v] < best;  // w[v][v] is inf
+      best = better ? w[u][v] : best;
+      from = better ? u : from;
+    }
+    in[v] = best;
+    pre[v] = from;
+  };
+  for (int x = 0; x <= nb; ++x) {
+    alive[x] = true;
+    on_cycle[x] = false;
+    seen[x] = 0;
+  }
+  for (int v = 1; v <= nb; ++v) {  // every node live: choose_in for all of them, row by row
+    in[v] = inf;
+    pre[v] = 0;
+  }
+  for (int u = 0; u <= nb; ++u)
+    for (int v = 1; v <= nb; ++v) {
+      const bool better = w[u][v] < in[v];
+      in[v] = better ? w[u][v] : in[v];
+      pre[v] = better ? u : pre[v];
+    }
+  // seen[x] > 0: x was met by walk number seen[x]; reaches_root: known to lead to node 0.
+  bool reaches_root[N];
+  for (int x = 0; x <= nb; ++x) reaches_root[x] = x == 0;
+  int walk = 0;
+  for (int v = 1; v <= nb; ++v) {
+    while (alive[v] && !reaches_root[v]) {
+      // Follow the chosen arcs back from v until a node known to reach the root, or a
+      // node met on this walk: a cycle.
+      ++walk;
+      int x = v;
+      while (!reaches_root[x] && seen[x] != walk) {
+        seen[x] = walk;
+        x = pre[x];
+      }
+      if (reaches_root[x]) {
+        for (int y = v; !reaches_root[y]; y = pre[y]) reaches_root[y] = true;
+        break;
+      }
+      // Contract the cycle through x into x: an arc into it replaces the arc in of the
+      // member it enters (cost less that member's `in`), an arc out leaves from any
+      // member. Then walk from v again: the nodes before the cycle now lead to x.
+      int members = 0, y = x;
+      do {
+        member[members++] = y;
+        on_cycle[y] = true;
+        total += in[y];
+        y = pre[y];
+      } while (y != x);
+      for (int u = 0; u <= nb; ++u) {
+        if (!alive[u] || on_cycle[u]) continue;
+        T into = inf, out = inf;
+        for (int m = 0; m < members; ++m) {
+          const int z = member[m];
+          const T reduced = w[u][z] < inf ? w[u][z] - in[z] : inf;
+          into = reduced < into ? reduced : into;
+          out = w[z][u] < out ? w[z][u] : out;
+        }
+        w[u][x] = into;
+        w[x][u] = out;
+        if (u != 0 && on_cycle[pre[u]]) pre[u] = x;  // in[u] stays: w[x][u] == in[u]
+      }
+      for (int m = 0; m < members; ++m) {
+        alive[member[m]] = member[m] == x;
+        on_cycle[member[m]] = false;
+      }
+      w[x][x] = inf;
+      choose_in(x);
+    }
+  }
+  for (int v = 1; v <= nb; ++v) total += alive[v] ? in[v] : T(0);
+  return total + T(nb) * low;
 }
 
 // Sorts the first n elements of a ascending (insertion sort: n is small).

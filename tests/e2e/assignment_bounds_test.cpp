@@ -56,7 +56,7 @@ TEST_CASE("atsp and qap bounds of every lb hold below sampled nodes", "[e2e][ass
   for (unsigned seed : {61u, 62u}) {
     const std::string atsp =
         temp_file("assign_verify_atsp" + std::to_string(seed) + ".atsp", tsplib_text(random_matrix(10, 1, 60, seed)));
-    for (const char* lb : {"lb=0", "lb=1"}) {
+    for (const char* lb : {"lb=0", "lb=1", "lb=2", "lb=3", "lb=4"}) {
       INFO("atsp seed " << seed << " " << lb);
       BoundReport r = verify_bound(load(problem("atsp.toml"), atsp, {lb}), samples(16));
       CHECK_FALSE(r.bad);
@@ -83,14 +83,34 @@ TEST_CASE("an asymmetric qap with zero diagonals: Gilmore-Lawler holds at every 
   CHECK(r.whole_tree);
 }
 
-TEST_CASE("atsp lb=1: brute-force optima, and counts that do not depend on threads", "[e2e][assign]") {
+TEST_CASE("atsp lb=1..4: brute-force optima, and counts that do not depend on threads", "[e2e][assign]") {
   for (unsigned seed : {81u, 82u, 83u}) {
     INFO("seed " << seed);
     const Matrix d = random_matrix(8, 1, 60, seed);
     const std::string inst = temp_file("assign_atsp" + std::to_string(seed) + ".atsp", tsplib_text(d));
     const long long best = brute_force_min(8, true, [&](const std::vector<int>& p) { return tour_cost(d, p); });
-    check_optimum_and_counts(problem("atsp.toml"), inst, "lb=1", best);
+    // Every bound on the first instance; the assignment (lb=1) and the default on all.
+    for (const char* lb : {"lb=1", "lb=2", "lb=3", "lb=4"}) {
+      if (seed != 81u && lb != std::string("lb=1") && lb != std::string("lb=4")) continue;
+      INFO(lb);
+      check_optimum_and_counts(problem("atsp.toml"), inst, lb, best);
+    }
   }
+}
+
+TEST_CASE("atsp with 0-cost groups: the arborescence prunes what the assignment cannot", "[e2e][assign]") {
+  // Four groups of two cities at distance 0 from each other, 30 apart (with noise): the
+  // assignment closes each pair into a 0-cost cycle (its bound at the root is 0), the
+  // arborescence pays to enter each group; lb=4 takes it.
+  Matrix d = random_matrix(8, 30, 40, 85);
+  for (int i = 0; i < 8; ++i) d[i][i ^ 1] = 0;
+  const std::string inst = temp_file("assign_atsp_groups.atsp", tsplib_text(d));
+  const long long best = brute_force_min(8, true, [&](const std::vector<int>& p) { return tour_cost(d, p); });
+  const long long assignment = run_cpu(problem("atsp.toml"), inst, "lb=1", 1, best).evaluated;
+  const long long arborescence = run_cpu(problem("atsp.toml"), inst, "lb=2", 1, best).evaluated;
+  CHECK(arborescence < assignment);
+  CHECK(run_cpu(problem("atsp.toml"), inst, "lb=4", 1, best).evaluated == arborescence);
+  CHECK(run_cpu(problem("atsp.toml"), inst, "lb=3", 1, best).evaluated <= arborescence);
 }
 
 TEST_CASE("qap lb=2: brute-force optima, and counts that do not depend on threads", "[e2e][assign]") {

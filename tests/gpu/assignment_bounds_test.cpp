@@ -1,5 +1,6 @@
-// The assignment bounds (problems/atsp.toml lb = 1, problems/qap.toml lb = 2: assign()
-// and minprod(), templates/pair_reductions.h) on the GPU against the CPU oracle: with
+// The assignment bounds (problems/atsp.toml lb = 1, its arborescence bound lb = 2 and
+// both lb = 3, problems/qap.toml lb = 2: assign(), arborescence() and minprod(),
+// templates/pair_reductions.h) on the GPU against the CPU oracle: with
 // --ub at the optimum, dfs, ivm and cdp explore the cpu skeleton's tree (same node
 // totals), and from scratch they reach its optimum. Their solvers loop over the set
 // sizes and keep their arrays in local memory: the only node code with data-dependent
@@ -16,8 +17,8 @@ std::vector<Run> assignment_runs() {
   std::vector<Run> runs;
   for (unsigned seed : {141u, 142u}) {
     Matrix d = random_matrix(11 + static_cast<int>(seed % 2), 1, 60, seed);
-    runs.push_back({problem("atsp.toml"), temp_file("gpu_assign_atsp" + std::to_string(seed) + ".atsp", tsplib_text(d)),
-                    {"lb=1"}, {}});
+    const std::string inst = temp_file("gpu_assign_atsp" + std::to_string(seed) + ".atsp", tsplib_text(d));
+    for (const char* lb : {"lb=1", "lb=2", "lb=3"}) runs.push_back({problem("atsp.toml"), inst, {lb}, {}});
   }
   Matrix a = random_matrix(10, 0, 9, 151), b = random_matrix(10, 0, 9, 152);
   runs.push_back({problem("qap.toml"), temp_file("gpu_assign_qap10.dat", qaplib_text(a, b)), {"lb=2"}, {}});
@@ -51,4 +52,13 @@ TEST_CASE("br17 with the assignment bound at --ub 39: ivm explores dfs's tree", 
   CHECK_FALSE(dfs.found);
   CHECK(dfs.evaluated == 223419666);  // the cpu skeleton's count on br17 (docs/performance.md)
   same_tree(dfs, solve_with(r, "ivm"), "ivm");
+}
+
+TEST_CASE("br17 with the default bound (the arborescence) at --ub 39: dfs and ivm explore the cpu's tree",
+          "[gpu][assign]") {
+  Run r{problem("atsp.toml"), instance("atsp/br17.atsp"), {}, 39};
+  SolveResult cpu = solve_with(r, "cpu");
+  CHECK_FALSE(cpu.found);
+  CHECK(cpu.evaluated == 3048256);  // docs/performance.md, "Assignment bounds"
+  for (const char* skeleton : {"dfs", "ivm"}) same_tree(cpu, solve_with(r, skeleton), skeleton);
 }

@@ -53,6 +53,15 @@ TEST_CASE("assign and minprod in [derived]: the static evaluator's values", "[as
   CHECK(derived_value("assign(i in bit(1) | bit(3), j in bit(0) | bit(1) | bit(2) | bit(3): i == j ? 0 : 7)") == 0);
   CHECK(derived_value("assign(i in bit(1) | bit(3), j in bit(0) | bit(2): i == j ? 0 : 7)") == 14);
   CHECK(derived_value("assign(i in bit(1) & bit(2), j in bit(0): 7)") == 0);
+  // arborescence: 0 -> 1 costs 1, 1 -> 2 costs 1, 0 -> 2 costs 5: the chain 0 -> 1 -> 2
+  // (2), where the assignment of {0, 1} to {1, 2} may take 0 -> 1 and 1 -> 2 too.
+  CHECK(derived_value("arborescence(i in 0..2, j in 1..3: i + 1 == j ? 1 : 5)") == 2);
+  // {1, 2} enter each other at 0, the root 0 enters either at 9: one arc from the root
+  // and one of the pair's (the cycle broken), 9 + 0.
+  CHECK(derived_value("arborescence(i in 0..3, j in 1..3: i == 0 ? 9 : 0)") == 9);
+  // No root (every element of S is in T) and T empty: 0.
+  CHECK(derived_value("arborescence(i in 1..3, j in 1..3: 1)") == 0);
+  CHECK(derived_value("arborescence(i in 0..3, j in 0..0: 1)") == 0);
   // 1 * 3 + 2 * 2 + 3 * 1.
   CHECK(derived_value("minprod(x in 0..3: x + 1, y in 0..3: y + 1)") == 10);
   // The two smallest of {5, 6, 7, 8} against {1, 2}: 1 * 6 + 2 * 5.
@@ -95,6 +104,17 @@ TEST_CASE("misused assign and minprod are errors at their place", "[assign][erro
     auto d = spec_errors(spec_with_derived("assign = \"1\"\n"));
     REQUIRE(d.error_count() == 1);
     check_at(d.all()[0], 8, 1, "assign");
+    auto e = spec_errors(spec_with_derived("arborescence = \"1\"\n"));
+    REQUIRE(e.error_count() == 1);
+    check_at(e.all()[0], 8, 1, "'arborescence' is a reserved name");
+  }
+  SECTION("arborescence's cost that is not an int, and its shape") {
+    auto d = spec_errors(spec_with_derived("t = \"arborescence(i in 0..3, j in 0..3: i == j)\"\n"));
+    REQUIRE(d.error_count() == 1);
+    check_at(d.all()[0], 8, 43, "the cost of arborescence() must be int, found bool");
+    auto e = spec_errors(spec_with_derived("t = \"arborescence(i in 0..3: i)\"\n"));
+    REQUIRE(e.error_count() == 1);
+    check_at(e.all()[0], 8, 28, "expected ',' between the two sets of arborescence(i in S, j in T: cost)");
   }
 }
 
@@ -109,4 +129,15 @@ TEST_CASE("the solver computes in 32 bits while four times the cost spread fits"
   std::string wide = source_with(bound, "600000000");
   CHECK(wide.find("using Int = long long;") != std::string::npos);
   CHECK(wide.find("pj::assign_min<Int, 6, 2>") != std::string::npos);
+}
+
+TEST_CASE("arborescence's value counts an arc into each element of the second side", "[assign][int_width]") {
+  // Six arcs into free, each at most 6e8: 3.6e9 passes 32 bits, where assign's
+  // min(|free|, 2) = 2 terms would not.
+  const std::string bound = "arborescence(i in 0..2, j in free: w[i][j])";
+  std::string wide = source_with(bound, "600000000");
+  CHECK(wide.find("using Int = long long;") != std::string::npos);
+  CHECK(wide.find("pj::arborescence_min<Int, 2, 6>") != std::string::npos);
+  std::string small = source_with(bound, "1000");
+  CHECK(small.find("pj::arborescence_min<int, 2, 6>") != std::string::npos);
 }
