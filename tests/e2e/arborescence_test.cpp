@@ -2,78 +2,32 @@
 // generator/emit_pair_reduce.cpp) and the static evaluator's reference
 // (dsl/pair_solvers.hpp) against brute force on random matrices: sides that overlap
 // (an element of both is one node), that are disjoint, that nest, over sets and over
-// ranges known only at the node, with negative costs too. The probe spec has one leaf
-// whose objective is the reduction; its values are read at run time, so one module per
-// form serves every matrix.
+// ranges known only at the node, with negative costs too, through the probe spec of
+// reduction_probe.hpp.
 #include <climits>
 #include <functional>
 
 #include "dsl/pair_solvers.hpp"
-#include "e2e_support.hpp"
+#include "reduction_probe.hpp"
 
 using namespace permjit;
 using namespace permjit::test;
 
 namespace {
 
-constexpr int kShape = 10;  // the probe's size: elements 0..9, plus a pinned corner
-
 // S = 0..rows-1, T = offset..offset+cols-1; the arc i -> j costs c[i][j]. Form 2 puts
 // assign() and arborescence() of one cost matrix side by side (the generator builds it
-// once): their difference, scaled, and the arborescence.
-const char* kProbe = R"toml([problem]
-name = "arborescence_probe"
-goal = "minimize"
-size = "n"
-
-[params]
-form = { type = "int", default = 0, range = [0, 2] }
-
-[data]
-n = "int"
-dims = "int[4]"     # rows, columns, offset, and 15 (pins the array's value class)
-c = "int[n][n]"     # c[9][9] = -64 pins the value class too
-
-[instance]
-format = "layout"
-read = ["n", "dims", "c"]
-
-[branch]
-candidates = "bit(d)"
-bound = "0"
-objective = '''
-form == 0 ? arborescence(i in ~(all << dims[0]), j in ~(all << dims[1]) << dims[2]: c[i][j]) :
+// once): their difference, scaled, and the arborescence. dims: rows, columns, offset.
+const char* kObjective = R"(form == 0 ? arborescence(i in ~(all << dims[0]), j in ~(all << dims[1]) << dims[2]: c[i][j]) :
 form == 1 ? arborescence(i in 0..dims[0], j in dims[2]..dims[2] + dims[1]: c[i][j]) :
   1000 * (assign(i in ~(all << dims[0]), j in ~(all << dims[1]) << dims[2]: c[i][j]) + 500) +
   arborescence(i in ~(all << dims[0]), j in ~(all << dims[1]) << dims[2]: c[i][j]) + 500
-'''
-)toml";
-
-std::string probe_instance(int rows, int cols, int offset, const Matrix& c) {
-  std::string s = std::to_string(kShape) + "\n" + std::to_string(rows) + " " + std::to_string(cols) + " " +
-                  std::to_string(offset) + " 15\n";
-  for (int i = 0; i < kShape; ++i) {
-    for (int j = 0; j < kShape; ++j)
-      s += std::to_string(i == kShape - 1 && j == kShape - 1 ? -64 : c[i][j]) + " ";
-    s += "\n";
-  }
-  return s;
-}
+)";
 
 long long probe(int form, int rows, int cols, int offset, const Matrix& c) {
-  static const std::string spec = temp_file("arborescence_probe.toml", kProbe);
-  SolveOptions o;
-  o.load.spec_path = spec;
-  o.load.instance_path = temp_file("arborescence_probe.txt", probe_instance(rows, cols, offset, c));
-  o.load.params = {"form=" + std::to_string(form)};
-  o.load.data = "run-time";
-  o.backend = "cpu";
-  o.skeleton = "cpu";
-  o.threads = 1;
-  o.cache_dir = cache_dir();
-  SolveResult r = solve(o);
-  REQUIRE(r.found);
-  return r.objective;
+  static const std::string spec =
+      temp_file("arborescence_probe.toml", reduction_probe_spec("arborescence_probe", 3, 4, kObjective));
+  return solve_reduction_probe(spec, form, {rows, cols, offset}, c);
 }
 
 // Every way to give each element of T a parent in S other than itself, kept when no
@@ -132,7 +86,7 @@ TEST_CASE("arborescence() equals brute force on overlapping, disjoint and nested
   unsigned seed = 400;
   for (const Case& k : cases) {
     ++seed;
-    const Matrix c = random_matrix(kShape, seed % 2 ? -30 : 0, 40, seed);
+    const Matrix c = random_matrix(kProbeShape, seed % 2 ? -30 : 0, 40, seed);
     INFO(k.rows << " x " << k.cols << " from " << k.offset << ", seed " << seed);
     std::vector<int> s, t;
     for (int i = 0; i < k.rows; ++i) s.push_back(i);
@@ -151,7 +105,7 @@ TEST_CASE("arborescence() equals brute force on overlapping, disjoint and nested
 TEST_CASE("assign() and arborescence() of one cost matrix keep their own values", "[e2e][assign]") {
   unsigned seed = 500;
   for (auto [rows, offset] : {std::pair{3, 1}, std::pair{5, 2}, std::pair{6, 1}}) {
-    const Matrix c = random_matrix(kShape, 0, 40, ++seed);
+    const Matrix c = random_matrix(kProbeShape, 0, 40, ++seed);
     INFO(rows << " from " << offset << ", seed " << seed);
     std::vector<int> s, t;
     for (int i = 0; i < rows; ++i) s.push_back(i);

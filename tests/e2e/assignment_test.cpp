@@ -1,46 +1,23 @@
 // assign() and minprod() through the generated CPU code (templates/pair_reductions.h,
 // generator/emit_pair_reduce.cpp) against brute force on random matrices of sizes 0..9,
 // square and rectangular, over sets and over ranges known only at the node; and the
-// static evaluator's reference (dsl/pair_solvers.hpp) on the same matrices. The probe
-// spec has one leaf (candidates = bit(d)) whose objective is the reduction, and reads
-// its values at run time, so one module per form serves every matrix.
+// static evaluator's reference (dsl/pair_solvers.hpp) on the same matrices, through
+// the probe spec of reduction_probe.hpp.
 #include <climits>
 
 #include "dsl/pair_solvers.hpp"
-#include "e2e_support.hpp"
+#include "reduction_probe.hpp"
 
 using namespace permjit;
 using namespace permjit::test;
 
 namespace {
 
-constexpr int kShape = 10;  // the probe's size: matrices up to 9 x 9, plus a pinned corner
-
 // objective: form 0 assign over sets, 1 assign over ranges, 2 minprod over sets; 3 and
 // 4 assign with a Gilmore-Lawler-like minprod cost, whose lists follow the row and the
 // column (sorted once per row and column) or not (form 4: the second reads the row too).
-const char* kProbe = R"toml([problem]
-name = "assign_probe"
-goal = "minimize"
-size = "n"
-
-[params]
-form = { type = "int", default = 0, range = [0, 4] }
-
-[data]
-n = "int"
-dims = "int[3]"     # rows, columns, and 15 (pins the array's value class)
-c = "int[n][n]"     # c[9][9] = -64 pins the value class too
-
-[instance]
-format = "layout"
-read = ["n", "dims", "c"]
-
-[branch]
-candidates = "bit(d)"
-bound = "0"
-objective = '''
-form == 0 ? assign(i in ~(all << dims[0]), j in ~(all << dims[1]): c[i][j]) :
+// dims: rows, columns.
+const char* kObjective = R"(form == 0 ? assign(i in ~(all << dims[0]), j in ~(all << dims[1]): c[i][j]) :
 form == 1 ? assign(i in 0..dims[0], j in 0..dims[1]: c[i][j]) :
 form == 2 ? minprod(x in ~(all << dims[0]): c[0][x], y in ~(all << dims[1]): c[1][y]) :
 form == 3 ?
@@ -48,33 +25,12 @@ form == 3 ?
          minprod(x in ~(all << dims[0]) & ~bit(i): c[i][x], y in ~(all << dims[1]) & ~bit(j): c[j][y])) :
   assign(i in ~(all << dims[0]), j in ~(all << dims[1]):
          minprod(x in ~(all << dims[0]) & ~bit(i): c[i][x], y in ~(all << dims[1]) & ~bit(j): c[j][y] + i))
-'''
-)toml";
-
-std::string probe_instance(int rows, int cols, const Matrix& c) {
-  std::string s = std::to_string(kShape) + "\n" + std::to_string(rows) + " " + std::to_string(cols) + " 15\n";
-  for (int i = 0; i < kShape; ++i) {
-    for (int j = 0; j < kShape; ++j)
-      s += std::to_string(i == kShape - 1 && j == kShape - 1 ? -64 : c[i][j]) + " ";
-    s += "\n";
-  }
-  return s;
-}
+)";
 
 long long probe(int form, int rows, int cols, const Matrix& c) {
-  static const std::string spec = temp_file("assign_probe.toml", kProbe);
-  SolveOptions o;
-  o.load.spec_path = spec;
-  o.load.instance_path = temp_file("assign_probe.txt", probe_instance(rows, cols, c));
-  o.load.params = {"form=" + std::to_string(form)};
-  o.load.data = "run-time";
-  o.backend = "cpu";
-  o.skeleton = "cpu";
-  o.threads = 1;
-  o.cache_dir = cache_dir();
-  SolveResult r = solve(o);
-  REQUIRE(r.found);
-  return r.objective;
+  static const std::string spec =
+      temp_file("assign_probe.toml", reduction_probe_spec("assign_probe", 5, 3, kObjective));
+  return solve_reduction_probe(spec, form, {rows, cols}, c);
 }
 
 // The cheapest sum of value(a, b) over injections of the smaller side into the larger
@@ -120,7 +76,7 @@ TEST_CASE("assign() equals brute force on random square and rectangular matrices
   for (auto [rows, cols] : sizes) {
     // Negative costs too: the solver shifts them by their minimum.
     ++seed;  // a statement of its own: also an argument of the same call
-    const Matrix c = random_matrix(kShape, seed % 2 ? -50 : 0, 50, seed);
+    const Matrix c = random_matrix(kProbeShape, seed % 2 ? -50 : 0, 50, seed);
     INFO(rows << " x " << cols << ", seed " << seed);
     const long long want = best_injection(rows, cols, [&](int a, int b) { return c[a][b]; });
     CHECK(probe(0, rows, cols, c) == want);
@@ -135,7 +91,7 @@ TEST_CASE("minprod() equals the cheapest pairing of two lists", "[e2e][assign]")
                         std::pair{0, 6}}) {
     // Equal lengths: any signs (the rearrangement inequality). Unequal: non-negative
     // values, where keeping the smallest of the longer list is the cheapest choice.
-    const Matrix c = random_matrix(kShape, na == nb ? -40 : 0, 40, ++seed);
+    const Matrix c = random_matrix(kProbeShape, na == nb ? -40 : 0, 40, ++seed);
     INFO(na << " and " << nb << " values, seed " << seed);
     const long long want = best_injection(na, nb, [&](int a, int b) { return (long long)c[0][a] * c[1][b]; });
     CHECK(probe(2, na, nb, c) == want);
@@ -147,7 +103,7 @@ TEST_CASE("minprod() equals the cheapest pairing of two lists", "[e2e][assign]")
 TEST_CASE("assign() over minprod() costs, sorted per row and column or per pair", "[e2e][assign]") {
   unsigned seed = 300;
   for (int k = 1; k <= 7; ++k) {
-    const Matrix c = random_matrix(kShape, 0, 20, ++seed);
+    const Matrix c = random_matrix(kProbeShape, 0, 20, ++seed);
     INFO(k << " x " << k << ", seed " << seed);
     // The cheapest pairing of row i's values off i with row j's values off j (plus
     // `shift` on the second list's values).
