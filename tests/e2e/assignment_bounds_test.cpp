@@ -106,8 +106,8 @@ TEST_CASE("atsp with 0-cost groups: the arborescence prunes what the assignment 
   for (int i = 0; i < 8; ++i) d[i][i ^ 1] = 0;
   const std::string inst = temp_file("assign_atsp_groups.atsp", tsplib_text(d));
   const long long best = brute_force_min(8, true, [&](const std::vector<int>& p) { return tour_cost(d, p); });
-  const long long assignment = run_cpu(problem("atsp.toml"), inst, "lb=1", 1, best).evaluated;
-  const long long arborescence = run_cpu(problem("atsp.toml"), inst, "lb=2", 1, best).evaluated;
+  const uint64_t assignment = run_cpu(problem("atsp.toml"), inst, "lb=1", 1, best).evaluated;
+  const uint64_t arborescence = run_cpu(problem("atsp.toml"), inst, "lb=2", 1, best).evaluated;
   CHECK(arborescence < assignment);
   CHECK(run_cpu(problem("atsp.toml"), inst, "lb=4", 1, best).evaluated == arborescence);
   CHECK(run_cpu(problem("atsp.toml"), inst, "lb=3", 1, best).evaluated <= arborescence);
