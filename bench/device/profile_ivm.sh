@@ -7,6 +7,9 @@
 #        metrics each (csv): how long each round lasts and how busy the SMs are in it
 #   bash bench/device/profile_ivm.sh OUT_DIR nqueens  # one launch of N-Queens 18 (counting, light
 #        nodes): the same questions for the counting loop, with the default rows and all shared
+#   bash bench/device/profile_ivm.sh OUT_DIR nqueens-source [N]  # one launch of N-Queens N (18),
+#        per SASS instruction: warp and thread instructions executed (which lines run with
+#        few lanes), as csv beside the report
 set -uo pipefail
 out="$1"
 what="${2:-detail}"
@@ -47,7 +50,21 @@ nqueens() {  # label, then the solve's extra arguments
   grep -E "thread_inst_executed_per|issue_active|warps_active|local_op|Duration|Registers|Achieved Occupancy|Theoretical Occupancy|Stall|No Eligible|Warp Cycles Per Issued|Executed Ipc" \
     "$out/ncu-$label.txt" | head -40
 }
+nqueens_source() {  # n
+  local n="$1"
+  run=("$(command -v permjit)" solve "$root/problems/nqueens.toml" --param n="$n" --skeleton ivm)
+  ncu --clock-control none -k regex:pj_ivm_explore --launch-skip 2 --launch-count 1 \
+    --section SpeedOfLight --section WarpStateStats --section SourceCounters --section InstructionStats \
+    -o "$out/ncu-nqueens$n-source" "${run[@]}" >"$out/ncu-nqueens$n-source.log" 2>&1
+  echo "== nqueens $n source (exit $?)"
+  ncu -i "$out/ncu-nqueens$n-source.ncu-rep" --page source --csv --print-source sass >"$out/ncu-nqueens$n-sass.csv" 2>&1
+  ncu -i "$out/ncu-nqueens$n-source.ncu-rep" --page details >"$out/ncu-nqueens$n-details.txt" 2>&1
+  grep -E "Duration|Warp Cycles Per Issued|Issue Slots|Avg. Active Threads|Divergent" "$out/ncu-nqueens$n-details.txt" | head -20
+}
 case "$what" in
+  nqueens-source)
+    nqueens_source "${3:-18}"
+    ;;
   nqueens)
     nqueens nqueens18-auto
     nqueens nqueens18-shared --ivm-rows shared
@@ -60,5 +77,5 @@ case "$what" in
     rounds two-ends-lb3-ta029 ta029 2237 --param branching=2 --param lb=3
     rounds two-ends-lb3-ta022 ta022 2099 --param branching=2 --param lb=3
     ;;
-  *) echo "profile_ivm.sh: detail, rounds or nqueens" >&2; exit 2 ;;
+  *) echo "profile_ivm.sh: detail, rounds, nqueens or nqueens-source" >&2; exit 2 ;;
 esac
