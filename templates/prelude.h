@@ -101,6 +101,34 @@ PJ_HD int lowest(unsigned long long x) {
 #endif
 }
 
+// A set of up to `Levels` small integers (bit k: k): 32 or 64 bits, as it needs.
+template <bool Wide>
+struct LevelSetOf {
+  using type = unsigned;
+};
+template <>
+struct LevelSetOf<true> {
+  using type = unsigned long long;
+};
+template <int Levels>
+using LevelSet = typename LevelSetOf<(Levels > 32)>::type;
+
+// Index of the highest value in the set, -1 for the empty set.
+PJ_HD int highest(unsigned int x) {
+#if defined(__CUDA_ARCH__)
+  return 31 - __clz(x);
+#else
+  return x ? 31 - __builtin_clz(x) : -1;
+#endif
+}
+PJ_HD int highest(unsigned long long x) {
+#if defined(__CUDA_ARCH__)
+  return 63 - __clzll(x);
+#else
+  return x ? 63 - __builtin_clzll(x) : -1;
+#endif
+}
+
 #if !defined(__CUDA_ARCH__)
 // A mask blend, for `blend` on the host.
 template <class T>
