@@ -213,16 +213,12 @@ PJ_HD bool explore(Ref x, layout::Level* stack, int stride, Hooks& hooks, Counte
   // from the root at level 0 (problem::from_stack).
   Node root;
   problem::root(root);
-  // To the deepest row with values left (rem == 0 here); false when there is none.
-  auto backtrack = [&]() -> bool {
-    if (live == 0) return false;
+  if (rem == 0 && live != 0) {  // saved rows are normalised; this keeps the loop's invariant regardless
     top = pj::highest(live);
     live &= ~(LevelSet(1) << top);
     cur = problem::from_stack(stack[top * stride].node, top == 0 ? root : cur);
     rem = stack[top * stride].rem;
-    return true;
-  };
-  if (rem == 0) backtrack();  // saved rows are normalised; this keeps the loop's invariant regardless
+  }
   // tight: how many levels of the path follow last's digits. The node at level k is on
   // last's path when tight >= k; only there are its children clipped to last.
   int tight = 0;
@@ -291,8 +287,14 @@ PJ_HD bool explore(Ref x, layout::Level* stack, int stride, Hooks& hooks, Counte
       rem = child_rem;
       continue;
     }
-    if (rem == 0) done = !backtrack();
+    if (rem == 0 && live != 0) {
+      top = pj::highest(live);
+      live &= ~(LevelSet(1) << top);
+      cur = problem::from_stack(stack[top * stride].node, top == 0 ? root : cur);
+      rem = stack[top * stride].rem;
+    }
     tight = tight < top ? tight : top;
+    done = rem == 0;
   }
   add_counts();
   // Save the IVM: the path's values and every row, then drop the empty deepest rows.
