@@ -135,7 +135,9 @@ extern "C" __global__ void pj_ivm_init(pj_ivm::layout::Explorers e, const unsign
 // TreeExplore: every explorer works on its interval until `trigger` explorers are
 // empty (or the host asks this round to stop); then each writes what it has left to
 // lengths[i] and the block totals go to the control block and the results. `stack`
-// holds this thread's rows, entry k at stack[k * stride].
+// holds this thread's rows, entry k at stack[k * stride]; kJumpBack: how a backtrack
+// finds its row (pj_ivm::explore).
+template <bool kJumpBack>
 __device__ __forceinline__ void explore_round(pj_ivm::layout::Explorers e, PjIvmControl* ctl, PjGpuResults* r, double* lengths,
                                               unsigned round, PjGpuSolutions* sol, pj_ivm::layout::Level* stack,
                                               int stride) {
@@ -160,7 +162,7 @@ __device__ __forceinline__ void explore_round(pj_ivm::layout::Explorers e, PjIvm
     Hooks h{kOptimise ? read_volatile(&r->best) : 0, r, ctl, ctl->trigger, round, Prefix(), sol};
     bool empty = false;
     if constexpr (problem::kEnds == 2) empty = pj_ivm::explore_two_ends(x, stack, stride, h, c);
-    else empty = pj_ivm::explore(x, stack, stride, h, c);
+    else empty = pj_ivm::explore<kJumpBack>(x, stack, stride, h, c);
     if (empty) atomicAdd(&ctl->empty, 1u);
     left = pj_ivm::remaining(x);
     active = left > 0;
@@ -205,10 +207,10 @@ pj_ivm_explore(pj_ivm::layout::Explorers e, PjIvmControl* ctl, PjGpuResults* r, 
   if constexpr (pj_ivm::device::kSharedRows) {
     extern __shared__ __align__(16) unsigned char pj_ivm_rows[];
     pj_ivm::layout::Level* rows = reinterpret_cast<pj_ivm::layout::Level*>(pj_ivm_rows);
-    explore_round(e, ctl, r, lengths, round, sol, rows + threadIdx.x, static_cast<int>(blockDim.x));
+    explore_round<true>(e, ctl, r, lengths, round, sol, rows + threadIdx.x, static_cast<int>(blockDim.x));
   } else {
     pj_ivm::layout::Level rows[pj_ivm::L];
-    explore_round(e, ctl, r, lengths, round, sol, rows, 1);
+    explore_round<false>(e, ctl, r, lengths, round, sol, rows, 1);
   }
 }
 

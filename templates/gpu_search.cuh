@@ -179,15 +179,10 @@ __device__ __forceinline__ void search_subtree(Node cur, int depth, int cut, con
   // A pop takes a turn of its own here. The ivm explorer backtracks in the turn that
   // finds nothing to push (templates/ivm_explorer.h); the same loop here, with the stack
   // in local memory, made N-Queens 19 slower on the H100 (dfs 11.1 s against 14.2 s).
-  // `live`: the stack entries with values left (bit k: entry k). A pop goes straight to
-  // the deepest of them, past the entries whose values are spent (as the ivm explorer).
-  using Live = pj::LevelSet<problem::kSize>;
-  Live live = 0;
   while (true) {
     if (rem == 0) {
-      if (live == 0) break;
-      top = pj::highest(live);
-      live &= ~(Live(1) << top);
+      if (top == 0) break;
+      --top;
       cur = stack[top].node;
       rem = stack[top].rem;
       continue;
@@ -247,7 +242,6 @@ __device__ __forceinline__ void search_subtree(Node cur, int depth, int cut, con
     if (child_rem == 0) continue;  // expanded, and nothing below: no push, no pop
     stack[top].node = cur;
     stack[top].rem = rem;
-    live |= Live(rem != 0) << top;
     ++top;
     cur = child;
     rem = child_rem;

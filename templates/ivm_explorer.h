@@ -185,17 +185,23 @@ using LevelSet = pj::LevelSet<L>;
 // last level but one are counted from its candidate set (problem::leaf_children_weight)
 // rather than placed one by one. The counts are those of the plain search: every leaf is
 // evaluated, the child expanded.
-template <class Hooks>
+//
+// kJumpBack chooses how a backtrack finds the deepest row with values left (below).
+template <bool kJumpBack, class Hooks>
 PJ_HD bool explore(Ref x, layout::Level* stack, int stride, Hooks& hooks, Counters& c) {
   if (is_empty(x)) return true;
   // Rebuild the rows' nodes along the path (placing, not counting: they were counted).
   //
-  // `live` holds the levels below `top` whose rows have values left. A row is written at
-  // every push (its node is needed to save the path), also when its values are spent,
-  // but a backtrack goes straight to the deepest live level: popping the spent rows one
-  // by one was a loop of its own, of a length that differs from lane to lane (N-Queens
-  // 18 on the H100: 4.6 pops per turn, run with 3.8 of 32 lanes active, a third of the
-  // warp's instructions).
+  // A row is written at every push (its node is needed to save the path), also when its
+  // values are spent. With kJumpBack a backtrack goes straight to the deepest row with
+  // values left, found in `live` (the levels below `top` whose rows have some); without,
+  // it pops the spent rows one by one. The kernels jump with their rows in shared memory
+  // and pop with them in local memory, as measured on the H100: the pops were a loop of
+  // their own, of a length that differs from lane to lane (N-Queens 18: 4.6 pops per
+  // turn, run with 3.8 of 32 lanes active, a third of the warp's instructions; jumping
+  // made N-Queens 19 1.4x faster), while forward flowshop ta029 (rows in local memory,
+  // heavy nodes, few spent rows) ran 1.3x slower jumping, with fewer instructions but
+  // more stalls (docs/performance.md).
   Node cur;
   problem::root(cur);
   int top = x.I();
@@ -203,7 +209,7 @@ PJ_HD bool explore(Ref x, layout::Level* stack, int stride, Hooks& hooks, Counte
   for (int k = 0; k < top; ++k) {
     stack[k * stride].node = problem::stack_node(cur);
     stack[k * stride].rem = x.M(k);
-    live |= LevelSet(x.M(k) != 0) << k;
+    if constexpr (kJumpBack) live |= LevelSet(x.M(k) != 0) << k;
     Node next;
     problem::place(cur, x.V(k), next);
     cur = next;
@@ -213,12 +219,24 @@ PJ_HD bool explore(Ref x, layout::Level* stack, int stride, Hooks& hooks, Counte
   // from the root at level 0 (problem::from_stack).
   Node root;
   problem::root(root);
-  if (rem == 0 && live != 0) {  // saved rows are normalised; this keeps the loop's invariant regardless
-    top = pj::highest(live);
-    live &= ~(LevelSet(1) << top);
-    cur = problem::from_stack(stack[top * stride].node, top == 0 ? root : cur);
-    rem = stack[top * stride].rem;
-  }
+  // To the deepest row with values left, where rem == 0 (none: top stays, rem 0).
+  auto backtrack = [&] {
+    if constexpr (kJumpBack) {
+      if (live != 0) {
+        top = pj::highest(live);
+        live &= ~(LevelSet(1) << top);
+        cur = problem::from_stack(stack[top * stride].node, top == 0 ? root : cur);
+        rem = stack[top * stride].rem;
+      }
+    } else {
+      while (rem == 0 && top > 0) {
+        --top;
+        cur = problem::from_stack(stack[top * stride].node, top == 0 ? root : cur);
+        rem = stack[top * stride].rem;
+      }
+    }
+  };
+  if (rem == 0) backtrack();  // saved rows are normalised; this keeps the loop's invariant regardless
   // tight: how many levels of the path follow last's digits. The node at level k is on
   // last's path when tight >= k; only there are its children clipped to last.
   int tight = 0;
@@ -281,18 +299,13 @@ PJ_HD bool explore(Ref x, layout::Level* stack, int stride, Hooks& hooks, Counte
       if (on_last_path) tight = top + 1;
       stack[top * stride].node = problem::stack_node(cur);
       stack[top * stride].rem = rem;
-      live |= LevelSet(rem != 0) << top;
+      if constexpr (kJumpBack) live |= LevelSet(rem != 0) << top;
       ++top;
       cur = child;
       rem = child_rem;
       continue;
     }
-    if (rem == 0 && live != 0) {
-      top = pj::highest(live);
-      live &= ~(LevelSet(1) << top);
-      cur = problem::from_stack(stack[top * stride].node, top == 0 ? root : cur);
-      rem = stack[top * stride].rem;
-    }
+    if (rem == 0) backtrack();
     tight = tight < top ? tight : top;
     done = rem == 0;
   }

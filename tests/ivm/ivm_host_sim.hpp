@@ -103,8 +103,11 @@ inline bool round(World& w, long long budget) {
   for (unsigned long long i = 0; i < w.T; ++i) {
     pj_ivm::Ref x{e, i};
     Hooks h{w.best, budget, &w.visits, &w};
+    // Both backtracks of the kernels (shared rows jump, local rows pop), explorer by
+    // explorer: the counts must not depend on them.
     if constexpr (kTwoEnds) pj_ivm::explore_two_ends(x, stack, 1, h, w.c);
-    else pj_ivm::explore(x, stack, 1, h, w.c);
+    else if (i % 2 == 0) pj_ivm::explore<false>(x, stack, 1, h, w.c);
+    else pj_ivm::explore<true>(x, stack, 1, h, w.c);
     w.best = h.best;
     lengths[i] = pj_ivm::remaining(x);
     total += lengths[i];
