@@ -12,6 +12,7 @@
 #include "runtime/cpu_module.hpp"
 #include "runtime/gpu_host.hpp"  // host_threads
 #include "runtime/host_compiler.hpp"
+#include "runtime/kernel_interrupter.hpp"  // StopSignals
 #include "runtime/mpi_run.hpp"
 #include "runtime/range_run.hpp"
 #include "runtime/skeletons.hpp"
@@ -124,13 +125,23 @@ void run_cpu_skeleton(SkeletonRun& run) {
   CpuModule module(mod);
   auto t_search = clock::now();
   std::optional<WarmIncumbent> warm;
-  std::optional<PjCpuResult> done =
-      wants_warm_start(run) ? warm_start(module, o, run.opts.warm_start_seconds(), warm, r) : std::nullopt;
-  if (!done) {
-    if (warm) o.ub = warm->value;
-    if (r.warm_start) t_search = clock::now();  // the warm start is reported apart
-    done = module.search(o);
+  std::optional<PjCpuResult> done;
+  {
+    // SIGINT and SIGTERM stop the search as its time limit does: the user gets what it
+    // found so far, marked partial, instead of a process killed with its incumbent. Only
+    // while searching: before, the default action ends a compile at once.
+    StopSignals signals;
+    o.stop_request = StopSignals::flag();
+    done = wants_warm_start(run) ? warm_start(module, o, run.opts.warm_start_seconds(), warm, r) : std::nullopt;
+    if (!done) {
+      if (warm) o.ub = warm->value;
+      if (r.warm_start) t_search = clock::now();  // the warm start is reported apart
+      if (!StopSignals::requested()) done = module.search(o);
+    }
+    r.interrupted = StopSignals::signal_number();  // read before `signals` resets it
   }
+  // Interrupted during the warm start: its leaf is the answer so far, no search ran after it.
+  if (!done) done = PjCpuResult{};
   const PjCpuResult& out = *done;
   auto t2 = clock::now();
 
@@ -152,18 +163,20 @@ void run_cpu_skeleton(SkeletonRun& run) {
   // limit, it did not.
   r.reached_limit = out.reached_limit != 0;
   r.find_to_exit = out.find_to_exit_s;
-  r.stopped = out.stopped != 0 && !r.reached_limit;
+  r.stopped = (out.stopped != 0 && !r.reached_limit) || r.interrupted != 0;
   r.donations = out.donations;
   if (r.found) r.permutation.assign(out.perm, out.perm + out.size);
-  // Nothing better than the warm start's leaf, in a search that finished: it is optimal.
-  if (warm && !r.found && !r.stopped) {
+  // Nothing better than the warm start's leaf: it is optimal if the search finished, the
+  // best found if a signal stopped it.
+  if (warm && !r.found) {
     r.found = true;
     r.objective = warm->value;
     r.permutation = warm->permutation;
   }
   // --improve: local search from the best leaf of a search its time limit stopped (a
   // complete search proved its answer; one that found no leaf gives nothing to start from).
-  if (run.opts.improve && r.stopped && r.found) improve_best_leaf(module, *run.opts.improve, o.threads, r);
+  // Not after a signal: the user asked the run to end.
+  if (run.opts.improve && r.stopped && r.found && !r.interrupted) improve_best_leaf(module, *run.opts.improve, o.threads, r);
 }
 
 }  // namespace permjit

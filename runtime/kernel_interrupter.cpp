@@ -69,13 +69,15 @@ void KernelInterrupter::run() {
 
 StopSignals::StopSignals() {
   g_stop_signal = 0;
-  std::signal(SIGINT, on_stop_signal);
-  std::signal(SIGTERM, on_stop_signal);
+  previous_int_ = std::signal(SIGINT, on_stop_signal);
+  previous_term_ = std::signal(SIGTERM, on_stop_signal);
 }
 
 StopSignals::~StopSignals() {
-  std::signal(SIGINT, SIG_DFL);
-  std::signal(SIGTERM, SIG_DFL);
+  // The handlers from before (the default ones in the command line; a program that
+  // embeds permjit keeps its own).
+  std::signal(SIGINT, previous_int_ == SIG_ERR ? SIG_DFL : previous_int_);
+  std::signal(SIGTERM, previous_term_ == SIG_ERR ? SIG_DFL : previous_term_);
   g_stop_signal = 0;  // a later search in this process starts unasked
 }
 

@@ -58,6 +58,10 @@ class StopSignals {
   static int signal_number();  // the signal that asked, 0 if none
   // The flag itself, for a search that polls it (PjCpuArgs::stop_request).
   static const volatile int* flag();
+
+ private:
+  void (*previous_int_)(int);  // restored when the object goes
+  void (*previous_term_)(int);
 };
 
 }  // namespace permjit

@@ -1,5 +1,7 @@
 #include "runtime/result.hpp"
 
+#include <csignal>
+
 #include <fmt/format.h>
 
 #include <nlohmann/json.hpp>
@@ -83,6 +85,14 @@ std::string decision_text(const SolveResult& r) {
 }
 
 // The wait for the warm start after the GPU module was ready, when it is worth a mention.
+const char* signal_name(int sig) {
+  switch (sig) {
+    case SIGINT: return "SIGINT";
+    case SIGTERM: return "SIGTERM";
+    default: return "a signal";
+  }
+}
+
 std::string waited_text(double waited) {
   return waited >= 0.0005 ? fmt::format(" (waited for {:.3f} s after the compile)", waited) : std::string();
 }
@@ -119,7 +129,10 @@ std::string format_human(const SolveResult& r) {
                      r.resumed_subtrees ? fmt::format(", {} subtrees finished before the resume",
                                                       grouped(r.resumed_subtrees))
                                         : std::string());
-  if (r.stopped && r.time_limit > 0)
+  if (r.interrupted)
+    s += fmt::format("stopped     by signal {} ({}): not complete; what follows is what the search did\n",
+                     r.interrupted, signal_name(r.interrupted));
+  else if (r.stopped && r.time_limit > 0)
     s += fmt::format("stopped     at the time limit ({} s): not complete; what follows is what the search did\n",
                      r.time_limit);
   else if (r.stopped)  // ranges: PERMJIT_STOP_AFTER_RANGES (tests) or a range that stopped
@@ -267,6 +280,7 @@ std::string format_json(const SolveResult& r) {
   // its solution limit answered its question.
   j["complete"] = !r.stopped;
   j["time_limit_s"] = r.time_limit > 0 ? nlohmann::ordered_json(r.time_limit) : nlohmann::ordered_json(nullptr);
+  j["interrupted_by_signal"] = r.interrupted ? nlohmann::ordered_json(r.interrupted) : nlohmann::ordered_json(nullptr);
   j["improve"] = improve_json(r.improve);
   if (r.warm_start)
     j["warm_start"] = {{"objective", r.warm_start->objective ? nlohmann::ordered_json(*r.warm_start->objective)

@@ -25,6 +25,7 @@ struct SolveResult {
   long long ub = 0;
   double time_limit = 0;  // --time-limit, seconds (0: none)
   bool stopped = false;   // the time limit ended the search: the counts and the best are partial
+  int interrupted = 0;    // the signal (SIGINT, SIGTERM) that stopped the search, 0 if none: stopped as by a time limit
   uint64_t solutions = 0;      // count, find
   bool found = false;          // minimize / maximize: a solution better than the start; find: one
   long long objective = 0;

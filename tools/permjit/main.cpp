@@ -174,7 +174,9 @@ int main(int argc, char** argv) {
       SolveResult r = solve(solve_opts);
       if (r.silent) return 0;  // an MPI rank other than 0: rank 0 prints the one result
       std::cout << (json ? format_json(r) + "\n" : format_human(r));
-      return 0;
+      // Stopped by SIGINT/SIGTERM: the result is printed, and the exit status says that
+      // the run was interrupted, as a shell expects of a signalled command.
+      return r.interrupted ? 128 + r.interrupted : 0;
     }
     if (*check_cmd) {
       return check_command(check_opts);
