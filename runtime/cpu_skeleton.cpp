@@ -74,7 +74,8 @@ std::optional<PjCpuResult> warm_start(const CpuModule& module, const CpuRunOptio
   SolveResult::WarmStartReport report;
   if (head.found) {
     WarmIncumbent w{head.best, std::vector<int>(head.perm, head.perm + head.size)};
-    report.improve = improve_leaf(module, seconds, o.threads, w);
+    // Not after SIGINT/SIGTERM stopped the first search: the user asked the run to end.
+    if (!StopSignals::requested()) report.improve = improve_leaf(module, seconds, o.threads, w);
     report.objective = w.value;
     warm = std::move(w);
   }
@@ -126,6 +127,7 @@ void run_cpu_skeleton(SkeletonRun& run) {
   auto t_search = clock::now();
   std::optional<WarmIncumbent> warm;
   std::optional<PjCpuResult> done;
+  int signal = 0;
   {
     // SIGINT and SIGTERM stop the search as its time limit does: the user gets what it
     // found so far, marked partial, instead of a process killed with its incumbent. Only
@@ -138,8 +140,10 @@ void run_cpu_skeleton(SkeletonRun& run) {
       if (r.warm_start) t_search = clock::now();  // the warm start is reported apart
       if (!StopSignals::requested()) done = module.search(o);
     }
-    r.interrupted = StopSignals::signal_number();  // read before `signals` resets it
+    signal = StopSignals::signal_number();  // read before `signals` resets it
   }
+  // A signal counts where it stopped something: not one after the search had ended.
+  r.interrupted = !done || done->stopped ? signal : 0;
   // Interrupted during the warm start: its leaf is the answer so far, no search ran after it.
   if (!done) done = PjCpuResult{};
   const PjCpuResult& out = *done;

@@ -84,7 +84,7 @@ std::string decision_text(const SolveResult& r) {
   return s;
 }
 
-// The wait for the warm start after the GPU module was ready, when it is worth a mention.
+// The name of a signal that stops a search (StopSignals handles these two).
 const char* signal_name(int sig) {
   switch (sig) {
     case SIGINT: return "SIGINT";
@@ -93,6 +93,7 @@ const char* signal_name(int sig) {
   }
 }
 
+// The wait for the warm start after the GPU module was ready, when it is worth a mention.
 std::string waited_text(double waited) {
   return waited >= 0.0005 ? fmt::format(" (waited for {:.3f} s after the compile)", waited) : std::string();
 }
