@@ -72,20 +72,30 @@ void emit_candidates(GenContext& g) {
 
 namespace {
 // `name(p, v, c)`: the child of p with v placed by `how`, at the position `where` says.
-void emit_placement(GenContext& g, const char* name, const Placement& how, const std::string& where) {
-  g.out.line("// The child of p that places value v at " + where + ".");
-  g.out.line(std::string("PJ_HD void ") + name + "(const Node& p, int v, Node& c) {");
+// below_root: p is not the search's root (a node place() made), so what place() sets
+// differently for the root's children is taken from p.
+//
+// Two overloads: name(p, v, vb, c) with vb = bit(v), which the spec's bit(v) and test(s, v)
+// read (a loop that takes v as the lowest value of a set has the bit without the index:
+// N-Queens then needs no index at all), and name(p, v, c).
+void emit_placement(GenContext& g, const char* name, const Placement& how, const std::string& where,
+                    bool below_root = false) {
+  g.out.line("// The child of p that places value v (vb: bit(v)) at " + where + (below_root ? ", p not the root." : "."));
+  g.out.line(std::string("PJ_HD void ") + name + "(const Node& p, int v, Mask vb, Node& c) {");
   g.out.indent();
+  g.out.line("(void)v;");
   g.out.line("c = p;");
   if (how.is_block) {
     // Sequential: each statement sees the assignments before it.
     ExprEmitter x(g.spec, g.out, NodeNames{"p.", "c.", 0, g.spec.size - 1}, g.local_ids, g.width.wide);
     x.skip_dead(&g.live);
+    x.placed_value_bit("vb");
     x.emit_block(how.block, "c.");
     g.out.generated_place();
   } else {
     // Simultaneous: every right-hand side reads the parent.
     ExprEmitter x(g.spec, g.out, NodeNames{"p.", "p.", 0, g.spec.size - 1}, g.local_ids, g.width.wide);
+    x.placed_value_bit("vb");
     for (const auto& [var, e] : how.simultaneous) {
       if (const StateVar* sv = g.spec.find_state(var); sv && !is_stored(g.live, g.spec, *sv)) continue;
       g.out.user_place(e->loc);
@@ -94,15 +104,18 @@ void emit_placement(GenContext& g, const char* name, const Placement& how, const
     }
     g.out.generated_place();
   }
-  g.out.line("c.free = p.free & ~pj::bit<Mask>(v);");
+  g.out.line("c.free = p.free & ~vb;");
   if (g.spec.used_builtins.count("d")) g.out.line("c.d = p.d + 1;");
-  if (g.spec.used_builtins.count("first"))
+  // c = p already holds what below_root takes from p.
+  if (g.spec.used_builtins.count("first") && !below_root)
     g.out.line("c.first = pj::select<int>(p.free == kAll, v, p.first);  // the root has all values free");
   if (g.spec.used_builtins.count("last")) g.out.line("c.last = v;");
-  if (g.spec.symmetry)  // leaf_children_weight() (generator/emit_symmetry.cpp) sums this rule
-    g.out.line("c.weight = pj::select<int>(p.free == kRootFree, 2 - int((kSelfMirrored >> v) & 1), p.weight);");
+  if (g.spec.symmetry && !below_root)  // leaf_children_weight() (generator/emit_symmetry.cpp) sums this rule
+    g.out.line("c.weight = pj::select<int>(p.free == kRootFree, 2 - int((kSelfMirrored & vb) != 0), p.weight);");
   g.out.dedent();
   g.out.line("}");
+  g.out.line(std::string("PJ_HD void ") + name + "(const Node& p, int v, Node& c) { " + name +
+             "(p, v, pj::bit<Mask>(v), c); }");
   g.out.line("");
 }
 }  // namespace
@@ -114,6 +127,17 @@ void emit_place(GenContext& g) {
   } else {
     emit_placement(g, "place", b.place, "the front: the first free position from the left");
     emit_placement(g, "place_back", b.place_back, "the back: the first free position from the right");
+  }
+  // place() of a node that is not the root: without the root's tests where place() has
+  // some (the first value, the symmetry's weight), which a loop that places below the
+  // root (the ivm explorer) would otherwise run for every child.
+  if (g.spec.used_builtins.count("first") || g.spec.symmetry) {
+    emit_placement(g, "place_below_root", b.place, "the front (the next position with one end)", true);
+  } else {
+    g.out.line("// place() of a node p that is not the root (place() has no test for the root).");
+    g.out.line("PJ_HD void place_below_root(const Node& p, int v, Mask vb, Node& c) { place(p, v, vb, c); }");
+    g.out.line("PJ_HD void place_below_root(const Node& p, int v, Node& c) { place(p, v, c); }");
+    g.out.line("");
   }
   // One entry for skeletons that place at either end (the same code for one end or two).
   g.out.line("// The child c of p with v at `end` (0: the front, 1: the back; one end: the front).");

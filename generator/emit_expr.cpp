@@ -139,12 +139,20 @@ std::string ExprEmitter::call(const Expr& e) {
     return s;
   }
   if (f == "abs") return wide_ ? "pj::abs(Int(" + a[0] + "))" : "pj::abs(" + a[0] + ")";
+  if (!placed_bit_.empty()) {
+    if (f == "bit" && is_placed_value(*e.args[0])) return placed_bit_;
+    if (f == "test" && is_placed_value(*e.args[1])) return "((" + a[0] + " & " + placed_bit_ + ") != 0)";
+  }
   // An index the generator cannot prove inside the word gets the defined form.
   if (f == "bit") return (in_word(*e.args[0]) ? "pj::bit<Mask>(" : "pj::bit_any<Mask>(") + a[0] + ")";
   if (f == "test") return (in_word(*e.args[1]) ? "pj::test(" : "pj::test_any(") + a[0] + ", " + a[1] + ")";
   if (f == "popcount") return "pj::popcount(" + a[0] + ")";
   if (f == "lowest") return "pj::lowest(" + a[0] + ")";
   PJ_INTERNAL_ASSERT(false, "unknown function " + f);
+}
+
+bool ExprEmitter::is_placed_value(const Expr& e) const {
+  return e.kind == Expr::Kind::name && e.sym && e.sym->kind == Symbol::Kind::builtin && e.sym->name == "v";
 }
 
 void ExprEmitter::open_range(const Expr& lo, const Expr& hi, const Symbol* sym, std::string& guard) {

@@ -48,6 +48,11 @@ class ExprEmitter {
   // Declares the local `s` (e.g. a summed position) with the C++ value `value` in [lo, hi].
   void bind_local(const Symbol* s, const std::string& value, int64_t lo, int64_t hi);
 
+  // Inside place(): `bit(v)` and `test(s, v)` of the value being placed read the C++
+  // variable `name`, which holds bit(v) (a caller that picks v as a set's lowest value
+  // has its bit already, and then needs v's index only where the spec reads it).
+  void placed_value_bit(std::string name) { placed_bit_ = std::move(name); }
+
   // The C++ name of a local the caller declares itself (a function's parameter).
   std::string name_of_local(const Symbol* s) { return local_name(s); }
 
@@ -82,6 +87,8 @@ class ExprEmitter {
   int next_tmp_ = 0;
   const std::set<const Symbol*>* live_ = nullptr;  // null: every statement is emitted
   bool wide_ = false;
+  std::string placed_bit_;  // placed_value_bit(); empty: none
+  bool is_placed_value(const Expr& e) const;
 
   // Temporaries end in `_t<k>`, user locals in `_<k>`: the two can never collide.
   std::string tmp(const std::string& hint) { return hint + "_t" + std::to_string(next_tmp_++); }

@@ -66,6 +66,14 @@ void emit_leaf_weight(GenContext& g) {
   } else {
     g.out.line("PJ_HD unsigned long long leaf_children_weight(const Node&, Mask leaves) { return pj::popcount(leaves); }");
   }
+  g.out.line("// leaf_children_weight(s, leaves) of a node s that is not the root (a node place() made).");
+  if (g.spec.symmetry) {
+    g.out.line("PJ_HD unsigned long long leaf_children_weight_below_root(const Node& s, Mask leaves) {");
+    g.out.line("  return pj::popcount(leaves) * static_cast<unsigned long long>(s.weight);");
+    g.out.line("}");
+  } else {
+    g.out.line("PJ_HD unsigned long long leaf_children_weight_below_root(const Node&, Mask leaves) { return pj::popcount(leaves); }");
+  }
   g.out.line("");
 }
 
