@@ -162,7 +162,8 @@ __device__ __forceinline__ void explore_round(pj_ivm::layout::Explorers e, PjIvm
     Hooks h{kOptimise ? read_volatile(&r->best) : 0, r, ctl, ctl->trigger, round, Prefix(), sol};
     bool empty = false;
     if constexpr (problem::kEnds == 2) empty = pj_ivm::explore_two_ends(x, stack, stride, h, c);
-    else empty = pj_ivm::explore<kJumpBack>(x, stack, stride, h, c);
+    else if (h.leaves_by_mask()) empty = pj_ivm::explore<kJumpBack, !kOptimise>(x, stack, stride, h, c);
+    else empty = pj_ivm::explore<kJumpBack, false>(x, stack, stride, h, c);
     if (empty) atomicAdd(&ctl->empty, 1u);
     left = pj_ivm::remaining(x);
     active = left > 0;
@@ -207,7 +208,12 @@ pj_ivm_explore(pj_ivm::layout::Explorers e, PjIvmControl* ctl, PjGpuResults* r, 
   if constexpr (pj_ivm::device::kSharedRows) {
     extern __shared__ __align__(16) unsigned char pj_ivm_rows[];
     pj_ivm::layout::Level* rows = reinterpret_cast<pj_ivm::layout::Level*>(pj_ivm_rows);
-    explore_round<true>(e, ctl, r, lengths, round, sol, rows + threadIdx.x, static_cast<int>(blockDim.x));
+    // Each warp's rows together, its 32 lanes' entries of one level side by side: a
+    // warp's accesses to a level are consecutive, and the stride (32, whatever the
+    // block: --block-size is a multiple of 32) is known here, so a row's address is a
+    // shift (the block's width was read from blockDim in every pop).
+    const unsigned warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    explore_round<true>(e, ctl, r, lengths, round, sol, rows + warp * (32 * pj_ivm::L) + lane, 32);
   } else {
     pj_ivm::layout::Level rows[pj_ivm::L];
     explore_round<false>(e, ctl, r, lengths, round, sol, rows, 1);

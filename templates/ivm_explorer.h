@@ -175,19 +175,21 @@ using LevelSet = pj::LevelSet<L>;
 
 // Explores the interval depth-first from the explorer's state, exactly as the `dfs`
 // kernel searches a subtree, until it is exhausted (returns true) or `hooks.poll()`,
-// asked every `Hooks::kPeriod` children, says stop (the state is saved). `stack` holds
+// asked after every `Hooks::kPeriod` children or a few more, says stop (the state is saved). `stack` holds
 // the rows while it runs, entry k at stack[k * stride]. Hooks: `best` (the incumbent as
-// last read), `poll()`, `leaf(child, vals)` for a complete permutation (vals[0..L-1]),
-// and `leaves_by_mask()`: whether the leaves may be counted without being visited.
+// last read), `poll()`, `pruned(child)` and `leaf(child, vals)` for a complete
+// permutation (vals[0..L-1]).
 //
 // Two shortcuts keep a child off the stack: a child without candidates is expanded and
 // done (a push and a pop saved), and, when counting, the leaves below a child at the
 // last level but one are counted from its candidate set (problem::leaf_children_weight)
-// rather than placed one by one. The counts are those of the plain search: every leaf is
-// evaluated, the child expanded.
+// rather than placed one by one, when kLeavesByMask (counting, with no solution to
+// record: the caller knows). The counts are those of the plain search: every leaf is
+// evaluated, the child expanded. kLeavesByMask is a template argument because, read at
+// run time from a kernel parameter, the compiler recomputed it in every turn.
 //
 // kJumpBack chooses how a backtrack finds the deepest row with values left (below).
-template <bool kJumpBack, class Hooks>
+template <bool kJumpBack, bool kLeavesByMask, class Hooks>
 PJ_HD bool explore(Ref x, layout::Level* stack, int stride, Hooks& hooks, Counters& c) {
   if (is_empty(x)) return true;
   // Rebuild the rows' nodes along the path (placing, not counting: they were counted).
@@ -215,6 +217,19 @@ PJ_HD bool explore(Ref x, layout::Level* stack, int stride, Hooks& hooks, Counte
     cur = next;
   }
   Mask rem = x.M(top);
+  // The counts: every turn below evaluates a child (`turns`), and expands it unless it
+  // is a leaf or pruned (`not_expanded`); `below` are the leaves counted from candidate
+  // sets. 32-bit, added to c's 64-bit counters at each poll and at the end (a 64-bit
+  // increment is two instructions).
+  unsigned turns = 0, not_expanded = 0, below = 0, solutions = 0;
+  // Leaves counted by mask are never placed: a saved row of leaves (enter() leaves one
+  // where an interval starts at a leaf) is counted here, and the loop pushes no row at
+  // the last level, so its turns never place a leaf.
+  if (kLeavesByMask && top + 1 == L) {
+    below += static_cast<unsigned>(pj::popcount(rem));
+    solutions += static_cast<unsigned>(problem::leaf_children_weight(cur, rem));
+    rem = 0;
+  }
   // A popped row's node takes what is fixed along the path from the node below it, or
   // from the root at level 0 (problem::from_stack).
   Node root;
@@ -236,11 +251,18 @@ PJ_HD bool explore(Ref x, layout::Level* stack, int stride, Hooks& hooks, Counte
       rem = stack[top * stride].rem;
     }
   }
+  // The row of level `top`, where a push saves the node being expanded: kept, so that a
+  // push does not compute its address again.
+  layout::Level* row = stack + top * stride;
   // tight: how many levels of the path follow last's digits. The node at level k is on
-  // last's path when tight >= k; only there are its children clipped to last.
+  // last's path when tight >= k; only there are its children clipped to last. The one
+  // child of the node at level `tight` that stays on last's path places the value in
+  // last_bit: a turn at that level tests its value against it, and only the rare turns on
+  // last's path, and the pops above it, read last's digits.
   int tight = 0;
   while (tight < top && rank_of(stack[tight * stride].node.free, x.V(tight)) == x.last(tight)) ++tight;
-  const bool by_mask = hooks.leaves_by_mask();
+  Mask last_bit =
+      pj::bit<Mask>(value_of_rank(tight == top ? cur.free : stack[tight * stride].node.free, x.last(tight)));
 
   // Each turn starts at a node with values left, places one, and either descends into
   // the child or backtracks at once to the deepest level with values left. So every
@@ -248,79 +270,102 @@ PJ_HD bool explore(Ref x, layout::Level* stack, int stride, Hooks& hooks, Counte
   // short push or pop diverges: when a pop took a turn of its own, the lanes that popped
   // idled through the others' placing (N-Queens 18 on the H100: 12.5 of 32 lanes active).
   //
-  // The turns' counts are 32-bit and go to c's 64-bit counters at each poll and at the
-  // end (a 64-bit increment is two instructions, and the loop's turn is some forty):
-  // between polls at most kPeriod turns, each adding at most 2 * kSize.
+  // The turns run kPeriod at a time, with a poll between: the lanes of a warp that run
+  // together count their turns together, and so poll with one load. (Asked after the
+  // turns that do not descend, the lanes polled one by one: N-Queens 18 on the H100 ran
+  // 1.3x slower, a third of its time waiting on the polls' loads.) Between polls at most
+  // kPeriod turns, each adding at most 2 * kSize to the 32-bit counts. The loop ends when
+  // no value is left (rem == 0 after a backtrack), or with values left at the poll or at
+  // a leaf not taken.
   static_assert(Hooks::kPeriod <= 1u << 20, "32-bit counts between polls");
-  unsigned evaluated = 0, expanded = 0, solutions = 0;
   auto add_counts = [&] {
-    c.evaluated += evaluated;
-    c.expanded += expanded;
+    c.evaluated += turns + below;
+    c.expanded += turns - not_expanded;
     c.solutions += solutions;
-    evaluated = expanded = solutions = 0;
+    turns = not_expanded = below = solutions = 0;
   };
-  unsigned since_poll = 0;
-  bool done = rem == 0;
-  while (!done) {
-    if (++since_poll == Hooks::kPeriod) {
-      since_poll = 0;
-      add_counts();
-      if (hooks.poll()) break;
-    }
-    const int v = pj::lowest(rem);
-    rem &= rem - 1;
-    Node child;
-    problem::place(cur, v, child);
-    ++evaluated;
-    Mask child_rem = 0;  // what is pushed: nothing for a leaf, a pruned child or a dead end
-    bool on_last_path = false;
-    if (top + 1 == L) {
-      int vals[L];
-      path_values(stack, stride, top, cur, vals);
-      vals[top] = v;
-      if (!hooks.leaf(child, vals, c)) {  // not taken (a full solution buffer): next round
-        rem |= pj::bit<Mask>(v);
-        --evaluated;
-        break;
+  bool refused = false;  // a leaf was not taken
+  for (;;) {
+    while (rem != 0 && turns != Hooks::kPeriod) {
+      const Mask vb = rem & (Mask(0) - rem);  // the lowest value left, as a set
+      const int v = pj::lowest(vb);  // its index, computed where it is read
+      rem ^= vb;
+      Node child;
+      if (top == 0) problem::place(cur, v, vb, child);  // cur is the root
+      else problem::place_below_root(cur, v, vb, child);
+      ++turns;
+      Mask child_rem = 0;  // what is pushed: nothing for a leaf, a pruned child or a dead end
+      if (!kLeavesByMask && top + 1 == L) {
+        int vals[L];
+        path_values(stack, stride, top, cur, vals);
+        vals[top] = v;
+        if (!hooks.leaf(child, vals, c)) {  // not taken (a full solution buffer): next round
+          rem |= vb;
+          --turns;
+          refused = true;
+          break;
+        }
+        ++not_expanded;
+      } else if (!hooks.pruned(child)) {
+        child_rem = problem::candidates_below_root(child);
+        if (tight == top && (last_bit & vb) != 0) {  // the child is on last's path: clipped to last
+          const int e = x.last(top + 1);
+          child_rem &= lowest_n(child.free, e + 1);
+          if (child_rem != 0 && !(kLeavesByMask && top + 2 == L)) {  // it is pushed (below)
+            tight = top + 1;
+            last_bit = pj::bit<Mask>(value_of_rank(child.free, e));
+          }
+        }
+        if (kLeavesByMask && top + 2 == L) {  // the child's children are leaves: count them
+          below += static_cast<unsigned>(pj::popcount(child_rem));
+          solutions += static_cast<unsigned>(problem::leaf_children_weight_below_root(child, child_rem));
+          child_rem = 0;
+        }
+      } else {
+        ++not_expanded;
       }
-    } else if (!hooks.pruned(child)) {
-      ++expanded;
-      child_rem = problem::candidates_below_root(child);
-      on_last_path = tight == top && rank_of(cur.free, v) == x.last(top);
-      if (on_last_path) child_rem &= lowest_n(child.free, x.last(top + 1) + 1);
-      if (by_mask && top + 2 == L) {  // the child's children are leaves: count them
-        evaluated += static_cast<unsigned>(pj::popcount(child_rem));
-        solutions += static_cast<unsigned>(problem::leaf_children_weight(child, child_rem));
-        child_rem = 0;
+      if (child_rem != 0) {
+        row->node = problem::stack_node(cur);
+        row->rem = rem;
+        if constexpr (kJumpBack) live |= LevelSet(rem != 0) << top;
+        ++top;
+        row += stride;
+        cur = child;
+        rem = child_rem;
+        continue;
+      }
+      if constexpr (kJumpBack) {
+        if (rem == 0 && live != 0) {
+          top = pj::highest(live);
+          live &= ~(LevelSet(1) << top);
+          row = stack + top * stride;
+          cur = problem::from_stack(row->node, top == 0 ? root : cur);
+          rem = row->rem;
+          if (top < tight) {  // above last's path's deepest level: back on it
+            tight = top;
+            last_bit = pj::bit<Mask>(value_of_rank(cur.free, x.last(top)));
+          }
+        }
+      } else {
+        if (rem == 0 && top > 0) {
+          while (rem == 0 && top > 0) {
+            --top;
+            row -= stride;
+            cur = problem::from_stack(row->node, top == 0 ? root : cur);
+            rem = row->rem;
+          }
+          if (top < tight) {
+            tight = top;
+            last_bit = pj::bit<Mask>(value_of_rank(cur.free, x.last(top)));
+          }
+        }
       }
     }
-    if (child_rem != 0) {
-      if (on_last_path) tight = top + 1;
-      stack[top * stride].node = problem::stack_node(cur);
-      stack[top * stride].rem = rem;
-      if constexpr (kJumpBack) live |= LevelSet(rem != 0) << top;
-      ++top;
-      cur = child;
-      rem = child_rem;
-      continue;
-    }
-    if constexpr (kJumpBack) {
-      if (rem == 0 && live != 0) {
-        top = pj::highest(live);
-        live &= ~(LevelSet(1) << top);
-        cur = problem::from_stack(stack[top * stride].node, top == 0 ? root : cur);
-        rem = stack[top * stride].rem;
-      }
-    } else {
-      while (rem == 0 && top > 0) {
-        --top;
-        cur = problem::from_stack(stack[top * stride].node, top == 0 ? root : cur);
-        rem = stack[top * stride].rem;
-      }
-    }
-    tight = tight < top ? tight : top;
-    done = rem == 0;
+    if (rem == 0 || refused) break;
+    add_counts();
+    if (hooks.poll()) break;
   }
+  const bool done = rem == 0;
   add_counts();
   // Save the IVM: the path's values and every row, then drop the empty deepest rows.
   int vals[L];

@@ -49,7 +49,7 @@ struct Hooks {
   long long budget;
   std::map<std::string, int>* visits;
   World* world;
-  bool poll() { return --budget < 0; }  // asked before each child: `budget` children
+  bool poll() { return --budget < 0; }
   bool pruned(const Node& n) const { return is_pruned(n, best); }
   // Leaves counted from candidate sets (as the kernels count): visits are not recorded.
   bool leaves_by_mask() const { return kGoal == pj::Goal::count && world->leaves_by_mask; }
@@ -93,6 +93,14 @@ inline void start_part(World& w, int initial_best, unsigned long long from, unsi
 
 inline void start(World& w, int initial_best) { start_part(w, initial_best, 0, w.T, true); }
 
+// Both backtracks of the kernels (shared rows jump, local rows pop), explorer by
+// explorer: the counts must not depend on them.
+template <bool kLeavesByMask>
+void explore_either(unsigned long long i, pj_ivm::Ref x, pj_ivm::layout::Level* stack, Hooks& h, pj_ivm::Counters& c) {
+  if (i % 2 == 0) pj_ivm::explore<false, kLeavesByMask>(x, stack, 1, h, c);
+  else pj_ivm::explore<true, kLeavesByMask>(x, stack, 1, h, c);
+}
+
 // One round: explore, measure, select victims, steal. False once nothing is left.
 inline bool round(World& w, long long budget) {
   pj_ivm::layout::Explorers e = w.view();
@@ -102,12 +110,12 @@ inline bool round(World& w, long long budget) {
   ++w.rounds;
   for (unsigned long long i = 0; i < w.T; ++i) {
     pj_ivm::Ref x{e, i};
-    Hooks h{w.best, budget, &w.visits, &w};
-    // Both backtracks of the kernels (shared rows jump, local rows pop), explorer by
-    // explorer: the counts must not depend on them.
+    // `budget` children each: the two-ended explorer polls before each, the one-ended
+    // one after each.
+    Hooks h{w.best, kTwoEnds ? budget : budget - 1, &w.visits, &w};
     if constexpr (kTwoEnds) pj_ivm::explore_two_ends(x, stack, 1, h, w.c);
-    else if (i % 2 == 0) pj_ivm::explore<false>(x, stack, 1, h, w.c);
-    else pj_ivm::explore<true>(x, stack, 1, h, w.c);
+    else if (h.leaves_by_mask()) explore_either<kGoal == pj::Goal::count>(i, x, stack, h, w.c);
+    else explore_either<false>(i, x, stack, h, w.c);
     w.best = h.best;
     lengths[i] = pj_ivm::remaining(x);
     total += lengths[i];
