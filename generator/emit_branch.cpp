@@ -131,7 +131,10 @@ void emit_place(GenContext& g) {
   // place() of a node that is not the root: without the root's tests where place() has
   // some (the first value, the symmetry's weight), which a loop that places below the
   // root (the ivm explorer) would otherwise run for every child.
-  if (g.spec.used_builtins.count("first") || g.spec.symmetry) {
+  const bool root_differs = g.spec.used_builtins.count("first") || g.spec.symmetry;
+  g.out.line(std::string("constexpr bool kRootPlaceDiffers = ") + (root_differs ? "true" : "false") +
+             ";  // place_below_root() is not place()");
+  if (root_differs) {
     emit_placement(g, "place_below_root", b.place, "the front (the next position with one end)", true);
   } else {
     g.out.line("// place() of a node p that is not the root (place() has no test for the root).");

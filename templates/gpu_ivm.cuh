@@ -136,7 +136,7 @@ extern "C" __global__ void pj_ivm_init(pj_ivm::layout::Explorers e, const unsign
 // empty (or the host asks this round to stop); then each writes what it has left to
 // lengths[i] and the block totals go to the control block and the results. `stack`
 // holds this thread's rows, entry k at stack[k * stride]; kJumpBack: how a backtrack
-// finds its row (pj_ivm::explore).
+// finds its row (pj_ivm::explore_jumping, else explore_popping).
 template <bool kJumpBack>
 __device__ __forceinline__ void explore_round(pj_ivm::layout::Explorers e, PjIvmControl* ctl, PjGpuResults* r, double* lengths,
                                               unsigned round, PjGpuSolutions* sol, pj_ivm::layout::Level* stack,
@@ -162,8 +162,9 @@ __device__ __forceinline__ void explore_round(pj_ivm::layout::Explorers e, PjIvm
     Hooks h{kOptimise ? read_volatile(&r->best) : 0, r, ctl, ctl->trigger, round, Prefix(), sol};
     bool empty = false;
     if constexpr (problem::kEnds == 2) empty = pj_ivm::explore_two_ends(x, stack, stride, h, c);
-    else if (h.leaves_by_mask()) empty = pj_ivm::explore<kJumpBack, !kOptimise>(x, stack, stride, h, c);
-    else empty = pj_ivm::explore<kJumpBack, false>(x, stack, stride, h, c);
+    else if constexpr (!kJumpBack) empty = pj_ivm::explore_popping(x, stack, stride, h, c);
+    else if (h.leaves_by_mask()) empty = pj_ivm::explore_jumping<!kOptimise>(x, stack, stride, h, c);
+    else empty = pj_ivm::explore_jumping<false>(x, stack, stride, h, c);
     if (empty) atomicAdd(&ctl->empty, 1u);
     left = pj_ivm::remaining(x);
     active = left > 0;

@@ -173,49 +173,175 @@ PJ_HD void path_values(const layout::Level* stack, int stride, int top, const No
 // The levels of the layout as a set (bit k: level k).
 using LevelSet = pj::LevelSet<L>;
 
-// Explores the interval depth-first from the explorer's state, exactly as the `dfs`
-// kernel searches a subtree, until it is exhausted (returns true) or `hooks.poll()`,
-// asked after every `Hooks::kPeriod` children or a few more, says stop (the state is saved). `stack` holds
-// the rows while it runs, entry k at stack[k * stride]. Hooks: `best` (the incumbent as
-// last read), `poll()`, `pruned(child)` and `leaf(child, vals)` for a complete
-// permutation (vals[0..L-1]).
-//
-// Two shortcuts keep a child off the stack: a child without candidates is expanded and
-// done (a push and a pop saved), and, when counting, the leaves below a child at the
-// last level but one are counted from its candidate set (problem::leaf_children_weight)
-// rather than placed one by one, when kLeavesByMask (counting, with no solution to
-// record: the caller knows). The counts are those of the plain search: every leaf is
-// evaluated, the child expanded. kLeavesByMask is a template argument because, read at
-// run time from a kernel parameter, the compiler recomputed it in every turn.
-//
-// kJumpBack chooses how a backtrack finds the deepest row with values left (below).
-template <bool kJumpBack, bool kLeavesByMask, class Hooks>
-PJ_HD bool explore(Ref x, layout::Level* stack, int stride, Hooks& hooks, Counters& c) {
-  if (is_empty(x)) return true;
-  // Rebuild the rows' nodes along the path (placing, not counting: they were counted).
-  //
-  // A row is written at every push (its node is needed to save the path), also when its
-  // values are spent. With kJumpBack a backtrack goes straight to the deepest row with
-  // values left, found in `live` (the levels below `top` whose rows have some); without,
-  // it pops the spent rows one by one. The kernels jump with their rows in shared memory
-  // and pop with them in local memory, as measured on the H100: the pops were a loop of
-  // their own, of a length that differs from lane to lane (N-Queens 18: 4.6 pops per
-  // turn, run with 3.8 of 32 lanes active, a third of the warp's instructions; jumping
-  // made N-Queens 19 1.4x faster), while forward flowshop ta029 (rows in local memory,
-  // heavy nodes, few spent rows) ran 1.3x slower jumping, with fewer instructions but
-  // more stalls (docs/performance.md).
-  Node cur;
+// The rows' nodes along the explorer's path, rebuilt from its values (placing, not
+// counting: they were counted); cur becomes the node at its deepest row. With kLive,
+// `live` gets the levels below it whose rows have values left.
+template <bool kLive>
+PJ_HD void rebuild_rows(Ref x, layout::Level* stack, int stride, Node& cur, LevelSet& live) {
   problem::root(cur);
-  int top = x.I();
-  LevelSet live = 0;
+  const int top = x.I();
   for (int k = 0; k < top; ++k) {
     stack[k * stride].node = problem::stack_node(cur);
     stack[k * stride].rem = x.M(k);
-    if constexpr (kJumpBack) live |= LevelSet(x.M(k) != 0) << k;
+    if constexpr (kLive) live |= LevelSet(x.M(k) != 0) << k;
     Node next;
     problem::place(cur, x.V(k), next);
     cur = next;
   }
+}
+
+// Saves the IVM: the path's values and every row, then drops the empty deepest rows.
+PJ_HD void save_rows(Ref x, const layout::Level* stack, int stride, int top, const Node& cur, Mask rem) {
+  int vals[L];
+  path_values(stack, stride, top, cur, vals);
+  x.I() = static_cast<layout::Digit>(top);
+  for (int k = 0; k < top; ++k) {
+    x.V(k) = static_cast<layout::Digit>(vals[k]);
+    x.M(k) = stack[k * stride].rem;
+  }
+  x.M(top) = rem;
+  normalize(x);
+}
+
+// Explores the interval depth-first from the explorer's state, exactly as the `dfs`
+// kernel searches a subtree, until it is exhausted (returns true) or `hooks.poll()`
+// says stop (the state is saved). `stack` holds the rows while it runs, entry k at
+// stack[k * stride]. Hooks: `best` (the incumbent as last read), `poll()`,
+// `pruned(child)`, `leaf(child, vals)` for a complete permutation (vals[0..L-1]) and
+// `leaves_by_mask()`: whether the leaves may be counted without being visited.
+//
+// Two shortcuts keep a child off the stack: a child without candidates is expanded and
+// done (a push and a pop saved), and, when counting, the leaves below a child at the
+// last level but one are counted from its candidate set (problem::leaf_children_weight)
+// rather than placed one by one. The counts are those of the plain search: every leaf is
+// evaluated, the child expanded.
+//
+// A row is written at every push (its node is needed to save the path), also when its
+// values are spent. The two explorers below differ in how a backtrack finds the deepest
+// row with values left, and in their turn:
+//   explore_popping  pops the spent rows one by one; the kernels with their rows in
+//                    local memory (heavy nodes) run it;
+//   explore_jumping  goes straight to the row, found in a register set of the levels
+//                    with values left, and has the shorter turn; the kernels with their
+//                    rows in shared memory (light nodes) run it.
+// Measured on the H100 (docs/performance.md): the pops were a loop of their own, of a
+// length that differs from lane to lane (N-Queens 18: 4.6 pops per turn, run with 3.8 of
+// 32 lanes active, a third of the warp's instructions; jumping made N-Queens 19 1.4x
+// faster, the shorter turn 1.8x more), while forward flowshop ta029 (rows in local
+// memory, heavy nodes, few spent rows) ran 1.3x slower jumping, and 1.2x slower with the
+// shorter turn (its register spills grew from 36 to 52 bytes).
+
+// The earlier turn, with a pop loop (above).
+template <class Hooks>
+PJ_HD bool explore_popping(Ref x, layout::Level* stack, int stride, Hooks& hooks, Counters& c) {
+  if (is_empty(x)) return true;
+  Node cur;
+  LevelSet live = 0;  // not kept
+  rebuild_rows<false>(x, stack, stride, cur, live);
+  int top = x.I();
+  Mask rem = x.M(top);
+  // A popped row's node takes what is fixed along the path from the node below it, or
+  // from the root at level 0 (problem::from_stack).
+  Node root;
+  problem::root(root);
+  // The backtrack to the deepest row with values left, written out twice in the same
+  // words: the kernels' code is sensitive to its layout (forward flowshop ta029 ran 6%
+  // slower on the H100 with the pops in a lambda).
+  while (rem == 0 && top > 0) {  // saved rows are normalised; this keeps the loop's invariant regardless
+    --top;
+    cur = problem::from_stack(stack[top * stride].node, top == 0 ? root : cur);
+    rem = stack[top * stride].rem;
+  }
+  // tight: how many levels of the path follow last's digits. The node at level k is on
+  // last's path when tight >= k; only there are its children clipped to last.
+  int tight = 0;
+  while (tight < top && rank_of(stack[tight * stride].node.free, x.V(tight)) == x.last(tight)) ++tight;
+  const bool by_mask = hooks.leaves_by_mask();
+
+  // Each turn starts at a node with values left, places one, and either descends into
+  // the child or backtracks at once to the deepest level with values left. So every
+  // lane of a warp runs the long part (place, candidates) in every turn and only the
+  // short push or pop diverges: when a pop took a turn of its own, the lanes that popped
+  // idled through the others' placing (N-Queens 18 on the H100: 12.5 of 32 lanes active).
+  //
+  // The turns' counts are 32-bit and go to c's 64-bit counters at each poll and at the
+  // end (a 64-bit increment is two instructions, and the loop's turn is some forty):
+  // between polls at most kPeriod turns, each adding at most 2 * kSize.
+  static_assert(Hooks::kPeriod <= 1u << 20, "32-bit counts between polls");
+  unsigned evaluated = 0, expanded = 0, solutions = 0;
+  auto add_counts = [&] {
+    c.evaluated += evaluated;
+    c.expanded += expanded;
+    c.solutions += solutions;
+    evaluated = expanded = solutions = 0;
+  };
+  unsigned since_poll = 0;
+  bool done = rem == 0;
+  while (!done) {
+    if (++since_poll == Hooks::kPeriod) {
+      since_poll = 0;
+      add_counts();
+      if (hooks.poll()) break;
+    }
+    const int v = pj::lowest(rem);
+    rem &= rem - 1;
+    Node child;
+    problem::place(cur, v, child);
+    ++evaluated;
+    Mask child_rem = 0;  // what is pushed: nothing for a leaf, a pruned child or a dead end
+    bool on_last_path = false;
+    if (top + 1 == L) {
+      int vals[L];
+      path_values(stack, stride, top, cur, vals);
+      vals[top] = v;
+      if (!hooks.leaf(child, vals, c)) {  // not taken (a full solution buffer): next round
+        rem |= pj::bit<Mask>(v);
+        --evaluated;
+        break;
+      }
+    } else if (!hooks.pruned(child)) {
+      ++expanded;
+      child_rem = problem::candidates_below_root(child);
+      on_last_path = tight == top && rank_of(cur.free, v) == x.last(top);
+      if (on_last_path) child_rem &= lowest_n(child.free, x.last(top + 1) + 1);
+      if (by_mask && top + 2 == L) {  // the child's children are leaves: count them
+        evaluated += static_cast<unsigned>(pj::popcount(child_rem));
+        solutions += static_cast<unsigned>(problem::leaf_children_weight(child, child_rem));
+        child_rem = 0;
+      }
+    }
+    if (child_rem != 0) {
+      if (on_last_path) tight = top + 1;
+      stack[top * stride].node = problem::stack_node(cur);
+      stack[top * stride].rem = rem;
+      ++top;
+      cur = child;
+      rem = child_rem;
+      continue;
+    }
+    while (rem == 0 && top > 0) {
+      --top;
+      cur = problem::from_stack(stack[top * stride].node, top == 0 ? root : cur);
+      rem = stack[top * stride].rem;
+    }
+    tight = tight < top ? tight : top;
+    done = rem == 0;
+  }
+  add_counts();
+  save_rows(x, stack, stride, top, cur, rem);
+  return done;
+}
+
+// The shorter turn, with a jump (above). kLeavesByMask: counting, with no solution to
+// record (the caller knows), a template argument because, read at run time from a kernel
+// parameter, the compiler recomputed it in every turn.
+template <bool kLeavesByMask, class Hooks>
+PJ_HD bool explore_jumping(Ref x, layout::Level* stack, int stride, Hooks& hooks, Counters& c) {
+  if (is_empty(x)) return true;
+  Node cur;
+  LevelSet live = 0;
+  rebuild_rows<true>(x, stack, stride, cur, live);
+  int top = x.I();
   Mask rem = x.M(top);
   // The counts: every turn below evaluates a child (`turns`), and expands it unless it
   // is a leaf or pruned (`not_expanded`); `below` are the leaves counted from candidate
@@ -234,22 +360,11 @@ PJ_HD bool explore(Ref x, layout::Level* stack, int stride, Hooks& hooks, Counte
   // from the root at level 0 (problem::from_stack).
   Node root;
   problem::root(root);
-  // The backtrack to the deepest row with values left, written out twice in the same
-  // words: the kernels' code is sensitive to its layout (forward flowshop ta029 ran 6%
-  // slower on the H100 with the pops in a lambda).
-  if constexpr (kJumpBack) {
-    if (rem == 0 && live != 0) {  // saved rows are normalised; this keeps the loop's invariant regardless
-      top = pj::highest(live);
-      live &= ~(LevelSet(1) << top);
-      cur = problem::from_stack(stack[top * stride].node, top == 0 ? root : cur);
-      rem = stack[top * stride].rem;
-    }
-  } else {
-    while (rem == 0 && top > 0) {  // saved rows are normalised; this keeps the loop's invariant regardless
-      --top;
-      cur = problem::from_stack(stack[top * stride].node, top == 0 ? root : cur);
-      rem = stack[top * stride].rem;
-    }
+  if (rem == 0 && live != 0) {  // saved rows are normalised; this keeps the loop's invariant regardless
+    top = pj::highest(live);
+    live &= ~(LevelSet(1) << top);
+    cur = problem::from_stack(stack[top * stride].node, top == 0 ? root : cur);
+    rem = stack[top * stride].rem;
   }
   // The row of level `top`, where a push saves the node being expanded: kept, so that a
   // push does not compute its address again.
@@ -291,7 +406,8 @@ PJ_HD bool explore(Ref x, layout::Level* stack, int stride, Hooks& hooks, Counte
       const int v = pj::lowest(vb);  // its index, computed where it is read
       rem ^= vb;
       Node child;
-      if (top == 0) problem::place(cur, v, vb, child);  // cur is the root
+      // One copy of place() where place_below_root() is the same.
+      if (problem::kRootPlaceDiffers && top == 0) problem::place(cur, v, vb, child);  // cur is the root
       else problem::place_below_root(cur, v, vb, child);
       ++turns;
       Mask child_rem = 0;  // what is pushed: nothing for a leaf, a pruned child or a dead end
@@ -327,37 +443,22 @@ PJ_HD bool explore(Ref x, layout::Level* stack, int stride, Hooks& hooks, Counte
       if (child_rem != 0) {
         row->node = problem::stack_node(cur);
         row->rem = rem;
-        if constexpr (kJumpBack) live |= LevelSet(rem != 0) << top;
+        live |= LevelSet(rem != 0) << top;
         ++top;
         row += stride;
         cur = child;
         rem = child_rem;
         continue;
       }
-      if constexpr (kJumpBack) {
-        if (rem == 0 && live != 0) {
-          top = pj::highest(live);
-          live &= ~(LevelSet(1) << top);
-          row = stack + top * stride;
-          cur = problem::from_stack(row->node, top == 0 ? root : cur);
-          rem = row->rem;
-          if (top < tight) {  // above last's path's deepest level: back on it
-            tight = top;
-            last_bit = pj::bit<Mask>(value_of_rank(cur.free, x.last(top)));
-          }
-        }
-      } else {
-        if (rem == 0 && top > 0) {
-          while (rem == 0 && top > 0) {
-            --top;
-            row -= stride;
-            cur = problem::from_stack(row->node, top == 0 ? root : cur);
-            rem = row->rem;
-          }
-          if (top < tight) {
-            tight = top;
-            last_bit = pj::bit<Mask>(value_of_rank(cur.free, x.last(top)));
-          }
+      if (rem == 0 && live != 0) {
+        top = pj::highest(live);
+        live &= ~(LevelSet(1) << top);
+        row = stack + top * stride;
+        cur = problem::from_stack(row->node, top == 0 ? root : cur);
+        rem = row->rem;
+        if (top < tight) {  // above last's path's deepest level: back on it
+          tight = top;
+          last_bit = pj::bit<Mask>(value_of_rank(cur.free, x.last(top)));
         }
       }
     }
@@ -367,16 +468,7 @@ PJ_HD bool explore(Ref x, layout::Level* stack, int stride, Hooks& hooks, Counte
   }
   const bool done = rem == 0;
   add_counts();
-  // Save the IVM: the path's values and every row, then drop the empty deepest rows.
-  int vals[L];
-  path_values(stack, stride, top, cur, vals);
-  x.I() = static_cast<layout::Digit>(top);
-  for (int k = 0; k < top; ++k) {
-    x.V(k) = static_cast<layout::Digit>(vals[k]);
-    x.M(k) = stack[k * stride].rem;
-  }
-  x.M(top) = rem;
-  normalize(x);
+  save_rows(x, stack, stride, top, cur, rem);
   return done;
 }
 

@@ -97,8 +97,12 @@ inline void start(World& w, int initial_best) { start_part(w, initial_best, 0, w
 // explorer: the counts must not depend on them.
 template <bool kLeavesByMask>
 void explore_either(unsigned long long i, pj_ivm::Ref x, pj_ivm::layout::Level* stack, Hooks& h, pj_ivm::Counters& c) {
-  if (i % 2 == 0) pj_ivm::explore<false, kLeavesByMask>(x, stack, 1, h, c);
-  else pj_ivm::explore<true, kLeavesByMask>(x, stack, 1, h, c);
+  if (i % 2 == 0) {
+    pj_ivm::explore_popping(x, stack, 1, h, c);  // polls before each child
+  } else {
+    --h.budget;  // polls after each child: `budget` children all the same
+    pj_ivm::explore_jumping<kLeavesByMask>(x, stack, 1, h, c);
+  }
 }
 
 // One round: explore, measure, select victims, steal. False once nothing is left.
@@ -110,9 +114,7 @@ inline bool round(World& w, long long budget) {
   ++w.rounds;
   for (unsigned long long i = 0; i < w.T; ++i) {
     pj_ivm::Ref x{e, i};
-    // `budget` children each: the two-ended explorer polls before each, the one-ended
-    // one after each.
-    Hooks h{w.best, kTwoEnds ? budget : budget - 1, &w.visits, &w};
+    Hooks h{w.best, budget, &w.visits, &w};
     if constexpr (kTwoEnds) pj_ivm::explore_two_ends(x, stack, 1, h, w.c);
     else if (h.leaves_by_mask()) explore_either<kGoal == pj::Goal::count>(i, x, stack, h, w.c);
     else explore_either<false>(i, x, stack, h, w.c);
