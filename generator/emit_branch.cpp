@@ -75,9 +75,10 @@ namespace {
 // below_root: p is not the search's root (a node place() made), so what place() sets
 // differently for the root's children is taken from p.
 //
-// Two overloads: name(p, v, vb, c) with vb = bit(v), which the spec's bit(v) and test(s, v)
-// read (a loop that takes v as the lowest value of a set has the bit without the index:
-// N-Queens then needs no index at all), and name(p, v, c).
+// name(p, v, vb, c) with vb = bit(v), which the spec's bit(v) and test(s, v) read (a
+// loop that takes v as the lowest value of a set has the bit without the index: N-Queens
+// then needs no index at all), and, except below_root (the ivm explorer's only), the
+// overload name(p, v, c) that computes the bit.
 void emit_placement(GenContext& g, const char* name, const Placement& how, const std::string& where,
                     bool below_root = false) {
   g.out.line("// The child of p that places value v (vb: bit(v)) at " + where + (below_root ? ", p not the root." : "."));
@@ -114,8 +115,9 @@ void emit_placement(GenContext& g, const char* name, const Placement& how, const
     g.out.line("c.weight = pj::select<int>(p.free == kRootFree, 2 - int((kSelfMirrored & vb) != 0), p.weight);");
   g.out.dedent();
   g.out.line("}");
-  g.out.line(std::string("PJ_HD void ") + name + "(const Node& p, int v, Node& c) { " + name +
-             "(p, v, pj::bit<Mask>(v), c); }");
+  if (!below_root)
+    g.out.line(std::string("PJ_HD void ") + name + "(const Node& p, int v, Node& c) { " + name +
+               "(p, v, pj::bit<Mask>(v), c); }");
   g.out.line("");
 }
 }  // namespace
@@ -139,7 +141,6 @@ void emit_place(GenContext& g) {
   } else {
     g.out.line("// place() of a node p that is not the root (place() has no test for the root).");
     g.out.line("PJ_HD void place_below_root(const Node& p, int v, Mask vb, Node& c) { place(p, v, vb, c); }");
-    g.out.line("PJ_HD void place_below_root(const Node& p, int v, Node& c) { place(p, v, c); }");
     g.out.line("");
   }
   // One entry for skeletons that place at either end (the same code for one end or two).

@@ -174,20 +174,21 @@ PJ_HD void path_values(const layout::Level* stack, int stride, int top, const No
 using LevelSet = pj::LevelSet<L>;
 
 // The rows' nodes along the explorer's path, rebuilt from its values (placing, not
-// counting: they were counted); cur becomes the node at its deepest row. With kLive,
-// `live` gets the levels below it whose rows have values left.
-template <bool kLive>
-PJ_HD void rebuild_rows(Ref x, layout::Level* stack, int stride, Node& cur, LevelSet& live) {
+// counting: they were counted); cur becomes the node at its deepest row. Returns the
+// levels below it whose rows have values left.
+PJ_HD LevelSet rebuild_rows(Ref x, layout::Level* stack, int stride, Node& cur) {
   problem::root(cur);
   const int top = x.I();
+  LevelSet live = 0;
   for (int k = 0; k < top; ++k) {
     stack[k * stride].node = problem::stack_node(cur);
     stack[k * stride].rem = x.M(k);
-    if constexpr (kLive) live |= LevelSet(x.M(k) != 0) << k;
+    live |= LevelSet(x.M(k) != 0) << k;
     Node next;
     problem::place(cur, x.V(k), next);
     cur = next;
   }
+  return live;
 }
 
 // Saves the IVM: the path's values and every row, then drops the empty deepest rows.
@@ -236,8 +237,7 @@ template <class Hooks>
 PJ_HD bool explore_popping(Ref x, layout::Level* stack, int stride, Hooks& hooks, Counters& c) {
   if (is_empty(x)) return true;
   Node cur;
-  LevelSet live = 0;  // not kept
-  rebuild_rows<false>(x, stack, stride, cur, live);
+  rebuild_rows(x, stack, stride, cur);  // the levels with values left are found by popping
   int top = x.I();
   Mask rem = x.M(top);
   // A popped row's node takes what is fixed along the path from the node below it, or
@@ -339,8 +339,7 @@ template <bool kLeavesByMask, class Hooks>
 PJ_HD bool explore_jumping(Ref x, layout::Level* stack, int stride, Hooks& hooks, Counters& c) {
   if (is_empty(x)) return true;
   Node cur;
-  LevelSet live = 0;
-  rebuild_rows<true>(x, stack, stride, cur, live);
+  LevelSet live = rebuild_rows(x, stack, stride, cur);
   int top = x.I();
   Mask rem = x.M(top);
   // The counts: every turn below evaluates a child (`turns`), and expands it unless it
@@ -424,15 +423,16 @@ PJ_HD bool explore_jumping(Ref x, layout::Level* stack, int stride, Hooks& hooks
         ++not_expanded;
       } else if (!hooks.pruned(child)) {
         child_rem = problem::candidates_below_root(child);
+        const bool count_leaves = kLeavesByMask && top + 2 == L;  // the child's children are leaves
         if (tight == top && (last_bit & vb) != 0) {  // the child is on last's path: clipped to last
           const int e = x.last(top + 1);
           child_rem &= lowest_n(child.free, e + 1);
-          if (child_rem != 0 && !(kLeavesByMask && top + 2 == L)) {  // it is pushed (below)
+          if (child_rem != 0 && !count_leaves) {  // it is pushed (below)
             tight = top + 1;
             last_bit = pj::bit<Mask>(value_of_rank(child.free, e));
           }
         }
-        if (kLeavesByMask && top + 2 == L) {  // the child's children are leaves: count them
+        if (count_leaves) {  // counted from the child's candidates
           below += static_cast<unsigned>(pj::popcount(child_rem));
           solutions += static_cast<unsigned>(problem::leaf_children_weight_below_root(child, child_rem));
           child_rem = 0;
