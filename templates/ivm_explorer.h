@@ -222,15 +222,17 @@ PJ_HD void save_rows(Ref x, const layout::Level* stack, int stride, int top, con
 // row with values left, and in their turn:
 //   explore_popping  pops the spent rows one by one; the kernels with their rows in
 //                    local memory (heavy nodes) run it;
-//   explore_jumping  goes straight to the row, found in a register set of the levels
-//                    with values left, and has the shorter turn; the kernels with their
+//   explore_jumping  keeps every node in its row, the deepest with values left found in
+//                    a register set of the levels; its turn reads the node from the row,
+//                    and pushes and backtracks without a branch; the kernels with their
 //                    rows in shared memory (light nodes) run it.
 // Measured on the H100 (docs/performance.md): the pops were a loop of their own, of a
 // length that differs from lane to lane (N-Queens 18: 4.6 pops per turn, run with 3.8 of
 // 32 lanes active, a third of the warp's instructions; jumping made N-Queens 19 1.4x
-// faster, the shorter turn 1.8x more), while forward flowshop ta029 (rows in local
-// memory, heavy nodes, few spent rows) ran 1.3x slower jumping, and 1.2x slower with the
-// shorter turn (its register spills grew from 36 to 52 bytes).
+// faster, a shorter turn with the node in registers 1.8x more, the node in its row XXX
+// more), while forward flowshop ta029 (rows in local memory, heavy nodes, few spent
+// rows) ran 1.3x slower jumping, and 1.2x slower with the shorter turn (its register
+// spills grew from 36 to 52 bytes).
 
 // The earlier turn, with a pop loop (above).
 template <class Hooks>
@@ -332,9 +334,9 @@ PJ_HD bool explore_popping(Ref x, layout::Level* stack, int stride, Hooks& hooks
   return done;
 }
 
-// The shorter turn, with a jump (above). kLeavesByMask: counting, with no solution to
-// record (the caller knows), a template argument because, read at run time from a kernel
-// parameter, the compiler recomputed it in every turn.
+// The turn that reads its node from its row, with a jump (above). kLeavesByMask:
+// counting, with no solution to record (the caller knows), a template argument because,
+// read at run time from a kernel parameter, the compiler recomputed it in every turn.
 template <bool kLeavesByMask, class Hooks>
 PJ_HD bool explore_jumping(Ref x, layout::Level* stack, int stride, Hooks& hooks, Counters& c) {
   if (is_empty(x)) return true;
@@ -355,42 +357,42 @@ PJ_HD bool explore_jumping(Ref x, layout::Level* stack, int stride, Hooks& hooks
     solutions += static_cast<unsigned>(problem::leaf_children_weight(cur, rem));
     rem = 0;
   }
-  // A popped row's node takes what is fixed along the path from the node below it, or
-  // from the root at level 0 (problem::from_stack).
-  Node root;
-  problem::root(root);
-  if (rem == 0 && live != 0) {  // saved rows are normalised; this keeps the loop's invariant regardless
-    top = pj::highest(live);
-    live &= ~(LevelSet(1) << top);
-    cur = problem::from_stack(stack[top * stride].node, top == 0 ? root : cur);
-    rem = stack[top * stride].rem;
-  }
-  // The row of level `top`, where a push saves the node being expanded: kept, so that a
-  // push does not compute its address again.
-  layout::Level* row = stack + top * stride;
   // tight: how many levels of the path follow last's digits. The node at level k is on
   // last's path when tight >= k; only there are its children clipped to last. The one
   // child of the node at level `tight` that stays on last's path places the value in
   // last_bit: a turn at that level tests its value against it, and only the rare turns on
-  // last's path, and the pops above it, read last's digits.
+  // last's path read last's digits. A jump never lands above level `tight` with values
+  // left: the values are taken in the order of their digits, and a row on last's path
+  // holds none after last's digit, so once its value on last's path is taken it is spent.
   int tight = 0;
   while (tight < top && rank_of(stack[tight * stride].node.free, x.V(tight)) == x.last(tight)) ++tight;
   Mask last_bit =
       pj::bit<Mask>(value_of_rank(tight == top ? cur.free : stack[tight * stride].node.free, x.last(tight)));
+  // The deepest row joins the others: from here on every node lives in its row.
+  stack[top * stride].node = problem::stack_node(cur);
+  stack[top * stride].rem = rem;
+  live |= LevelSet(rem != 0) << top;
+  // A row's node takes what is fixed along the path from `path`, the node at level 1 of
+  // the path (or any below it), or from the root at level 0 (problem::from_stack).
+  Node root;
+  problem::root(root);
+  Node path = cur;
 
-  // Each turn starts at a node with values left, places one, and either descends into
-  // the child or backtracks at once to the deepest level with values left. So every
-  // lane of a warp runs the long part (place, candidates) in every turn and only the
-  // short push or pop diverges: when a pop took a turn of its own, the lanes that popped
-  // idled through the others' placing (N-Queens 18 on the H100: 12.5 of 32 lanes active).
+  // Each turn takes the deepest level with values left (the highest in `live`), reads
+  // its node and values from its row, places the lowest value, writes the values left
+  // back, and writes the child into the row above when it has values to try. So a turn
+  // is the same instructions on every lane, with the push and the backtrack as
+  // predicated stores and a set operation rather than branches: N-Queens 18 on the H100
+  // ran with 27 of 32 lanes active per turn when the node was kept in registers, every
+  // turn paying for the push (moving the child into place), the backtrack (a load) and
+  // the branches that joined them.
   //
   // The turns run kPeriod at a time, with a poll between: the lanes of a warp that run
   // together count their turns together, and so poll with one load. (Asked after the
   // turns that do not descend, the lanes polled one by one: N-Queens 18 on the H100 ran
   // 1.3x slower, a third of its time waiting on the polls' loads.) Between polls at most
   // kPeriod turns, each adding at most 2 * kSize to the 32-bit counts. The loop ends when
-  // no value is left (rem == 0 after a backtrack), or with values left at the poll or at
-  // a leaf not taken.
+  // no level has values left, or with values left at the poll or at a leaf not taken.
   static_assert(Hooks::kPeriod <= 1u << 20, "32-bit counts between polls");
   auto add_counts = [&] {
     c.evaluated += turns + below;
@@ -400,22 +402,29 @@ PJ_HD bool explore_jumping(Ref x, layout::Level* stack, int stride, Hooks& hooks
   };
   bool refused = false;  // a leaf was not taken
   for (;;) {
-    while (rem != 0 && turns != Hooks::kPeriod) {
-      const Mask vb = rem & (Mask(0) - rem);  // the lowest value left, as a set
+    while (live != 0 && turns != Hooks::kPeriod) {
+      top = pj::highest(live);
+      layout::Level* const row = stack + top * stride;
+      const layout::Level here = *row;
+      const Node node = problem::from_stack(here.node, top == 0 ? root : path);
+      const Mask vb = here.rem & (Mask(0) - here.rem);  // the lowest value left, as a set
       const int v = pj::lowest(vb);  // its index, computed where it is read
-      rem ^= vb;
+      row->rem = here.rem ^ vb;
+      live &= ~(LevelSet(here.rem == vb) << top);
       Node child;
       // One copy of place() where place_below_root() is the same.
-      if (problem::kRootPlaceDiffers && top == 0) problem::place(cur, v, vb, child);  // cur is the root
-      else problem::place_below_root(cur, v, vb, child);
+      if (problem::kRootPlaceDiffers && top == 0) problem::place(node, v, vb, child);  // node is the root
+      else problem::place_below_root(node, v, vb, child);
+      if (top == 0) path = child;  // the fields fixed below the root, for the rows above
       ++turns;
       Mask child_rem = 0;  // what is pushed: nothing for a leaf, a pruned child or a dead end
       if (!kLeavesByMask && top + 1 == L) {
         int vals[L];
-        path_values(stack, stride, top, cur, vals);
+        path_values(stack, stride, top, node, vals);
         vals[top] = v;
         if (!hooks.leaf(child, vals, c)) {  // not taken (a full solution buffer): next round
-          rem |= vb;
+          row->rem = here.rem;
+          live |= LevelSet(1) << top;
           --turns;
           refused = true;
           break;
@@ -441,33 +450,24 @@ PJ_HD bool explore_jumping(Ref x, layout::Level* stack, int stride, Hooks& hooks
         ++not_expanded;
       }
       if (child_rem != 0) {
-        row->node = problem::stack_node(cur);
-        row->rem = rem;
-        live |= LevelSet(rem != 0) << top;
-        ++top;
-        row += stride;
-        cur = child;
-        rem = child_rem;
-        continue;
-      }
-      if (rem == 0 && live != 0) {
-        top = pj::highest(live);
-        live &= ~(LevelSet(1) << top);
-        row = stack + top * stride;
-        cur = problem::from_stack(row->node, top == 0 ? root : cur);
-        rem = row->rem;
-        if (top < tight) {  // above last's path's deepest level: back on it
-          tight = top;
-          last_bit = pj::bit<Mask>(value_of_rank(cur.free, x.last(top)));
-        }
+        row[stride].node = problem::stack_node(child);
+        row[stride].rem = child_rem;
+        live |= LevelSet(1) << (top + 1);
       }
     }
-    if (rem == 0 || refused) break;
+    if (live == 0 || refused) break;
     add_counts();
     if (hooks.poll()) break;
   }
-  const bool done = rem == 0;
+  const bool done = live == 0;
   add_counts();
+  top = 0;
+  rem = 0;
+  if (!done) {  // the deepest row with values left is where the explorer stands
+    top = pj::highest(live);
+    cur = problem::from_stack(stack[top * stride].node, top == 0 ? root : path);
+    rem = stack[top * stride].rem;
+  }
   save_rows(x, stack, stride, top, cur, rem);
   return done;
 }

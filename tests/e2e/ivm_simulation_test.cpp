@@ -79,10 +79,13 @@ struct Shape {
   int restore_round;
   bool steals;  // whether work must move between explorers
 };
-// One explorer alone; a few with tiny rounds (steals everywhere); more explorers than
-// the 8! leaves (one leaf or none each: nothing to steal); a crash and resume.
-const Shape kShapes[] = {{1, 1 << 30, 0, false}, {7, 3, 0, true},  {64, 1, 0, true}, {300, 17, 0, true},
-                         {50000, 5, 0, false},   {64, 2, 4, true}, {9, 1, 20, true}};
+// One explorer alone; three, each with a third of the tree in one round (the even
+// explorers of the simulation run one explorer, the odd ones the other:
+// ivm_host_sim.hpp); a few
+// with tiny rounds (steals everywhere); more explorers than the 8! leaves (one leaf or
+// none each: nothing to steal); a crash and resume.
+const Shape kShapes[] = {{1, 1 << 30, 0, false}, {3, 1 << 30, 0, false}, {7, 3, 0, true},  {64, 1, 0, true},
+                         {300, 17, 0, true},     {50000, 5, 0, false},   {64, 2, 4, true}, {9, 1, 20, true}};
 
 // `steals`: whether the shapes that move work must have stolen (a small tree may end in
 // the first round).
@@ -107,6 +110,16 @@ TEST_CASE("IVM explorers count N-Queens exactly as the cpu skeleton", "[e2e][ivm
   REQUIRE(cpu.solutions == 92);
   check_against_cpu(sim, cpu, 0);
   check_against_cpu(sim, cpu, 0, true, true);  // the last level counted from candidate sets, as the kernels do
+}
+
+// An odd size has a middle column, mirrored onto itself: the subtrees below the first
+// level weigh 2 or 1, and an explorer that moves from one to the next changes weight.
+TEST_CASE("IVM explorers count N-Queens of an odd size exactly as the cpu skeleton", "[e2e][ivm]") {
+  Simulation sim(problem("nqueens.toml"), "", {"n=7"});
+  SolveResult cpu = run(problem("nqueens.toml"), "", {"n=7"});
+  REQUIRE(cpu.solutions == 40);  // OEIS A000170
+  check_against_cpu(sim, cpu, 0, false);
+  check_against_cpu(sim, cpu, 0, false, true);
 }
 
 // Stack rows leave out what is fixed along a path (`first`, the symmetry's weight) and
