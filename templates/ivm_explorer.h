@@ -401,59 +401,83 @@ PJ_HD bool explore_jumping(Ref x, layout::Level* stack, int stride, Hooks& hooks
     turns = not_expanded = below = solutions = 0;
   };
   bool refused = false;  // a leaf was not taken
+  // The rows as bytes: a row's address is one multiply-add from its level (as elements,
+  // the compiler kept the thread's offset apart and added it in every turn).
+  char* const rows = reinterpret_cast<char*>(stack);
+  const int row_bytes = stride * static_cast<int>(sizeof(layout::Level));
+  // One turn at level `top`; at_root (a constant where it is called): top is 0 (the root's row), where the child takes
+  // the fields fixed below the root (problem::place), which the deeper turns read from
+  // `path`. False when a leaf was not taken.
+  auto turn = [&](const bool at_root) -> bool {
+    const LevelSet at = LevelSet(1) << top;
+    layout::Level* const row = reinterpret_cast<layout::Level*>(rows + top * row_bytes);
+    const layout::Level here = *row;
+    const Node node = problem::from_stack(here.node, at_root ? root : path);
+    const Mask vb = here.rem & (Mask(0) - here.rem);  // the lowest value left, as a set
+    const int v = pj::lowest(vb);  // its index, computed where it is read
+    row->rem = here.rem ^ vb;
+    if (here.rem == vb) live ^= at;  // spent
+    Node child;
+    if (at_root) {
+      problem::place(node, v, vb, child);
+      path = child;  // the fields fixed below the root, for the rows above
+    } else {
+      problem::place_below_root(node, v, vb, child);
+    }
+    ++turns;
+    Mask child_rem = 0;  // what is pushed: nothing for a leaf, a pruned child or a dead end
+    if (!kLeavesByMask && top + 1 == L) {
+      int vals[L];
+      path_values(stack, stride, top, node, vals);
+      vals[top] = v;
+      if (!hooks.leaf(child, vals, c)) {  // not taken (a full solution buffer): next round
+        row->rem = here.rem;
+        live |= at;
+        --turns;
+        return false;
+      }
+      ++not_expanded;
+    } else if (!hooks.pruned(child)) {
+      child_rem = problem::candidates_below_root(child);
+      const bool count_leaves = kLeavesByMask && top + 2 == L;  // the child's children are leaves
+      if (tight == top && (last_bit & vb) != 0) {  // the child is on last's path: clipped to last
+        const int e = x.last(top + 1);
+        child_rem &= lowest_n(child.free, e + 1);
+        if (child_rem != 0 && !count_leaves) {  // it is pushed (below)
+          tight = top + 1;
+          last_bit = pj::bit<Mask>(value_of_rank(child.free, e));
+        }
+      }
+      if (count_leaves) {  // counted from the child's candidates
+        below += static_cast<unsigned>(pj::popcount(child_rem));
+        solutions += static_cast<unsigned>(problem::leaf_children_weight_below_root(child, child_rem));
+        child_rem = 0;
+      }
+    } else {
+      ++not_expanded;
+    }
+    if (child_rem != 0) {
+      reinterpret_cast<layout::Level*>(rows + (top + 1) * row_bytes)->node = problem::stack_node(child);
+      reinterpret_cast<layout::Level*>(rows + (top + 1) * row_bytes)->rem = child_rem;
+      live |= at << 1;
+    }
+    return true;
+  };
+  // The root's turns are taken out of the loop (a level 0 left alone in `live`): the
+  // loop's turns then read the fixed fields from `path` without a select, and place
+  // below the root.
   for (;;) {
-    while (live != 0 && turns != Hooks::kPeriod) {
+    while (live > 1 && turns != Hooks::kPeriod) {
       top = pj::highest(live);
-      layout::Level* const row = stack + top * stride;
-      const layout::Level here = *row;
-      const Node node = problem::from_stack(here.node, top == 0 ? root : path);
-      const Mask vb = here.rem & (Mask(0) - here.rem);  // the lowest value left, as a set
-      const int v = pj::lowest(vb);  // its index, computed where it is read
-      row->rem = here.rem ^ vb;
-      live &= ~(LevelSet(here.rem == vb) << top);
-      Node child;
-      // One copy of place() where place_below_root() is the same.
-      if (problem::kRootPlaceDiffers && top == 0) problem::place(node, v, vb, child);  // node is the root
-      else problem::place_below_root(node, v, vb, child);
-      if (top == 0) path = child;  // the fields fixed below the root, for the rows above
-      ++turns;
-      Mask child_rem = 0;  // what is pushed: nothing for a leaf, a pruned child or a dead end
-      if (!kLeavesByMask && top + 1 == L) {
-        int vals[L];
-        path_values(stack, stride, top, node, vals);
-        vals[top] = v;
-        if (!hooks.leaf(child, vals, c)) {  // not taken (a full solution buffer): next round
-          row->rem = here.rem;
-          live |= LevelSet(1) << top;
-          --turns;
-          refused = true;
-          break;
-        }
-        ++not_expanded;
-      } else if (!hooks.pruned(child)) {
-        child_rem = problem::candidates_below_root(child);
-        const bool count_leaves = kLeavesByMask && top + 2 == L;  // the child's children are leaves
-        if (tight == top && (last_bit & vb) != 0) {  // the child is on last's path: clipped to last
-          const int e = x.last(top + 1);
-          child_rem &= lowest_n(child.free, e + 1);
-          if (child_rem != 0 && !count_leaves) {  // it is pushed (below)
-            tight = top + 1;
-            last_bit = pj::bit<Mask>(value_of_rank(child.free, e));
-          }
-        }
-        if (count_leaves) {  // counted from the child's candidates
-          below += static_cast<unsigned>(pj::popcount(child_rem));
-          solutions += static_cast<unsigned>(problem::leaf_children_weight_below_root(child, child_rem));
-          child_rem = 0;
-        }
-      } else {
-        ++not_expanded;
+      if (!turn(false)) {
+        refused = true;
+        break;
       }
-      if (child_rem != 0) {
-        row[stride].node = problem::stack_node(child);
-        row[stride].rem = child_rem;
-        live |= LevelSet(1) << (top + 1);
-      }
+    }
+    if (live == 1 && turns != Hooks::kPeriod && !refused) {
+      top = 0;
+      if (turn(true)) continue;
+      refused = true;
     }
     if (live == 0 || refused) break;
     add_counts();

@@ -100,12 +100,12 @@ TEST_CASE("ivm on br17: 39, and at the optimum the tree of cpu and dfs", "[gpu][
 }
 
 TEST_CASE("an ivm search stopped by SIGINT resumes to the uninterrupted totals", "[gpu][ivm][checkpoint]") {
-  // N-Queens 19: its search (2.4 s on the H100) must outlast the signal. N-Queens 18 did
-  // until the counting loop got faster, and then finished before it.
-  Run q19{problem("nqueens.toml"), "", {"n=19"}, {}};
-  SolveResult whole = ivm(q19);  // compiled and cached: the next run starts searching at once
-  REQUIRE(whole.solutions == 4968057848ull);  // OEIS A000170
-  std::string ckpt = temp_file("ivm_q19.ckpt", "");
+  // N-Queens 20: its search (3-4 s on the H100) must outlast the signal. N-Queens 18 and
+  // then 19 did until the counting loop got faster, and then finished before it.
+  Run q20{problem("nqueens.toml"), "", {"n=20"}, {}};
+  SolveResult whole = ivm(q20);  // compiled and cached: the next run starts searching at once
+  REQUIRE(whole.solutions == 39029188884ull);  // OEIS A000170
+  std::string ckpt = temp_file("ivm_q20.ckpt", "");
   std::filesystem::remove(ckpt);
   std::string copied = ckpt + ".periodic";
 
@@ -115,7 +115,7 @@ TEST_CASE("an ivm search stopped by SIGINT resumes to the uninterrupted totals",
   const bool interrupted = interrupted_after(
       1000,
       [&] {
-        ivm(q19, [&](SolveOptions& o) {
+        ivm(q20, [&](SolveOptions& o) {
           o.checkpoint = ckpt;
           o.checkpoint_every = 0.1;
         });
@@ -129,7 +129,7 @@ TEST_CASE("an ivm search stopped by SIGINT resumes to the uninterrupted totals",
 
   for (const std::string& from : {ckpt, copied}) {
     INFO("resumed from " << from);
-    SolveResult resumed = ivm(q19, [&](SolveOptions& o) { o.resume = from; });
+    SolveResult resumed = ivm(q20, [&](SolveOptions& o) { o.resume = from; });
     REQUIRE(resumed.ivm);
     CHECK(resumed.ivm->resumed_from == from);
     same_tree(whole, resumed, "ivm");
