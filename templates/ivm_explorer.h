@@ -405,9 +405,9 @@ PJ_HD bool explore_jumping(Ref x, layout::Level* stack, int stride, Hooks& hooks
   // the compiler kept the thread's offset apart and added it in every turn).
   char* const rows = reinterpret_cast<char*>(stack);
   const int row_bytes = stride * static_cast<int>(sizeof(layout::Level));
-  // One turn at level `top`; at_root (a constant where it is called): top is 0 (the root's row), where the child takes
-  // the fields fixed below the root (problem::place), which the deeper turns read from
-  // `path`. False when a leaf was not taken.
+  // One turn at level `top`. at_root (a constant where it is called): top is 0, where the
+  // child takes the fields fixed below the root (problem::place), which the deeper turns
+  // read from `path`. False when a leaf was not taken.
   auto turn = [&](const bool at_root) -> bool {
     const LevelSet at = LevelSet(1) << top;
     layout::Level* const row = reinterpret_cast<layout::Level*>(rows + top * row_bytes);
@@ -457,8 +457,8 @@ PJ_HD bool explore_jumping(Ref x, layout::Level* stack, int stride, Hooks& hooks
       ++not_expanded;
     }
     if (child_rem != 0) {
-      reinterpret_cast<layout::Level*>(rows + (top + 1) * row_bytes)->node = problem::stack_node(child);
-      reinterpret_cast<layout::Level*>(rows + (top + 1) * row_bytes)->rem = child_rem;
+      row[stride].node = problem::stack_node(child);
+      row[stride].rem = child_rem;
       live |= at << 1;
     }
     return true;

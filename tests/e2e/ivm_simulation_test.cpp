@@ -81,9 +81,8 @@ struct Shape {
 };
 // One explorer alone; three, each with a third of the tree in one round (the even
 // explorers of the simulation run one explorer, the odd ones the other:
-// ivm_host_sim.hpp); a few
-// with tiny rounds (steals everywhere); more explorers than the 8! leaves (one leaf or
-// none each: nothing to steal); a crash and resume.
+// ivm_host_sim.hpp); a few with tiny rounds (steals everywhere); more explorers than the
+// 8! leaves (one leaf or none each: nothing to steal); a crash and resume.
 const Shape kShapes[] = {{1, 1 << 30, 0, false}, {3, 1 << 30, 0, false}, {7, 3, 0, true},  {64, 1, 0, true},
                          {300, 17, 0, true},     {50000, 5, 0, false},   {64, 2, 4, true}, {9, 1, 20, true}};
 
