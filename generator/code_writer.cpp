@@ -63,11 +63,12 @@ void CodeWriter::open_function() {
   function_at_ = text_.size();
   function_statements_ = statements_;
   function_extra_ = outer_extra_;
+  call_required_ = false;
 }
 
 void CodeWriter::close_function() {
   const int64_t size = statements_ - function_statements_ + outer_extra_ - function_extra_;
-  if (size < heavy_from_) return;
+  if (size < heavy_from_ && !call_required_) return;
   const size_t at = text_.find("PJ_HD ", function_at_);
   if (at != std::string::npos) text_.replace(at, 5, "PJ_HEAVY");
 }

@@ -53,6 +53,13 @@ class CodeWriter {
   // its closing brace.
   void open_function();
   void close_function();
+  // The open function solves a two-set reduction (an assignment, an arborescence): loops
+  // whose trip counts are data, O(k^3) work against which a call costs nothing. It is
+  // called, not inlined (PJ_HEAVY). Inlined into the ivm explorer that keeps its rows in
+  // local memory, QAP's Gilmore-Lawler bound gave a wrong optimum on the H100 (NVRTC
+  // 13.0: right with -G, wrong with ptxas at -O0, so NVVM's optimised code; right as a
+  // call); docs/reliability.md, "A bound that is called".
+  void require_call() { call_required_ = true; }
   // A function written PJ_HEAVY by its emitter (refine(): called once, under the branch
   // on the cheap bound). Its node arrives by reference, through memory, and its loops
   // may roll even where they index its local arrays: rolled, flowshop's refined LB2 (190
@@ -88,6 +95,7 @@ class CodeWriter {
   int64_t unroll_budget_ = kDefaultUnrollBudget;
   size_t function_at_ = 0;   // the open function's signature line in text_
   bool in_called_ = false;   // between open_called_function and close_called_function
+  bool call_required_ = false;  // require_call() since open_function
   int64_t function_statements_ = 0, function_extra_ = 0;
   int64_t heavy_from_ = kDefaultHeavyFrom;
 

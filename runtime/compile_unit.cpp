@@ -1,6 +1,7 @@
 #include "runtime/compile_unit.hpp"
 
 #include <cstdlib>
+#include <sstream>
 
 #include "generator/code_writer.hpp"
 #include "runtime/device_fault_hook.hpp"
@@ -52,6 +53,12 @@ CompileUnit device_unit(const UnitInputs& in, std::vector<std::string> templates
   if (const char* n = std::getenv("PERMJIT_NVRTC_SPLIT"); n && *n) {
     std::erase_if(u.options, [](const std::string& o) { return o.starts_with("--split-compile="); });
     u.options.push_back("--split-compile=" + std::to_string(std::atoi(n)));
+  }
+  // PERMJIT_NVRTC_OPTIONS: more NVRTC options for every device unit, separated by spaces
+  // (for diagnosing: "-G" compiles without optimisation). They are part of the cache key.
+  if (const char* extra = std::getenv("PERMJIT_NVRTC_OPTIONS"); extra && *extra) {
+    std::istringstream words(extra);
+    for (std::string w; words >> w;) u.options.push_back(w);
   }
   u.data = in.source.data;
   return u;

@@ -62,3 +62,28 @@ TEST_CASE("br17 with the default bound (the arborescence) at --ub 39: dfs and iv
   CHECK(cpu.evaluated == 3048256);  // docs/performance.md, "Assignment bounds"
   for (const char* skeleton : {"dfs", "ivm"}) same_tree(cpu, solve_with(r, skeleton), skeleton);
 }
+
+// The QAP of size 10 with Gilmore-Lawler (the instance of assignment_runs, also
+// bench/qap10_test.dat) in both of ivm's row placements, with one explorer and with the
+// default number, at --ub at the optimum: the cpu skeleton's tree. With bound() inlined
+// into the local-rows explorer, one explorer reported 807 after 56 nodes and the default
+// 466 (the optimum is 1633); bound() is now called (generator/code_writer.hpp,
+// require_call).
+TEST_CASE("QAP with Gilmore-Lawler: ivm with its rows in local and in shared memory explores the cpu's tree",
+          "[gpu][assign][ivm]") {
+  Matrix a = random_matrix(10, 0, 9, 151), b = random_matrix(10, 0, 9, 152);
+  Run r{problem("qap.toml"), temp_file("gpu_assign_qap10_rows.dat", qaplib_text(a, b)), {"lb=2"}, {}};
+  SolveResult cpu = solve_with(r, "cpu");
+  REQUIRE(cpu.found);
+  CHECK(cpu.objective == 1633);
+  r.ub = cpu.objective;
+  SolveResult cpu_ub = solve_with(r, "cpu");
+  for (const char* rows : {"local", "shared"})
+    for (unsigned long long explorers : {1ull, 0ull}) {
+      INFO(rows << " rows, " << explorers << " explorers (0: the default)");
+      SolveOptions o = options_for(r, "ivm");
+      o.ivm_rows = rows;
+      o.explorers = explorers;
+      same_tree(cpu_ub, solve(o), "ivm");
+    }
+}
