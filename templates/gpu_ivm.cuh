@@ -189,17 +189,21 @@ __device__ __forceinline__ void explore_round(pj_ivm::layout::Explorers e, PjIvm
 // The rows where they are placed (docs/skeletons.md, "Where the rows live"): in
 // per-thread local memory, or in the block's dynamic shared memory, interleaved so that
 // a warp's accesses to one level are consecutive. PJ_IVM_ROWS is --ivm-rows (1 local,
-// 2 shared); without it, shared while a block's rows take at most 64 KiB: past that so
-// few blocks fit an SM that local rows won (N-Queens 17 on the H100 ran 2.4x faster in
-// shared rows; docs/skeletons.md). Only the placement chosen is compiled: the explore
-// kernel is most of NVRTC's time, and compiling both doubled it. The host reads the
-// choice from pj_ivm_shared_rows.
+// 2 shared); without it, shared while a block's rows take at most 64 KiB (past that so
+// few blocks fit an SM that local rows won; N-Queens 17 on the H100 ran 2.4x faster in
+// shared rows) and the nodes are light. Where node code solves an assignment or
+// arborescence, the rows' traffic is a small part of a node's time and local rows, with
+// more threads resident, won (ATSP br17 at its optimum on the H100: 0.80 s against 1.35 s
+// with the assignment, 0.15 s against 0.22 s with the default bound). Only the placement
+// chosen is compiled: the explore kernel is most of NVRTC's time, and compiling both
+// doubled it. The host reads the choice from pj_ivm_shared_rows.
 #ifndef PJ_IVM_ROWS
 #define PJ_IVM_ROWS 0
 #endif
 namespace pj_ivm::device {
 constexpr unsigned long kBlockRowBytes = sizeof(pj_ivm::layout::Level) * pj_ivm::L * PJ_BLOCK;
-constexpr bool kSharedRows = PJ_IVM_ROWS == 2 || (PJ_IVM_ROWS == 0 && kBlockRowBytes <= 64 * 1024);
+constexpr bool kSharedRows =
+    PJ_IVM_ROWS == 2 || (PJ_IVM_ROWS == 0 && !problem::kSolvesMatching && kBlockRowBytes <= 64 * 1024);
 }  // namespace pj_ivm::device
 extern "C" __constant__ int pj_ivm_shared_rows = pj_ivm::device::kSharedRows;
 

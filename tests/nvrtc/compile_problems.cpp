@@ -146,6 +146,24 @@ TEST_CASE("the ivm unit compiles the explore kernel for the rows' placement", "[
   }
 }
 
+// Node code that solves an assignment or arborescence keeps the rows in local memory
+// whatever their size (templates/gpu_ivm.cuh); atsp.toml's partial cost alone (lb = 0)
+// is light, and br17's 17 rows fit 64 KiB.
+TEST_CASE("the ivm unit keeps heavy nodes' rows in local memory", "[nvrtc]") {
+  for (auto [lb, shared] : {std::pair{"lb=0", 1}, std::pair{"lb=1", 0}}) {
+    INFO(lb);
+    LoadOptions o;
+    o.spec_path = test::problem("atsp.toml");
+    o.instance_path = test::instance("atsp/br17.atsp");
+    o.params = {lb};
+    ProblemSpec spec = load_spec(o);
+    NvrtcOutput ivm = compile_unit(device_unit_of("ivm", spec, generate_problem(spec)));
+    INFO(ivm.log);
+    REQUIRE(ivm.ok);
+    CHECK((ivm.ptx.find("pj_ivm_shared_rows = 1;") != std::string::npos) == (shared == 1));
+  }
+}
+
 // assign() and minprod() (templates/pair_reductions.h): the assignment bounds of atsp
 // (lb = 1) and qap (lb = 2, Gilmore-Lawler) in the dfs and ivm kernels.
 TEST_CASE("the assignment bounds compile with NVRTC in the dfs and ivm kernels", "[nvrtc][assign]") {
