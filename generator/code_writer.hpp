@@ -59,7 +59,10 @@ class CodeWriter {
   // local memory, QAP's Gilmore-Lawler bound gave a wrong optimum on the H100 (NVRTC
   // 13.0: right with -G, wrong with ptxas at -O0, so NVVM's optimised code; right as a
   // call); docs/reliability.md, "A bound that is called".
-  void require_call() { call_required_ = true; }
+  void require_call() { call_required_ = solves_matching_ = true; }
+  // Whether any function written so far solved an assignment or arborescence
+  // (require_call): the node code is heavy (emit_node_weight).
+  bool solves_matching() const { return solves_matching_; }
   // A function written PJ_HEAVY by its emitter (refine(): called once, under the branch
   // on the cheap bound). Its node arrives by reference, through memory, and its loops
   // may roll even where they index its local arrays: rolled, flowshop's refined LB2 (190
@@ -96,6 +99,7 @@ class CodeWriter {
   size_t function_at_ = 0;   // the open function's signature line in text_
   bool in_called_ = false;   // between open_called_function and close_called_function
   bool call_required_ = false;  // require_call() since open_function
+  bool solves_matching_ = false;  // require_call() ever
   int64_t function_statements_ = 0, function_extra_ = 0;
   int64_t heavy_from_ = kDefaultHeavyFrom;
 

@@ -7,7 +7,6 @@
 #include "generator/emit_expr.hpp"
 #include "generator/emit_parts.hpp"
 #include "dsl/run_time_data.hpp"
-#include "generator/node_weight.hpp"
 #include "generator/state_liveness.hpp"
 
 namespace permjit {
@@ -74,11 +73,6 @@ void emit_constants(GenContext& g) {
     else
       g.out.line("constexpr int kStages = 1;  // bound() alone");
   }
-  // Read by the ivm kernels to place their rows (templates/gpu_ivm.cuh).
-  if (solves_matching(s))
-    g.out.line("constexpr bool kSolvesMatching = true;  // node code solves an assignment or arborescence: O(k^3)");
-  else
-    g.out.line("constexpr bool kSolvesMatching = false;  // no assignment or arborescence in node code");
   if (!s.params.empty()) g.out.line("// parameters");
   for (const auto& p : s.params) g.out.line("constexpr int " + ExprEmitter::param_name(p.name) + " = " + std::to_string(p.value) + ";");
   for (auto [items, what] : {std::pair{&s.data, "instance scalars"}, std::pair{&s.derived, "derived scalars"}}) {
@@ -354,6 +348,16 @@ void emit_stack_node(GenContext& g) {
   g.out.dedent();
   g.out.line("}");
   g.out.line("");
+}
+
+void emit_node_weight(GenContext& g) {
+  // Read by the ivm kernels to place their rows (templates/gpu_ivm.cuh). The functions
+  // above are the node code with the parameters' choices folded: what they call is what
+  // runs.
+  if (g.out.solves_matching())
+    g.out.line("constexpr bool kSolvesMatching = true;  // node code solves an assignment or arborescence: O(k^3)");
+  else
+    g.out.line("constexpr bool kSolvesMatching = false;  // no assignment or arborescence in node code");
 }
 
 void emit_footer(GenContext& g) { g.out.line("}  // namespace problem"); }

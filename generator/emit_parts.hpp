@@ -34,6 +34,7 @@ void emit_root(GenContext& g);        // root(): state init and the fixed prefix
 void emit_leaf_weight(GenContext& g); // leaf_weight(): the solutions a leaf counts for (symmetry)
 void emit_evaluation(GenContext& g);  // bound() and objective()
 void emit_child_bound(GenContext& g); // ParentReductions, prepare_children(), child_bound() (after bound())
+void emit_node_weight(GenContext& g); // kSolvesMatching: whether node code solves a matching (after the node code)
 void emit_footer(GenContext& g);
 
 // Path problems (generator/emit_path.cpp) instead of emit_node..emit_evaluation.

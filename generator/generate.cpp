@@ -36,7 +36,8 @@ int64_t unroll_budget_for(const ProblemSpec& spec) {
 
 // The generator reads top to bottom: each step writes one part of the source. The
 // order is C++'s: a part may call only what stands above it, and root() places the
-// fixed prefix with place(), so emit_root comes after emit_place.
+// fixed prefix with place(), so emit_root comes after emit_place. emit_node_weight
+// reports what the node code above it calls, so it comes after all of it.
 ProblemSource generate_problem(const ProblemSpec& spec) {
   PJ_INTERNAL_ASSERT(spec.size > 0, "generate_problem needs a spec whose size is known");
   GenContext g(spec, spec.name + ".problem.inc");
@@ -61,6 +62,7 @@ ProblemSource generate_problem(const ProblemSpec& spec) {
     emit_evaluation(g);
     emit_child_bound(g);  // child_bound() falls back on bound()
   }
+  emit_node_weight(g);
   emit_footer(g);
   return ProblemSource{g.out.generated_name(), g.out.text(), g.width, std::move(g.data)};
 }
