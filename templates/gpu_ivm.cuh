@@ -253,7 +253,11 @@ extern "C" __global__ void pj_ivm_steal(pj_ivm::layout::Explorers e, const long 
   const Ref thief{e, i}, robbed{e, static_cast<unsigned long long>(v)};
   bool stolen = false;
   if constexpr (problem::kEnds == 2) stolen = pj_ivm::steal_row_two_ends(thief, robbed);
+#ifdef PJ_IVM_STEAL_HALF
   else stolen = pj_ivm::steal_half(thief, robbed, PrunedBy{read_volatile(&r->best)});
+#else
+  else stolen = pj_ivm::steal_row(thief, robbed);
+#endif
   if (stolen) atomicAdd(&ctl->steals, 1u);
 }
 
@@ -271,7 +275,11 @@ extern "C" __global__ void pj_ivm_export(pj_ivm::layout::Explorers e, pj_ivm::la
   pj_ivm::set_empty(taker);
   bool took = false;
   if constexpr (problem::kEnds == 2) took = pj_ivm::steal_row_two_ends(taker, robbed);
+#ifdef PJ_IVM_STEAL_HALF
   else took = pj_ivm::steal_half(taker, robbed, PrunedBy{read_volatile(&r->best)});
+#else
+  else took = pj_ivm::steal_row(taker, robbed);
+#endif
   if (took) atomicAdd(given, 1u);
 }
 

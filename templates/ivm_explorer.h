@@ -516,6 +516,48 @@ PJ_HD bool steal_half(Ref thief, Ref victim, Pruned&& pruned) {
   return true;
 }
 
+// A thief's steal at a node boundary: the thief takes the upper half of the values left
+// in the victim's shallowest row that has one to give (a row above the deepest gives
+// from its later siblings, rounding up; the deepest keeps at least its lowest value), as
+// the `cpu` skeleton's threads donate (templates/cpu_dfs.hpp). The cut between the two
+// intervals is the first leaf of the lowest value given, so the thief's walk down to it
+// (enter) passes only nodes on the victim's path, which the victim has expanded, and ends
+// at the given node, which the thief evaluates as usual: the steal computes no bound.
+// steal_half cuts where the leaves halve, and its thief evaluates a bound at every level
+// of the walk below the victim's path, one after another: with an arborescence per bound
+// (ATSP br17) the steals took longer than the exploration they fed (docs/performance.md,
+// "Stealing at a node boundary"). False (nothing changes) when the victim has a single
+// value left in its deepest row and none above.
+PJ_HD bool steal_row(Ref thief, Ref victim) {
+  if (is_empty(victim)) return false;
+  const int top = victim.I();
+  Mask free = root_free();
+  Digit mid[L];
+  int l = 0;
+  for (;; ++l) {
+    const Mask row = victim.M(l);
+    const int n = pj::popcount(row);
+    const int give = l < top ? (n + 1) / 2 : n / 2;
+    if (give > 0) {
+      mid[l] = static_cast<Digit>(rank_of(free, pj::lowest(row & ~lowest_n(row, n - give))));
+      break;
+    }
+    if (l == top) return false;
+    const int v = victim.V(l);
+    mid[l] = static_cast<Digit>(rank_of(free, v));
+    free &= ~pj::bit<Mask>(v);
+  }
+  for (int k = l + 1; k < L; ++k) mid[k] = 0;
+  for (int k = 0; k < L; ++k) thief.last(k) = victim.last(k);
+  step(mid, -1, L);  // the victim's new last leaf
+  for (int k = 0; k < L; ++k) victim.last(k) = mid[k];
+  clip_to_last(victim);
+  step(mid, 1, L);
+  // The nodes above level l are the victim's expanded path: none is pruned.
+  enter(thief, mid, [](const Node&) { return false; });
+  return true;
+}
+
 // The victim of thief i on the virtual hypercube of seed 001 §3.2: explorers are the
 // vertices of a `dims`-dimensional p-ary hypercube (labels >= T are absent); neighbours
 // differ in one base-p digit and are tried in the paper's order (digit, then offset).

@@ -140,7 +140,7 @@ inline bool round(World& w, long long budget) {
     const pj_ivm::Ref thief{e, i}, robbed{e, static_cast<unsigned long long>(victim[i])};
     bool stolen = false;
     if constexpr (kTwoEnds) stolen = pj_ivm::steal_row_two_ends(thief, robbed);
-    else stolen = pj_ivm::steal_half(thief, robbed, [best](const Node& n) { return is_pruned(n, best); });
+    else stolen = pj_ivm::steal_row(thief, robbed);
     if (stolen) ++w.steals;
   }
   return true;
@@ -272,7 +272,7 @@ extern "C" PjIvmSimResult pj_ivm_sim_gpus(unsigned long long T, long long budget
         const pj_ivm::Ref taker{to, i}, robbed{from, i};
         pj_ivm::set_empty(taker);
         if constexpr (kTwoEnds) pj_ivm::steal_row_two_ends(taker, robbed);
-        else pj_ivm::steal_half(taker, robbed, [best](const Node& n) { return is_pruned(n, best); });
+        else pj_ivm::steal_row(taker, robbed);
       }
       ++exports;
       if (merge_into(w, img)) pool.push_back(std::move(img));
