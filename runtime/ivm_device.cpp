@@ -104,22 +104,14 @@ IvmDevice::~IvmDevice() = default;
 
 void IvmDevice::start_results(const PjGpuResults& results) { results_.upload(&results, sizeof results); }
 
-void IvmDevice::start(const PjGpuResults& results, const IvmSplit* split, bool root) {
+void IvmDevice::start(const PjGpuResults& results, unsigned long long offset, unsigned long long parts, bool root) {
   start_results(results);
-  if (!split && !root) return;  // dry until given work
-  const unsigned long long T = shape_.T;
-  cuda::Buffer first(split ? split->first.size() : 1), empty(T);
-  if (split) {
-    ex_.last.upload(split->last.data(), split->last.size());
-    first.upload(split->first.data(), split->first.size());
-    empty.upload(split->empty.data(), split->empty.size());
-  } else {
-    empty.zero();
-  }
+  if (parts == 0 && !root) return;  // dry until given work
   ExplorersArg e = arg_of(ex_);
-  CUdeviceptr first_p = first.ptr(), empty_p = empty.ptr(), results_p = results_.ptr();
-  void* args[] = {&e, &first_p, &empty_p, &results_p};
-  stats_.t_balance += timed(timer_, "init kernel pj_ivm_init", [&] { launch(k_init_, T, shape_.block, args, "pj_ivm_init"); });
+  CUdeviceptr results_p = results_.ptr();
+  int root_flag = root ? 1 : 0;
+  void* args[] = {&e, &offset, &parts, &root_flag, &results_p};
+  stats_.t_balance += timed(timer_, "init kernel pj_ivm_init", [&] { launch(k_init_, shape_.T, shape_.block, args, "pj_ivm_init"); });
   dry_ = false;
 }
 

@@ -13,7 +13,6 @@
 #include "generator/generate.hpp"  // RunTimeArray
 #include "runtime/cuda_driver.hpp"
 #include "runtime/ivm_exchange.hpp"
-#include "runtime/ivm_split.hpp"
 #include "templates/gpu_abi.h"
 
 namespace permjit {
@@ -65,9 +64,11 @@ class IvmDevice : public IvmWorkerOps {
   IvmDevice& operator=(const IvmDevice&) = delete;
 
   // The start of a fresh run: this GPU's results block (counts, incumbent, the warm
-  // start's solution) and, with one end, its explorers' intervals (`split`, T of them;
-  // none: all empty); with two ends `root` gives explorer 0 the whole tree.
-  void start(const PjGpuResults& results, const IvmSplit* split, bool root);
+  // start's solution) and its explorers' work. One end: its T explorers are explorers
+  // [offset, offset + T) of the `parts` among which the leaves are cut (pj_ivm_init
+  // computes each one's interval). Two ends: `root` gives explorer 0 the whole tree.
+  // Neither (two ends, not `root`): the GPU waits for work.
+  void start(const PjGpuResults& results, unsigned long long offset, unsigned long long parts, bool root);
   // The start of a resumed run or of a GPU that waits for work: its results only.
   void start_results(const PjGpuResults& results);
   // Decision and enumeration (one GPU): the solution buffer, drained after each round.

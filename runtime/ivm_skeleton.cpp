@@ -26,7 +26,6 @@
 #include "runtime/ivm_exchange.hpp"
 #include "runtime/ivm_ranks.hpp"
 #include "runtime/mpi_run.hpp"
-#include "runtime/ivm_split.hpp"
 #include "runtime/kernel_interrupter.hpp"
 #include "runtime/progress.hpp"
 #include "runtime/run_time_data.hpp"
@@ -322,9 +321,6 @@ void run_ivm(SkeletonRun& run, IvmRanks& ranks) {
     elapsed_before = saved.elapsed;
     stats.rounds = saved.rounds;
   }
-  std::optional<IvmSplit> split;
-  if (opts.resume.empty() && !two_ends)
-    split = split_leaves(shape.T * static_cast<unsigned long long>(workers), L);
   IvmExchange exchange(workers, optimise, spec.goal == Goal::maximize, start_best);
   exchange.add_to_pool(std::move(saved_images));
   // Rank 0's exchange answers for all; another rank's workers ask it through the client.
@@ -363,10 +359,11 @@ void run_ivm(SkeletonRun& run, IvmRanks& ranks) {
           mine.best = mine.recorded = start_best;
           d.start_results(worker == 0 ? resumed : mine);
         } else if (two_ends) {
-          d.start(first_results(worker, start_best, run), nullptr, worker == 0);
+          d.start(first_results(worker, start_best, run), 0, 0, worker == 0);
         } else {
-          IvmSplit part = slice_of(*split, shape.T * static_cast<unsigned long long>(worker), shape.T);
-          d.start(first_results(worker, start_best, run), &part, false);
+          const unsigned long long parts = shape.T * static_cast<unsigned long long>(workers);
+          d.start(first_results(worker, start_best, run), shape.T * static_cast<unsigned long long>(worker), parts,
+                  false);
         }
         if (solutions) d.attach(&*solutions);
         std::shared_ptr<void> asked = d.interruptible_by(peers, worker);

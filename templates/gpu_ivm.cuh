@@ -23,6 +23,15 @@
 #ifndef PJ_IVM_POLL_PERIOD_TWO_ENDS
 #define PJ_IVM_POLL_PERIOD_TWO_ENDS 4
 #endif
+// Children between looks where node code solves an assignment or arborescence
+// (problem::kSolvesMatching): a child costs microseconds there, and a round lasts at
+// least one period of the busiest explorers, so a long period leaves a small tree's work
+// in few explorers between steals. ATSP br17 at its optimum with the default bound on
+// the H100: 0.13 s at 64, 0.094 s at 16, 0.078 s at 8, 0.075 s at 4 (steals at a node
+// boundary, which compute no bound: docs/performance.md).
+#ifndef PJ_IVM_POLL_PERIOD_HEAVY
+#define PJ_IVM_POLL_PERIOD_HEAVY 4
+#endif
 
 // The host checks that it sizes the state as this compiler does.
 extern "C" __constant__ int pj_ivm_explorer_bytes = pj_ivm::layout::kExplorerBytes;
@@ -59,8 +68,11 @@ struct PrunedBy {
 
 // What templates/ivm_explorer.h asks of its caller, on the device.
 struct Hooks {
-  // With two ends a pop is an expansion (both ends bounded): look far more often.
-  static constexpr unsigned kPeriod = problem::kEnds == 2 ? PJ_IVM_POLL_PERIOD_TWO_ENDS : PJ_IVM_POLL_PERIOD;
+  // With two ends a pop is an expansion (both ends bounded), and a heavy node's child
+  // solves a matching: look far more often.
+  static constexpr unsigned kPeriod = problem::kEnds == 2        ? PJ_IVM_POLL_PERIOD_TWO_ENDS
+                                      : problem::kSolvesMatching ? PJ_IVM_POLL_PERIOD_HEAVY
+                                                                 : PJ_IVM_POLL_PERIOD;
   int best;
   PjGpuResults* r;
   const PjIvmControl* ctl;
@@ -103,33 +115,37 @@ __device__ __forceinline__ unsigned long long thread_index() {
 
 }  // namespace pj_ivm::device
 
-// Explorer i starts on [first_i, last_i] (its last digits are already in place), or
-// has nothing when empty[i]. Two ends: explorer 0 starts with every leaf, the others
-// with nothing (templates/ivm_two_ends.h says why).
-extern "C" __global__ void pj_ivm_init(pj_ivm::layout::Explorers e, const unsigned char* __restrict__ first,
-                                       const unsigned char* __restrict__ empty, PjGpuResults* r) {
+// The start of a fresh run. One end: explorer i of this GPU is explorer `offset + i` of
+// the `parts` among which the leaves are cut (every GPU's explorers, in GPU order), and
+// starts on its part [floor(j L! / parts), floor((j+1) L! / parts) - 1] (seed 001
+// Algorithm 1, line 2), or has nothing when the part holds no leaf. Each thread computes
+// its own part: cut on the host, 152,064 explorers of 17 levels took some 15 ms and their
+// digits a copy, in every run. Two ends (`root`): explorer 0 starts with every leaf, the
+// others with nothing (templates/ivm_two_ends.h says why).
+extern "C" __global__ void pj_ivm_init(pj_ivm::layout::Explorers e, unsigned long long offset,
+                                       unsigned long long parts, int root, PjGpuResults* r) {
   using namespace pj_ivm::device;
   const unsigned long long i = thread_index();
   if (i >= e.T) return;
   Ref x{e, i};
   const int best = read_volatile(&r->best);  // nothing is found during this kernel
   if constexpr (problem::kEnds == 2) {  // the whole tree to explorer 0 (templates/ivm_two_ends.h)
-    if (i != 0) {
+    if (i != 0 || !root) {
       pj_ivm::set_empty(x);
       return;
     }
-    pj_ivm::Counters root;
-    pj_ivm::enter_root(x, best, root);
-    atomicAdd(&r->evaluated, root.evaluated);
+    pj_ivm::Counters counted;
+    pj_ivm::enter_root(x, best, counted);
+    atomicAdd(&r->evaluated, counted.evaluated);
     return;
   }
-  if (empty[i]) {
+  pj_ivm::Digit first[L], last[L];
+  if (!pj_ivm::part_of(offset + i, parts, first, last, L)) {
     pj_ivm::set_empty(x);
     return;
   }
-  pj_ivm::Digit f[L];
-  for (int l = 0; l < L; ++l) f[l] = first[l * e.T + i];
-  pj_ivm::enter(x, f, PrunedBy{best});
+  for (int l = 0; l < L; ++l) x.last(l) = last[l];
+  pj_ivm::enter(x, first, PrunedBy{best});
 }
 
 // TreeExplore: every explorer works on its interval until `trigger` explorers are

@@ -21,12 +21,12 @@ for p in $PERIODS; do
     targs=()
     [[ $t != d ]] && targs=(--trigger "$(python3 -c "print(max(1, int($explorers * $t)))")")
     for r in $(seq "$RUNS"); do
-      PERMJIT_NVRTC_OPTIONS="-DPJ_IVM_POLL_PERIOD=$p" log_solve "$f" run="$r" period="$p" trigger="$t" case=br17-lb4 -- \
+      PERMJIT_NVRTC_OPTIONS="-DPJ_IVM_POLL_PERIOD=$p -DPJ_IVM_POLL_PERIOD_HEAVY=$p" log_solve "$f" run="$r" period="$p" trigger="$t" case=br17-lb4 -- \
         problems/atsp.toml -i $A/br17.atsp --skeleton ivm --ub 39 "${targs[@]}"
     done
   done
   for r in $(seq "$RUNS"); do
-    PERMJIT_NVRTC_OPTIONS="-DPJ_IVM_POLL_PERIOD=$p" log_solve "$f" run="$r" period="$p" trigger=d case=nug15 -- \
+    PERMJIT_NVRTC_OPTIONS="-DPJ_IVM_POLL_PERIOD=$p -DPJ_IVM_POLL_PERIOD_HEAVY=$p" log_solve "$f" run="$r" period="$p" trigger=d case=nug15 -- \
       problems/qap.toml -i $Q/nug15.dat --skeleton ivm --ub 1150
   done
 done

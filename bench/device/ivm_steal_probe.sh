@@ -16,7 +16,7 @@ probe() {  # probe CASE PERIODS -- SOLVE-ARGS
   shift 3
   for p in $periods; do
     for steal in row half; do
-      local opts="-DPJ_IVM_POLL_PERIOD=$p"
+      local opts="-DPJ_IVM_POLL_PERIOD=$p -DPJ_IVM_POLL_PERIOD_HEAVY=$p"
       [[ $steal == half ]] && opts+=" -DPJ_IVM_STEAL_HALF"
       for r in $(seq "$RUNS"); do
         PERMJIT_NVRTC_OPTIONS="$opts" log_solve "$f" run="$r" steal="$steal" period="$p" case="$case" -- "$@" --skeleton ivm

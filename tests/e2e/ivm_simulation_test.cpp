@@ -23,6 +23,7 @@ struct PjIvmSimResult {
 };
 using SimFn = PjIvmSimResult (*)(unsigned long long, long long, int, int, int, int, int);
 using SimGpusFn = PjIvmSimResult (*)(unsigned long long, long long, int, int, int);
+using StealFn = void (*)(int);
 
 // The simulation compiled with one problem, loaded.
 class Simulation {
@@ -31,7 +32,11 @@ class Simulation {
       : module_(spec_path, instance, std::move(params), "tests/ivm/ivm_host_sim.hpp",
                 {"ivm_interval.h", "ivm_explorer.h", "ivm_two_ends.h"}, true),
         fn_(module_.function<SimFn>("pj_ivm_sim")),
-        gpus_fn_(module_.function<SimGpusFn>("pj_ivm_sim_gpus")) {}
+        gpus_fn_(module_.function<SimGpusFn>("pj_ivm_sim_gpus")),
+        steal_fn_(module_.function<StealFn>("pj_ivm_sim_steal_halves")) {}
+  // The one-end steal of the runs that follow: the seed's interval halving (steal_half)
+  // or, by default, the kernels' steal at a node boundary (steal_row).
+  void steal_halves(bool halves) const { steal_fn_(halves ? 1 : 0); }
   // `by_mask`: the last level counted from candidate sets, as the counting kernels do
   // (counting specs only; no leaf is visited, so leaves_reached stays 0).
   PjIvmSimResult run(unsigned long long T, long long budget, int best, int restore_round = 0, int climb = 0,
@@ -47,6 +52,7 @@ class Simulation {
   HostHarness module_;
   SimFn fn_ = nullptr;
   SimGpusFn gpus_fn_ = nullptr;
+  StealFn steal_fn_ = nullptr;
 };
 
 // Several GPUs passing exports (pj_ivm_export's steps) must count as one: every shape
@@ -112,6 +118,12 @@ TEST_CASE("IVM explorers count N-Queens exactly as the cpu skeleton", "[e2e][ivm
   REQUIRE(cpu.solutions == 92);
   check_against_cpu(sim, cpu, 0);
   check_against_cpu(sim, cpu, 0, true, true);  // the last level counted from candidate sets, as the kernels do
+  SECTION("with the seed's steal, which halves the leaves (-DPJ_IVM_STEAL_HALF)") {
+    sim.steal_halves(true);  // the module may be shared with the next test: set back below
+    check_against_cpu(sim, cpu, 0);
+    check_gpus_against_cpu(sim, cpu, 0, 46);
+    sim.steal_halves(false);
+  }
 }
 
 // An odd size has a middle column, mirrored onto itself: the subtrees below the first
@@ -173,6 +185,9 @@ TEST_CASE("IVM explorers agree with the cpu skeleton on ATSP and QAP at the opti
     Simulation sim(spec, inst, {lb});
     check_against_cpu(sim, cpu, static_cast<int>(scratch.objective));
     check_gpus_against_cpu(sim, cpu, static_cast<int>(scratch.objective));
+    sim.steal_halves(true);  // the seed's steal (-DPJ_IVM_STEAL_HALF)
+    check_against_cpu(sim, cpu, static_cast<int>(scratch.objective));
+    sim.steal_halves(false);
     // From scratch the simulation finds the same optimum.
     PjIvmSimResult free_run = sim.run(16, 5, INT_MAX);
     CHECK(free_run.best == scratch.objective);

@@ -36,10 +36,22 @@ struct World {
   }
 };
 
+// Which one-end steal the rounds run: steal_row (the kernels' default) or, when set,
+// steal_half (the seed's, which the kernels run under -DPJ_IVM_STEAL_HALF).
+inline bool steal_halves = false;
+
+// The thief's steal (one end), as pj_ivm_steal and pj_ivm_export run it.
+inline bool steal_one_end(const pj_ivm::Ref& thief, const pj_ivm::Ref& victim, int best);
+
 inline bool is_pruned(const Node& n, int best) {
   if constexpr (kGoal == pj::Goal::minimize) return problem::staged_bound(n, best) >= best;
   else if constexpr (kGoal == pj::Goal::maximize) return problem::staged_bound(n, best) <= best;
   else return false;
+}
+
+inline bool steal_one_end(const pj_ivm::Ref& thief, const pj_ivm::Ref& victim, int best) {
+  if (steal_halves) return pj_ivm::steal_half(thief, victim, [best](const Node& n) { return is_pruned(n, best); });
+  return pj_ivm::steal_row(thief, victim);
 }
 
 // Each explorer stops after `budget` children per round: many suspensions, many steals.
@@ -140,7 +152,7 @@ inline bool round(World& w, long long budget) {
     const pj_ivm::Ref thief{e, i}, robbed{e, static_cast<unsigned long long>(victim[i])};
     bool stolen = false;
     if constexpr (kTwoEnds) stolen = pj_ivm::steal_row_two_ends(thief, robbed);
-    else stolen = pj_ivm::steal_row(thief, robbed);
+    else stolen = steal_one_end(thief, robbed, best);
     if (stolen) ++w.steals;
   }
   return true;
@@ -163,6 +175,9 @@ struct PjIvmSimResult {
 // `refuse_every` refuses a leaf now and then, as the GPU's full solution buffer does:
 // the explorer stops before it, and takes it again next round. `by_mask` counts the
 // last level from candidate sets, as the counting kernels do (no leaf is visited then).
+// The steal the next simulations run: nonzero, steal_half; zero, steal_row.
+extern "C" void pj_ivm_sim_steal_halves(int halves) { ivm_sim::steal_halves = halves != 0; }
+
 extern "C" PjIvmSimResult pj_ivm_sim(unsigned long long T, long long budget, int initial_best, int restore_round,
                                      int climb, int refuse_every, int by_mask) {
   ivm_sim::World w(T);
@@ -272,7 +287,7 @@ extern "C" PjIvmSimResult pj_ivm_sim_gpus(unsigned long long T, long long budget
         const pj_ivm::Ref taker{to, i}, robbed{from, i};
         pj_ivm::set_empty(taker);
         if constexpr (kTwoEnds) pj_ivm::steal_row_two_ends(taker, robbed);
-        else pj_ivm::steal_row(taker, robbed);
+        else steal_one_end(taker, robbed, best);
       }
       ++exports;
       if (merge_into(w, img)) pool.push_back(std::move(img));

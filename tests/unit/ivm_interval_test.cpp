@@ -1,10 +1,9 @@
 // Factoradic arithmetic (templates/ivm_interval.h) against plain 64-bit integers, and
-// the initial split of the leaves among explorers (runtime/ivm_split.cpp).
+// the initial split of the leaves among explorers (part_of, which pj_ivm_init runs).
 #include <catch2/catch.hpp>
 #include <random>
 #include <vector>
 
-#include "runtime/ivm_split.hpp"
 #include "templates/prelude.h"
 #include "templates/ivm_interval.h"
 
@@ -104,16 +103,11 @@ TEST_CASE("split_point is floor(i * L! / parts)", "[ivm]") {
 TEST_CASE("the initial split covers every leaf once, in order", "[ivm]") {
   for (auto [T, L] : {std::pair{1ull, 4}, std::pair{5ull, 4}, std::pair{24ull, 4}, std::pair{100ull, 4},
                       std::pair{1000ull, 9}}) {
-    permjit::IvmSplit s = permjit::split_leaves(T, L);
     unsigned long long next = 0, nonempty = 0;
     for (unsigned long long i = 0; i < T; ++i) {
       Digits f(static_cast<size_t>(L)), l(static_cast<size_t>(L));
-      for (int k = 0; k < L; ++k) {
-        f[static_cast<size_t>(k)] = s.first[static_cast<size_t>(k) * T + i];
-        l[static_cast<size_t>(k)] = s.last[static_cast<size_t>(k) * T + i];
-      }
       INFO("T " << T << ", L " << L << ", explorer " << i);
-      if (s.empty[i]) continue;
+      if (!pj_ivm::part_of(i, T, f.data(), l.data(), L)) continue;
       ++nonempty;
       CHECK(number_of(f) == next);
       CHECK(number_of(l) >= number_of(f));
