@@ -26,11 +26,13 @@
 // Children between looks where node code solves an assignment or arborescence
 // (problem::kSolvesMatching): a child costs microseconds there, and a round lasts at
 // least one period of the busiest explorers, so a long period leaves a small tree's work
-// in few explorers between steals. ATSP br17 at its optimum with the default bound on
-// the H100: 0.13 s at 64, 0.094 s at 16, 0.078 s at 8, 0.075 s at 4 (steals at a node
-// boundary, which compute no bound: docs/performance.md).
+// in few explorers between steals, and a short one pays a round's fixed cost (launches,
+// copies, the steal kernels) more often. On the H100 at their optima (search seconds;
+// docs/performance.md, "Heavy nodes on ivm"): br17 with the default bound 0.13 at 64,
+// 0.029 at 4, 0.026 at 3, 0.025 at 2; nug15 0.041 / 0.038 / 0.036 at 4 / 3 / 2; ftv33
+// 5.4 / 5.8 / 6.8 s at 4 / 3 / 2 (7,800 to 16,000 rounds).
 #ifndef PJ_IVM_POLL_PERIOD_HEAVY
-#define PJ_IVM_POLL_PERIOD_HEAVY 4
+#define PJ_IVM_POLL_PERIOD_HEAVY 3
 #endif
 
 // The host checks that it sizes the state as this compiler does.
