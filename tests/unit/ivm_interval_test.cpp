@@ -101,8 +101,8 @@ TEST_CASE("split_point is floor(i * L! / parts)", "[ivm]") {
 }
 
 TEST_CASE("the initial split covers every leaf once, in order", "[ivm]") {
-  for (auto [T, L] : {std::pair{1ull, 4}, std::pair{5ull, 4}, std::pair{24ull, 4}, std::pair{100ull, 4},
-                      std::pair{1000ull, 9}}) {
+  for (auto [T, L] : {std::pair{1ull, 4}, std::pair{5ull, 4}, std::pair{7ull, 4}, std::pair{24ull, 4},
+                      std::pair{100ull, 4}, std::pair{1000ull, 9}, std::pair{4096ull, 12}, std::pair{152064ull, 16}}) {
     unsigned long long next = 0, nonempty = 0;
     for (unsigned long long i = 0; i < T; ++i) {
       Digits f(static_cast<size_t>(L)), l(static_cast<size_t>(L));
@@ -110,6 +110,8 @@ TEST_CASE("the initial split covers every leaf once, in order", "[ivm]") {
       if (!pj_ivm::part_of(i, T, f.data(), l.data(), L)) continue;
       ++nonempty;
       CHECK(number_of(f) == next);
+      // Each part starts at a node of the split's depth: the digits below it are zero.
+      CHECK(pj_ivm::is_zero_from(f.data(), pj_ivm::split_depth(T, L), L));
       CHECK(number_of(l) >= number_of(f));
       next = number_of(l) + 1;
     }
