@@ -8,8 +8,8 @@
 //                   those with more than the mean left, claimed with atomicCAS so that
 //                   no victim is picked twice (trySelect), else one of a few probed
 //                   anywhere (pick_victim);
-//   pj_ivm_steal    each thief takes the right half of its victim's interval
-//                   (stealWork);
+//   pj_ivm_steal    each thief takes the right part of its victim's interval, cut
+//                   at a node boundary (stealWork; steal_row);
 // until no explorer has work left. No node travels between host and device.
 
 #ifndef PJ_BLOCK
@@ -258,8 +258,10 @@ extern "C" __global__ void pj_ivm_select(pj_ivm::layout::Explorers e, const doub
                                   [claimed](unsigned long long v) { return atomicCAS(&claimed[v], 0, 1) == 0; });
 }
 
-// stealWork: each thief takes the right half of its victim's interval. A victim has
-// one thief, and thieves are empty, so every explorer's state has one writer.
+// stealWork: each thief takes the right part of its victim's interval, from the upper
+// half of the victim's shallowest row with values to give (steal_row; the seed's cut
+// at the middle leaf with -DPJ_IVM_STEAL_HALF). A victim has one thief, and thieves
+// are empty, so every explorer's state has one writer.
 extern "C" __global__ void pj_ivm_steal(pj_ivm::layout::Explorers e, const long long* __restrict__ victim, int* claimed,
                                         PjIvmControl* ctl, PjGpuResults* r) {
   using namespace pj_ivm::device;
@@ -280,7 +282,7 @@ extern "C" __global__ void pj_ivm_steal(pj_ivm::layout::Explorers e, const long 
 }
 
 // Work for another GPU (runtime/ivm_exchange.hpp): explorer i of `out` takes what a
-// thief of explorer i would take (the right half of its interval, or with two ends the
+// thief of explorer i would take (the upper half of its shallowest row, or with two ends the
 // upper half of its shallowest row), so a dry GPU that loads `out` holds about half of
 // this one's work, spread over as many explorers. `given` counts the explorers that got
 // some. Every node keeps one owner, so the counts stay exact (templates/ivm_explorer.h).

@@ -1,5 +1,5 @@
 // One IVM explorer of the `ivm` skeleton (seed 001 §3): entering an interval, exploring
-// it depth-first, shrinking it when a thief takes its right half, and its position.
+// it depth-first, shrinking it when a thief takes its right part, and its position.
 // Host-and-device code over the generated problem and IVM layout, so the kernels of
 // templates/gpu_ivm.cuh and the host tests run the same lines.
 //
@@ -496,9 +496,9 @@ PJ_HD bool explore_jumping(Ref x, layout::Level* stack, int stride, Hooks& hooks
   return done;
 }
 
-// A thief's steal: the right half of what the victim has left becomes the thief's
-// interval, the victim keeps the left half. False (nothing changes) when the victim
-// has a single leaf left.
+// The seed's steal (stealWork; the kernels run it under -DPJ_IVM_STEAL_HALF): the right
+// half of what the victim has left becomes the thief's interval, the victim keeps the
+// left half. False (nothing changes) when the victim has a single leaf left.
 template <class Pruned>
 PJ_HD bool steal_half(Ref thief, Ref victim, Pruned&& pruned) {
   if (is_empty(victim)) return false;
