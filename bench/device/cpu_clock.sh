@@ -23,10 +23,7 @@ import json, sys
 r = json.loads(sys.stdin.read()); r.update(round='$r', what='clock', commit='$commit')
 open('$c', 'a').write(json.dumps(r) + '\n'); print('clock', r['threads'], min(r['adds_per_ns']), max(r['adds_per_ns']))"
   done
-  for t in 1 16; do
-    log_solve "$f" round="$r" what="ta029-$t" -- problems/flowshop.toml -i "$I/flowshop/ta029.txt" --param branching=1 \
-      --param lb=2 --backend cpu --threads "$t" --ub 2237 --time-limit 10
-  done
+  log_ta029_pair "$f" "$r"
 done
 python3 - "$c" "$f" <<'PY'
 import json, statistics, sys

@@ -25,10 +25,7 @@ r = json.loads(sys.stdin.read()); r.update(round='$r', what='bitboard', commit='
 open('$f', 'a').write(json.dumps(r) + '\n'); print('bitboard', r['params']['n'], r['time_s']['search'])"
     log_solve "$f" round="$r" what=permjit -- problems/nqueens.toml --param n="$n" --no-symmetry --backend cpu --threads 1
   done
-  for t in 1 16; do
-    log_solve "$f" round="$r" what="ta029-$t" -- problems/flowshop.toml -i "$I/flowshop/ta029.txt" --param branching=1 \
-      --param lb=2 --backend cpu --threads "$t" --ub 2237 --time-limit 10
-  done
+  log_ta029_pair "$f" "$r"
 done
 python3 - "$f" <<'PY'
 import json, statistics, sys

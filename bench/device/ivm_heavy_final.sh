@@ -2,9 +2,9 @@
 # On the GPU machine, from the repository root with .device-bin carried: the `ivm`
 # defaults on heavy and light nodes. ATSP br17 at --ub 39 with the default bound and with
 # the partial cost (lb=0), in $PAIRS paired rounds; N-Queens 17; flowshop ta022 and ta029
-# (two ends) at their optima; QAPLIB n = 12-15 and ftv33 (bench/device/ivm_heavy_cases.sh
-# at the default period). JSON lines in $OUT/ivm-heavy-final.jsonl and
-# $OUT/ivm-heavy-cases.jsonl.
+# (two ends) at their optima; QAPLIB n = 12-15 and ftv33 (bench/device/ivm_heavy_probe.sh
+# at the defaults). JSON lines in $OUT/ivm-heavy-final.jsonl and
+# $OUT/ivm-heavy-probe.jsonl.
 set -uo pipefail
 source bench/device/solve_log.sh
 f="$OUT/ivm-heavy-final.jsonl"
@@ -20,4 +20,5 @@ for t in ta022:2099 ta029:2237; do
     log_solve "$f" run="$r" case="${t%%:*}" -- problems/flowshop.toml -i "$F/${t%%:*}.txt" --skeleton ivm --ub "${t##*:}"
   done
 done
-PERIODS=3 RUNS="${RUNS:-2}" bash bench/device/ivm_heavy_cases.sh
+CASES="br17 ftv33 nug12 nug14 nug15 chr12a chr12b had12 had14 tai12a scr12 rou12" RUNS="${RUNS:-2}" \
+  bash bench/device/ivm_heavy_probe.sh

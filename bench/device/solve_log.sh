@@ -33,3 +33,14 @@ print(" ".join(labels.values()), what, "nvrtc %.2f compile %.2f search %.3f hit 
     c.get("nvrtc", 0), t["compile"], t["search"], r["cache_hit"], r["nodes"]["evaluated"]))
 PY
 }
+
+# log_ta029_pair FILE ROUND: issue 22's ta029 bar, one round: flowshop ta029 (LB2,
+# forward, --ub 2237) for 10 s on 1 and then on 16 threads of the cpu backend, each a
+# JSON line labelled what=ta029-THREADS.
+log_ta029_pair() {
+  local file=$1 round=$2 t
+  for t in 1 16; do
+    log_solve "$file" round="$round" what="ta029-$t" -- problems/flowshop.toml -i "$I/flowshop/ta029.txt" \
+      --param branching=1 --param lb=2 --backend cpu --threads "$t" --ub 2237 --time-limit 10
+  done
+}
