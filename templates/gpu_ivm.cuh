@@ -115,14 +115,31 @@ __device__ __forceinline__ unsigned long long thread_index() {
   return static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
 }
 
+// What a thief takes from its victim (pj_ivm_steal, and pj_ivm_export for another GPU):
+// with two ends the upper half of the victim's shallowest row (templates/ivm_two_ends.h);
+// with one end the same at a node boundary (steal_row), or under -DPJ_IVM_STEAL_HALF,
+// for measuring, the seed's halving of the leaves, whose thief checks its walk against
+// the incumbent.
+__device__ __forceinline__ bool steal(Ref thief, Ref victim, [[maybe_unused]] PjGpuResults* r) {
+  if constexpr (problem::kEnds == 2) {
+    return pj_ivm::steal_row_two_ends(thief, victim);
+  } else {
+#ifdef PJ_IVM_STEAL_HALF
+    return pj_ivm::steal_half(thief, victim, PrunedBy{read_volatile(&r->best)});
+#else
+    return pj_ivm::steal_row(thief, victim);
+#endif
+  }
+}
+
 }  // namespace pj_ivm::device
 
 // The start of a fresh run. One end: explorer i of this GPU is explorer `offset + i` of
 // the `parts` among which the leaves are cut (every GPU's explorers, in GPU order), and
-// starts on its part [floor(j L! / parts), floor((j+1) L! / parts) - 1] (seed 001
-// Algorithm 1, line 2), or has nothing when the part holds no leaf. Each thread computes
-// its own part: cut on the host, 152,064 explorers of 17 levels took some 15 ms and their
-// digits a copy, in every run. Two ends (`root`): explorer 0 starts with every leaf, the
+// starts on its part (part_of: near-equal intervals that start at node boundaries; seed
+// 001 Algorithm 1, line 2), or has nothing when the part holds no leaf. Each thread
+// computes its own part: cut on the host, 152,064 explorers of 16 levels took 15-35 ms
+// and their digits a copy, in every run. Two ends (`root`): explorer 0 starts with every leaf, the
 // others with nothing (templates/ivm_two_ends.h says why).
 extern "C" __global__ void pj_ivm_init(pj_ivm::layout::Explorers e, unsigned long long offset,
                                        unsigned long long parts, int root, PjGpuResults* r) {
@@ -258,10 +275,8 @@ extern "C" __global__ void pj_ivm_select(pj_ivm::layout::Explorers e, const doub
                                   [claimed](unsigned long long v) { return atomicCAS(&claimed[v], 0, 1) == 0; });
 }
 
-// stealWork: each thief takes the right part of its victim's interval, from the upper
-// half of the victim's shallowest row with values to give (steal_row; the seed's cut
-// at the middle leaf with -DPJ_IVM_STEAL_HALF). A victim has one thief, and thieves
-// are empty, so every explorer's state has one writer.
+// stealWork: each thief takes the right part of its victim's interval (steal, above). A
+// victim has one thief, and thieves are empty, so every explorer's state has one writer.
 extern "C" __global__ void pj_ivm_steal(pj_ivm::layout::Explorers e, const long long* __restrict__ victim, int* claimed,
                                         PjIvmControl* ctl, PjGpuResults* r) {
   using namespace pj_ivm::device;
@@ -271,21 +286,13 @@ extern "C" __global__ void pj_ivm_steal(pj_ivm::layout::Explorers e, const long 
   if (v < 0) return;
   claimed[v] = 0;
   const Ref thief{e, i}, robbed{e, static_cast<unsigned long long>(v)};
-  bool stolen = false;
-  if constexpr (problem::kEnds == 2) stolen = pj_ivm::steal_row_two_ends(thief, robbed);
-#ifdef PJ_IVM_STEAL_HALF
-  else stolen = pj_ivm::steal_half(thief, robbed, PrunedBy{read_volatile(&r->best)});
-#else
-  else stolen = pj_ivm::steal_row(thief, robbed);
-#endif
-  if (stolen) atomicAdd(&ctl->steals, 1u);
+  if (steal(thief, robbed, r)) atomicAdd(&ctl->steals, 1u);
 }
 
 // Work for another GPU (runtime/ivm_exchange.hpp): explorer i of `out` takes what a
-// thief of explorer i would take (the upper half of its shallowest row, or with two ends the
-// upper half of its shallowest row), so a dry GPU that loads `out` holds about half of
-// this one's work, spread over as many explorers. `given` counts the explorers that got
-// some. Every node keeps one owner, so the counts stay exact (templates/ivm_explorer.h).
+// thief of explorer i would take (steal, above), so a dry GPU that loads `out` holds
+// about half of this one's work, spread over as many explorers. `given` counts the
+// explorers that got some. Every node keeps one owner, so the counts stay exact (templates/ivm_explorer.h).
 extern "C" __global__ void pj_ivm_export(pj_ivm::layout::Explorers e, pj_ivm::layout::Explorers out,
                                          unsigned* given, PjGpuResults* r) {
   using namespace pj_ivm::device;
@@ -293,14 +300,7 @@ extern "C" __global__ void pj_ivm_export(pj_ivm::layout::Explorers e, pj_ivm::la
   if (i >= e.T) return;
   const Ref taker{out, i}, robbed{e, i};
   pj_ivm::set_empty(taker);
-  bool took = false;
-  if constexpr (problem::kEnds == 2) took = pj_ivm::steal_row_two_ends(taker, robbed);
-#ifdef PJ_IVM_STEAL_HALF
-  else took = pj_ivm::steal_half(taker, robbed, PrunedBy{read_volatile(&r->best)});
-#else
-  else took = pj_ivm::steal_row(taker, robbed);
-#endif
-  if (took) atomicAdd(given, 1u);
+  if (steal(taker, robbed, r)) atomicAdd(given, 1u);
 }
 
 // Work from another GPU (runtime/ivm_exchange.hpp) into this one's empty explorers, in

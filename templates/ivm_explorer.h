@@ -496,6 +496,19 @@ PJ_HD bool explore_jumping(Ref x, layout::Level* stack, int stride, Hooks& hooks
   return done;
 }
 
+// Both steals' last step: the victim keeps its interval up to `mid` (a leaf after its
+// position), the thief takes the rest from `mid` on and walks down to it, `pruned`
+// saying which nodes of the walk end it.
+template <class Pruned>
+PJ_HD void cut_at(Ref thief, Ref victim, Digit* mid, Pruned&& pruned) {
+  for (int l = 0; l < L; ++l) thief.last(l) = victim.last(l);
+  step(mid, -1, L);  // the victim's new last leaf
+  for (int l = 0; l < L; ++l) victim.last(l) = mid[l];
+  clip_to_last(victim);
+  step(mid, 1, L);
+  enter(thief, mid, pruned);
+}
+
 // The seed's steal (stealWork; the kernels run it under -DPJ_IVM_STEAL_HALF): the right
 // half of what the victim has left becomes the thief's interval, the victim keeps the
 // left half. False (nothing changes) when the victim has a single leaf left.
@@ -507,12 +520,7 @@ PJ_HD bool steal_half(Ref thief, Ref victim, Pruned&& pruned) {
   load_last(victim, last);
   if (compare(pos, last, L) >= 0) return false;
   split_half(pos, last, mid, L);
-  for (int l = 0; l < L; ++l) thief.last(l) = last[l];
-  step(mid, -1, L);  // the victim's new last leaf
-  for (int l = 0; l < L; ++l) victim.last(l) = mid[l];
-  clip_to_last(victim);
-  step(mid, 1, L);
-  enter(thief, mid, pruned);
+  cut_at(thief, victim, mid, pruned);
   return true;
 }
 
@@ -526,7 +534,7 @@ PJ_HD bool steal_half(Ref thief, Ref victim, Pruned&& pruned) {
 // steal_half cuts where the leaves halve, and its thief evaluates a bound at every level
 // of the walk below the victim's path, one after another: with an arborescence per bound
 // (ATSP br17) the steals took longer than the exploration they fed (docs/performance.md,
-// "Stealing at a node boundary"). False (nothing changes) when the victim has a single
+// "Heavy nodes on `ivm`"). False (nothing changes) when the victim has a single
 // value left in its deepest row and none above.
 PJ_HD bool steal_row(Ref thief, Ref victim) {
   if (is_empty(victim)) return false;
@@ -548,13 +556,8 @@ PJ_HD bool steal_row(Ref thief, Ref victim) {
     free &= ~pj::bit<Mask>(v);
   }
   for (int k = l + 1; k < L; ++k) mid[k] = 0;
-  for (int k = 0; k < L; ++k) thief.last(k) = victim.last(k);
-  step(mid, -1, L);  // the victim's new last leaf
-  for (int k = 0; k < L; ++k) victim.last(k) = mid[k];
-  clip_to_last(victim);
-  step(mid, 1, L);
   // The nodes above level l are the victim's expanded path: none is pruned.
-  enter(thief, mid, [](const Node&) { return false; });
+  cut_at(thief, victim, mid, [](const Node&) { return false; });
   return true;
 }
 

@@ -40,15 +40,13 @@ struct World {
 // steal_half (the seed's, which the kernels run under -DPJ_IVM_STEAL_HALF).
 inline bool steal_halves = false;
 
-// The thief's steal (one end), as pj_ivm_steal and pj_ivm_export run it.
-inline bool steal_one_end(const pj_ivm::Ref& thief, const pj_ivm::Ref& victim, int best);
-
 inline bool is_pruned(const Node& n, int best) {
   if constexpr (kGoal == pj::Goal::minimize) return problem::staged_bound(n, best) >= best;
   else if constexpr (kGoal == pj::Goal::maximize) return problem::staged_bound(n, best) <= best;
   else return false;
 }
 
+// The thief's steal (one end), as pj_ivm_steal and pj_ivm_export run it.
 inline bool steal_one_end(const pj_ivm::Ref& thief, const pj_ivm::Ref& victim, int best) {
   if (steal_halves) return pj_ivm::steal_half(thief, victim, [best](const Node& n) { return is_pruned(n, best); });
   return pj_ivm::steal_row(thief, victim);
