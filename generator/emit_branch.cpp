@@ -1,4 +1,5 @@
 // The search side of a problem source: the functions a skeleton calls at each node.
+#include "generator/assign_start.hpp"
 #include "generator/emit_expr.hpp"
 #include "generator/emit_parts.hpp"
 #include "generator/state_liveness.hpp"
@@ -229,20 +230,58 @@ namespace {
 // skeletons compare with their incumbent (docs/spec-language.md, "Staged bounds").
 // With two stages refine is __noinline__ on the device (PJ_HEAVY): one call, under the
 // branch on the cheap bound, instead of its body inlined beside the cheap bound's.
+//
+// Where refine holds an assign() (generator/assign_start.hpp), its body is a template,
+// refine_from<kStarted>: with kStarted the assign starts from a parent's AssignStart and
+// leaves the node's, and refine(s, bound) is refine_from<false>, so a skeleton that keeps
+// no AssignStart compiles the plain solver only. refined_bound and staged_bound_from
+// take the two pointers in every spec (an empty AssignStart where there is nothing to
+// keep), so that skeletons are written once.
 void emit_refine(GenContext& g) {
   const Branch& b = g.spec.branch;
   const std::string t = ExprEmitter::cxx_type(Type::int_, g.width.wide);
+  const Expr* started = started_assign(b);
+  if (started) {
+    g.out.line("// What refine()'s assign() hands to a child's: the columns' potentials and the matching");
+    g.out.line("// (templates/pair_reductions.h, assign_min_from). A skeleton keeps one per node on its path.");
+    g.out.line("using AssignStart = pj::AssignStart<" + t + ", kSize>;");
+    g.out.line("constexpr bool kAssignStart = true;");
+  } else {
+    g.out.line("struct AssignStart {};  // refine() solves no assign(): nothing for a child to start from");
+    g.out.line("constexpr bool kAssignStart = false;");
+  }
+  g.out.line("");
   if (b.stages == 2) {
     g.out.line("// The second stage of the bound, on a child s whose bound() (the argument) does not prune it.");
     ExprEmitter x(g.spec, g.out, NodeNames{"s.", "s.", 1, g.spec.size - 1}, g.local_ids, g.width.wide);
-    g.out.line("PJ_HEAVY " + t + " refine(const Node& s, " + t + " " + x.name_of_local(b.refine_bound) + ") {");
-    g.out.indent();
+    const std::string bound = x.name_of_local(b.refine_bound);
+    if (started) {
+      g.out.line("// kStarted: its assign() starts from `from` (a parent's; null: none) and leaves the node's");
+      g.out.line("// in `to` (null: not kept).");
+      g.out.line("template <bool kStarted>");
+      g.out.line("PJ_HEAVY " + t + " refine_from(const Node& s, " + t + " " + bound +
+                 ", const AssignStart* from, AssignStart* to) {");
+      g.out.indent();
+      g.out.line("(void)from;");
+      g.out.line("(void)to;");
+      x.start_assign(started, "from", "to");
+    } else {
+      g.out.line("PJ_HEAVY " + t + " refine(const Node& s, " + t + " " + bound + ") {");
+      g.out.indent();
+    }
     g.out.user_place(b.refine->loc);
     g.out.open_called_function();  // its loops may roll (generator/code_writer.hpp)
     std::string v = x.emit_value(b.refine_prelude, *b.refine);
     g.out.close_called_function();
     g.out.line("return " + v + ";");
     g.out.generated_place();
+    if (started) {
+      g.out.dedent();
+      g.out.line("}");
+      g.out.line("PJ_HD " + t + " refine(const Node& s, " + t + " bound) {");
+      g.out.indent();
+      g.out.line("return refine_from<false>(s, bound, nullptr, nullptr);");
+    }
   } else {
     g.out.line("// One stage (branch.stages = 1): bound() is final.");
     g.out.line("PJ_HD " + t + " refine(const Node& s, " + t + " bound) {");
@@ -263,16 +302,41 @@ void emit_refine(GenContext& g) {
   g.out.line("return kGoal == pj::Goal::minimize ? pj::max<" + t + ">(cheap, r) : pj::min<" + t + ">(cheap, r);");
   g.out.dedent();
   g.out.line("}");
+  g.out.line("// The same, its assign() started from `from` and leaving the node's in `to` (kAssignStart;");
+  g.out.line("// else refined_bound(s, cheap)). A template: compiled only where a skeleton calls it.");
+  g.out.line("template <class Start>");
+  g.out.line("PJ_HD " + t + " refined_bound(const Node& s, " + t + " cheap, const Start* from, Start* to) {");
+  g.out.indent();
+  if (started) {
+    g.out.line("const " + t + " r = refine_from<true>(s, cheap, from, to);");
+    g.out.line("return kGoal == pj::Goal::minimize ? pj::max<" + t + ">(cheap, r) : pj::min<" + t + ">(cheap, r);");
+  } else {
+    g.out.line("(void)from;");
+    g.out.line("(void)to;");
+    g.out.line("return refined_bound(s, cheap);");
+  }
+  g.out.dedent();
+  g.out.line("}");
   g.out.line("");
   g.out.line("// The bound that a skeleton compares with its incumbent `best`, given s's first bound");
   g.out.line("// `cheap` (bound(s), or child_bound from its parent): cheap when it prunes (or with one");
-  g.out.line("// stage), else refined_bound(s, cheap).");
+  g.out.line("// stage), else refined_bound(s, cheap). With `from` and `to`, refined_bound's other form:");
+  g.out.line("// `to` is written only where the refinement is computed.");
   g.out.line("template <class Best>");
   g.out.line("PJ_HD " + t + " staged_bound_from(const Node& s, " + t + " cheap, Best best) {");
   g.out.indent();
   g.out.line("if (kStages == 1) return cheap;");
   g.out.line("if (kGoal == pj::Goal::minimize ? cheap >= best : cheap <= best) return cheap;");
   g.out.line("return refined_bound(s, cheap);");
+  g.out.dedent();
+  g.out.line("}");
+  g.out.line("template <class Best>");
+  g.out.line("PJ_HD " + t + " staged_bound_from(const Node& s, " + t +
+             " cheap, Best best, const AssignStart* from, AssignStart* to) {");
+  g.out.indent();
+  g.out.line("if (kStages == 1) return cheap;");
+  g.out.line("if (kGoal == pj::Goal::minimize ? cheap >= best : cheap <= best) return cheap;");
+  g.out.line("return refined_bound(s, cheap, from, to);");
   g.out.dedent();
   g.out.line("}");
   g.out.line("");

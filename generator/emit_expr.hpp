@@ -70,6 +70,15 @@ class ExprEmitter {
   const std::vector<std::string>& parent_members() const { return parent_members_; }
   int parent_reductions() const { return next_parent_slot_; }  // how many were split
 
+  // The assign() `e` (generator/assign_start.hpp) is solved from the problem::AssignStart
+  // that the C++ pointer `from` points to, and leaves its own in `to`, where the
+  // function's template parameter kStarted is true; with it false, as any other.
+  void start_assign(const Expr* e, std::string from, std::string to) {
+    started_ = e;
+    started_from_ = std::move(from);
+    started_to_ = std::move(to);
+  }
+
   static std::string cxx_type(Type t, bool wide_int = false);
   // `c ? a : b` as pj::select<T>, a select the device compiler keeps.
   static std::string select(Type t, const std::string& c, const std::string& a, const std::string& b,
@@ -88,6 +97,8 @@ class ExprEmitter {
   const std::set<const Symbol*>* live_ = nullptr;  // null: every statement is emitted
   bool wide_ = false;
   std::string placed_bit_;  // placed_value_bit(); empty: none
+  const Expr* started_ = nullptr;  // start_assign()
+  std::string started_from_, started_to_;
   bool is_placed_value(const Expr& e) const;
 
   // Temporaries end in `_t<k>`, user locals in `_<k>`: the two can never collide.

@@ -172,8 +172,14 @@ std::string ExprEmitter::solve_pair(const Expr& e, const CostMatrix& m) {
   if (e.pair == PairOp::arborescence)  // which elements of A are elements of B: their values
     out_.line("const " + type + " " + acc + " = pj::arborescence_min" + sizes + "(" + m.cost + ", " + m.la + ", " + m.na +
               ", " + m.lb + ", " + m.nb + ");");
-  else
+  else if (&e != started_)
     out_.line("const " + type + " " + acc + " = pj::assign_min" + sizes + "(" + m.cost + ", " + m.na + ", " + m.nb + ");");
+  else {  // only the instance that runs compiles its solver (generator/assign_start.hpp)
+    out_.line(type + " " + acc + ";");
+    out_.line("if constexpr (kStarted) " + acc + " = pj::assign_min_from" + sizes + "(" + m.cost + ", " + m.na + ", " +
+              m.nb + ", " + m.la + ", " + m.lb + ", " + started_from_ + ", " + started_to_ + ");");
+    out_.line("else " + acc + " = pj::assign_min" + sizes + "(" + m.cost + ", " + m.na + ", " + m.nb + ");");
+  }
   return acc;
 }
 

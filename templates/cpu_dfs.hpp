@@ -152,10 +152,13 @@ enum class Stages { both, cheap };
 // building, depth-first search and donation all use it. `bound_out`, if given, receives
 // the child's bound (when it was computed). Counting problems keep no permutation.
 // `prep`, if given, holds the reductions of the child's parent (problem::prepare_children):
-// the same bound, computed from them (problem::child_bound).
+// the same bound, computed from them (problem::child_bound). `from` and `to`: the
+// parent's problem::AssignStart and where the child's goes (problem::kAssignStart; null:
+// none), written when the child is refined.
 inline bool visit(const Node& child, int depth, int pos, int v, int* perm, long long& best, Shared& sh,
                   Counters& c, long long* bound_out = nullptr, Stages stages = Stages::both,
-                  const problem::ParentReductions* prep = nullptr) {
+                  const problem::ParentReductions* prep = nullptr, const problem::AssignStart* from = nullptr,
+                  problem::AssignStart* to = nullptr) {
   if (kGoal != pj::Goal::count || sh.recording) perm[pos] = v;
   ++c.evaluated;
   if (depth + 1 == problem::kSize) {
@@ -164,7 +167,9 @@ inline bool visit(const Node& child, int depth, int pos, int v, int* perm, long 
   }
   if constexpr (kGoal != pj::Goal::count) {
     const auto cheap = prep ? problem::child_bound(child, *prep, v) : problem::bound(child);
-    long long b = stages == Stages::both ? problem::staged_bound_from(child, cheap, best) : cheap;
+    long long b = stages == Stages::cheap ? cheap
+                  : to                    ? problem::staged_bound_from(child, cheap, best, from, to)
+                                          : problem::staged_bound_from(child, cheap, best);
     if (bound_out) *bound_out = b;
     if (pruned(b, best)) return false;
   }
@@ -179,11 +184,13 @@ inline bool visit(const Node& child, int depth, int pos, int v, int* perm, Share
 }
 
 // A child kept for expansion: its node, its sort key, the value and the position it
-// placed, and how many of its values are at the front.
+// placed, how many of its values are at the front, and which of its level's
+// problem::AssignStart slots holds its own (children_of's `starts`; the slots stay put
+// while the kids are sorted).
 struct Kid {
   Node node;
   long long key;  // the bound, negated when maximising: smaller is better (0 when counting)
-  int v, pos, lo;
+  int v, pos, lo, slot;
 };
 inline long long bound_of(const Kid& kid) { return kGoal == pj::Goal::maximize ? -kid.key : kid.key; }
 
@@ -195,8 +202,11 @@ inline long long bound_of(const Kid& kid) { return kGoal == pj::Goal::maximize ?
 // the front. The last position is the same from both ends: only the front is tried.
 // With two ends and two stages, the ends are bounded and chosen on the cheap bounds;
 // then the kept end's children are refined, and those the refinement prunes dropped.
+// With one end and problem::kAssignStart, `starts` (if given; a slot per child) receives
+// each kept child's AssignStart, started from `parent_start` (the parent's, or null).
 inline int children_of(const Node& parent, int depth, int lo, int* perm, long long& best, Shared& sh, Counters& c,
-                       Kid* out) {
+                       Kid* out, const problem::AssignStart* parent_start = nullptr,
+                       problem::AssignStart* starts = nullptr) {
   ++c.expanded;
   const Mask cand = problem::candidates(parent);
   const bool both_ends = problem::kEnds == 2 && depth + 1 < problem::kSize;
@@ -215,7 +225,9 @@ inline int children_of(const Node& parent, int depth, int lo, int* perm, long lo
       Kid& kid = kids[n];
       problem::place_at(parent, v, back, kid.node);
       long long b = 0;
-      const bool keep = visit(kid.node, depth, pos, v, perm, best, sh, c, &b, stages, parent_reductions);
+      problem::AssignStart* to = problem::kAssignStart && !both_ends && starts ? &starts[n] : nullptr;
+      const bool keep = visit(kid.node, depth, pos, v, perm, best, sh, c, &b, stages, parent_reductions,
+                              parent_start, to);
       const long long key = kGoal == pj::Goal::minimize ? b : -b;
       key_sum += key;
       if (!keep) continue;
@@ -223,6 +235,7 @@ inline int children_of(const Node& parent, int depth, int lo, int* perm, long lo
       kid.v = v;
       kid.pos = pos;
       kid.lo = back ? lo : lo + 1;
+      kid.slot = n;
       ++n;
     }
     return n;
@@ -276,6 +289,7 @@ class alignas(64) Searcher {
   void run() {
     // Allocated here, by the thread that uses them, away from the other threads' lines.
     kids_.resize(static_cast<size_t>(problem::kSize) * problem::kSize);
+    if constexpr (problem::kAssignStart) starts_.resize(kids_.size());
     count_.resize(problem::kSize);
     next_.resize(problem::kSize);
     Subtree s;
@@ -427,10 +441,13 @@ class alignas(64) Searcher {
     int perm[problem::kSize];
     for (int i = 0; i < problem::kSize; ++i) perm[i] = s.perm[i];
     const int base = s.depth;
-    // Level k holds the children of a node at depth base + k, sorted (stable).
-    auto expand_into = [&](const Node& parent, int lo, int k) {
+    // Level k holds the children of a node at depth base + k, sorted (stable), and their
+    // AssignStarts (problem::kAssignStart), which the children's children start from. The
+    // subtree's root has none: it came from the pool.
+    auto expand_into = [&](const Node& parent, int lo, int k, const problem::AssignStart* parent_start) {
       Kid* level = &kids_[static_cast<size_t>(k) * problem::kSize];
-      const int n = children_of(parent, base + k, lo, perm, best, sh_, c, level);
+      problem::AssignStart* starts = starts_.empty() ? nullptr : &starts_[static_cast<size_t>(k) * problem::kSize];
+      const int n = children_of(parent, base + k, lo, perm, best, sh_, c, level, parent_start, starts);
       for (int i = 1; i < n; ++i) {
         Kid kid = level[i];
         int at = i;
@@ -440,7 +457,7 @@ class alignas(64) Searcher {
       count_[k] = n;
       next_[k] = 0;
     };
-    expand_into(s.node, s.lo, 0);
+    expand_into(s.node, s.lo, 0, nullptr);
     int k = 0;
     int poll = kPollBounded;
     while (k >= 0) {
@@ -451,7 +468,8 @@ class alignas(64) Searcher {
       const Kid& kid = kids_[static_cast<size_t>(k) * problem::kSize + next_[k]++];
       if (kGoal != pj::Goal::count && pruned(bound_of(kid), best)) continue;
       perm[kid.pos] = kid.v;
-      expand_into(kid.node, kid.lo, k + 1);
+      expand_into(kid.node, kid.lo, k + 1,
+                  starts_.empty() ? nullptr : &starts_[static_cast<size_t>(k) * problem::kSize + kid.slot]);
       ++k;
       if (--poll == 0) {
         poll = kPollBounded;
@@ -498,6 +516,7 @@ class alignas(64) Searcher {
   WorkPool& pool_;
   long long best_ = 0;  // the incumbent when the current subtree started
   std::vector<Kid> kids_;
+  std::vector<problem::AssignStart> starts_;  // kids_' AssignStarts, by slot (problem::kAssignStart)
   std::vector<int> count_, next_;
   std::vector<Subtree> gift_;
 };

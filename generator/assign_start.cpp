@@ -1,0 +1,37 @@
+#include "generator/assign_start.hpp"
+
+namespace permjit {
+namespace {
+
+const Expr* first_assign(const Expr* e);
+
+const Expr* first_assign(const Block& block) {
+  for (const StmtPtr& s : block) {
+    for (const Expr* x : {s->target.get(), s->value.get(), s->lo.get(), s->hi.get()})
+      if (const Expr* found = first_assign(x)) return found;
+    for (const ExprPtr& d : s->dims)
+      if (const Expr* found = first_assign(d.get())) return found;
+    if (const Expr* found = first_assign(s->body)) return found;
+    if (const Expr* found = first_assign(s->else_body)) return found;
+  }
+  return nullptr;
+}
+
+// Depth first, arguments in order: a prelude's `let` before the value that reads it.
+const Expr* first_assign(const Expr* e) {
+  if (!e) return nullptr;
+  if (e->kind == Expr::Kind::pair_reduce && e->pair == PairOp::assign) return e;
+  for (const ExprPtr& a : e->args)
+    if (const Expr* found = first_assign(a.get())) return found;
+  return nullptr;
+}
+
+}  // namespace
+
+const Expr* started_assign(const Branch& b) {
+  if (b.stages != 2 || !b.refine) return nullptr;
+  if (const Expr* found = first_assign(b.refine_prelude)) return found;
+  return first_assign(b.refine.get());
+}
+
+}  // namespace permjit
