@@ -83,6 +83,7 @@ IvmDevice::IvmDevice(CUcontext ctx, std::unique_ptr<cuda::Module> module, const 
     : ctx_(ctx), shape_(shape), module_(module ? std::move(module) : std::make_unique<cuda::Module>(cubin)),
       ex_(shape.T, shape.levels, shape.mask_bytes), results_(sizeof(PjGpuResults)), control_(sizeof(PjIvmControl)),
       lengths_(shape.T * sizeof(double)), victim_(shape.T * sizeof(long long)), claimed_(shape.T * sizeof(int)),
+      starts_(shape.T * static_cast<size_t>(shape.levels) * shape.assign_start_bytes),
       counts_(4 * sizeof(unsigned)), slots_(shape.T * sizeof(unsigned long long)),
       hypercube_dims_(hypercube_dims(shape.T, kHypercubeBase)) {
   upload_data(data, *module_);
@@ -96,6 +97,7 @@ IvmDevice::IvmDevice(CUcontext ctx, std::unique_ptr<cuda::Module> module, const 
   if (shape.shared_rows) cuda::allow_dynamic_shared(k_explore_, shape.shared_bytes, "pj_ivm_explore");
   claimed_.zero();
   control_.zero();
+  starts_.zero();  // any content is a safe start; zeros make runs repeat
   if (shape.slice > 0)
     interrupter_ = std::make_unique<KernelInterrupter>(ctx_, control_.ptr() + offsetof(PjIvmControl, stop_round));
 }
@@ -136,7 +138,8 @@ IvmRound IvmDevice::explore() {
   control_.upload(&reset, offsetof(PjIvmControl, steals));
   ExplorersArg e = arg_of(ex_);
   CUdeviceptr control_p = control_.ptr(), results_p = results_.ptr(), lengths_p = lengths_.ptr();
-  void* args[] = {&e, &control_p, &results_p, &lengths_p, &round, &solutions};
+  CUdeviceptr starts = shape_.assign_start_bytes ? starts_.ptr() : 0;
+  void* args[] = {&e, &control_p, &results_p, &lengths_p, &round, &solutions, &starts};
   if (drain) drain->arm();
   stats_.t_kernels += timed(timer_, "exploration kernel pj_ivm_explore", [&] {
     launch(k_explore_, shape_.T, shape_.block, args, "pj_ivm_explore", shape_.shared_bytes);

@@ -42,6 +42,9 @@ struct IvmShape {
   bool shared_rows = false;
   size_t shared_bytes = 0;  // dynamic shared memory per block of the exploration kernel
   bool optimise = false;  // incumbents travel between GPUs
+  // Bytes of one problem::AssignStart (0: the spec keeps none): each explorer has one per
+  // level, which its assign() starts from (templates/gpu_ivm.cuh, Hooks::pruned_child).
+  size_t assign_start_bytes = 0;
   // Rounds are cut after this many seconds (0: never), so that the worker reports and
   // can give work, show progress or checkpoint that often.
   double slice = 0;
@@ -97,6 +100,7 @@ class IvmDevice : public IvmWorkerOps {
   std::optional<ExplorerArrays> out_;  // the exported halves (allocated when first asked)
   std::optional<ExplorerArrays> in_;   // work from another GPU, merged into the empty explorers
   cuda::Buffer results_, control_, lengths_, victim_, claimed_;
+  cuda::Buffer starts_;  // the explorers' AssignStarts (IvmShape::assign_start_bytes), T x levels
   cuda::Buffer counts_;  // what pj_ivm_export and pj_ivm_free_slots/pj_ivm_merge count
   cuda::Buffer slots_;   // the empty explorers pj_ivm_merge fills
   std::unique_ptr<KernelInterrupter> interrupter_;

@@ -298,6 +298,7 @@ void run_ivm(SkeletonRun& run, IvmRanks& ranks) {
   shape.shared_rows = rows.shared;
   shape.shared_bytes = rows.shared_bytes;
   shape.optimise = optimise;
+  shape.assign_start_bytes = static_cast<size_t>(module->read_int("pj_ivm_assign_start_bytes"));
   shape.slice = workers > 1 ? kMultiGpuSlice : (show || checkpoints) ? kOneGpuSlice : 0;
   if (checkpoints) shape.slice = std::min(shape.slice, opts.seconds_between_checkpoints());
   stats.explorers = shape.T;

@@ -40,6 +40,8 @@ extern "C" __constant__ int pj_ivm_explorer_bytes = pj_ivm::layout::kExplorerByt
 extern "C" __constant__ int pj_ivm_mask_bytes = sizeof(problem::Mask);
 // One row as the compiler lays it out: the host places the rows from this.
 extern "C" __constant__ int pj_ivm_level_bytes = sizeof(pj_ivm::layout::Level);
+// One AssignStart (0: none kept): the host allocates one per explorer and level.
+extern "C" __constant__ int pj_ivm_assign_start_bytes = problem::kAssignStart ? sizeof(problem::AssignStart) : 0;
 
 namespace pj_ivm::device {
 
@@ -81,6 +83,7 @@ struct Hooks {
   unsigned trigger, round;
   Prefix prefix;
   PjGpuSolutions* sol;  // decision and enumeration (null: none): solutions taken, the stop
+  problem::AssignStart* starts;  // this explorer's, one per level (problem::kAssignStart)
 
   __device__ bool poll() {
     if constexpr (kOptimise) best = read_volatile(&r->best);
@@ -88,6 +91,14 @@ struct Hooks {
     return c->empty >= trigger || c->stop_round >= round || (sol && search_stopped(sol));
   }
   __device__ bool pruned(const Node& n) const { return PrunedBy{best}(n); }
+  // A child of the node at `level` (explore_popping), its assign() started from the
+  // node's AssignStart and leaving its own at level + 1 (problem::kAssignStart).
+  __device__ bool pruned_child(const Node& n, int level) const {
+    if constexpr (kOptimise && problem::kAssignStart)
+      return gpu_search::pruned(problem::staged_bound_from(n, problem::bound(n), best, &starts[level], &starts[level + 1]),
+                                best);
+    return pruned(n);
+  }
   // Counting, with no solution to record: the last level is counted from its candidate set.
   __device__ bool leaves_by_mask() const { return !kOptimise && !sol; }
   // False when a solution is not taken (the buffer is full, or the limit was reached):
@@ -174,8 +185,8 @@ extern "C" __global__ void pj_ivm_init(pj_ivm::layout::Explorers e, unsigned lon
 // finds its row (pj_ivm::explore_jumping, else explore_popping).
 template <bool kJumpBack>
 __device__ __forceinline__ void explore_round(pj_ivm::layout::Explorers e, PjIvmControl* ctl, PjGpuResults* r, double* lengths,
-                                              unsigned round, PjGpuSolutions* sol, pj_ivm::layout::Level* stack,
-                                              int stride) {
+                                              unsigned round, PjGpuSolutions* sol, problem::AssignStart* starts,
+                                              pj_ivm::layout::Level* stack, int stride) {
   PJ_TEST_FAULT_POINT();
   using namespace pj_ivm::device;
   __shared__ unsigned long long totals[3];
@@ -194,7 +205,8 @@ __device__ __forceinline__ void explore_round(pj_ivm::layout::Explorers e, PjIvm
   const unsigned long long i = thread_index();
   if (i < e.T) {
     Ref x{e, i};
-    Hooks h{kOptimise ? read_volatile(&r->best) : 0, r, ctl, ctl->trigger, round, Prefix(), sol};
+    Hooks h{kOptimise ? read_volatile(&r->best) : 0, r, ctl, ctl->trigger, round, Prefix(), sol,
+            problem::kAssignStart ? starts + i * L : nullptr};
     bool empty = false;
     if constexpr (problem::kEnds == 2) empty = pj_ivm::explore_two_ends(x, stack, stride, h, c);
     else if constexpr (!kJumpBack) empty = pj_ivm::explore_popping(x, stack, stride, h, c);
@@ -244,7 +256,7 @@ extern "C" __constant__ int pj_ivm_shared_rows = pj_ivm::device::kSharedRows;
 
 extern "C" __global__ void PJ_IVM_EXPLORE_BOUNDS
 pj_ivm_explore(pj_ivm::layout::Explorers e, PjIvmControl* ctl, PjGpuResults* r, double* lengths, unsigned round,
-               PjGpuSolutions* sol) {
+               PjGpuSolutions* sol, problem::AssignStart* starts) {
   if constexpr (pj_ivm::device::kSharedRows) {
     extern __shared__ __align__(16) unsigned char pj_ivm_rows[];
     pj_ivm::layout::Level* rows = reinterpret_cast<pj_ivm::layout::Level*>(pj_ivm_rows);
@@ -253,10 +265,10 @@ pj_ivm_explore(pj_ivm::layout::Explorers e, PjIvmControl* ctl, PjGpuResults* r, 
     // block: --block-size is a multiple of 32) is known here, so a row's address is a
     // shift (the block's width was read from blockDim in every pop).
     const unsigned warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-    explore_round<true>(e, ctl, r, lengths, round, sol, rows + warp * (32 * pj_ivm::L) + lane, 32);
+    explore_round<true>(e, ctl, r, lengths, round, sol, starts, rows + warp * (32 * pj_ivm::L) + lane, 32);
   } else {
     pj_ivm::layout::Level rows[pj_ivm::L];
-    explore_round<false>(e, ctl, r, lengths, round, sol, rows, 1);
+    explore_round<false>(e, ctl, r, lengths, round, sol, starts, rows, 1);
   }
 }
 

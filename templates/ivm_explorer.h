@@ -209,7 +209,14 @@ PJ_HD void save_rows(Ref x, const layout::Level* stack, int stride, int top, con
 // says stop (the state is saved). `stack` holds the rows while it runs, entry k at
 // stack[k * stride]. Hooks: `best` (the incumbent as last read), `poll()`,
 // `pruned(child)`, `leaf(child, vals)` for a complete permutation (vals[0..L-1]) and
-// `leaves_by_mask()`: whether the leaves may be counted without being visited.
+// `leaves_by_mask()`: whether the leaves may be counted without being visited;
+// explore_popping asks `pruned_child(child, level)` of a child of the node at `level`,
+// the same question, where the hooks may keep an AssignStart per level
+// (problem::kAssignStart): the child's assign() starts from its parent's, and leaves its
+// own at the child's level for the children it may have. The entry of a level is its
+// node's while the explorer's path runs through it; after a steal or a rebuild the
+// entries are another path's, which costs the next assign() some augmenting paths,
+// never exactness (templates/pair_reductions.h, assign_min_from).
 //
 // Two shortcuts keep a child off the stack: a child without candidates is expanded and
 // done (a push and a pop saved), and, when counting, the leaves below a child at the
@@ -301,7 +308,7 @@ PJ_HD bool explore_popping(Ref x, layout::Level* stack, int stride, Hooks& hooks
         --evaluated;
         break;
       }
-    } else if (!hooks.pruned(child)) {
+    } else if (!hooks.pruned_child(child, top)) {
       ++expanded;
       child_rem = problem::candidates_below_root(child);
       on_last_path = tight == top && rank_of(cur.free, v) == x.last(top);

@@ -175,8 +175,13 @@ TEST_CASE("IVM explorers agree with the cpu skeleton on ATSP and QAP at the opti
   std::string atsp = temp_file("ivm_sim.atsp", tsplib_text(d));
   Matrix a = random_matrix(7, 0, 9, 31), b = random_matrix(7, 0, 9, 32);
   std::string qap = temp_file("ivm_sim.dat", qaplib_text(a, b));
+  // lb=1: ATSP's assignment as a second stage, each explorer's assign() started from its
+  // parent's (problem::AssignStart), whose entries steals and resumes leave stale; more
+  // cities, for a tree that needs steals.
+  std::string atsp_assign = temp_file("ivm_sim_assign.atsp", tsplib_text(random_matrix(12, 1, 40, 22)));
   // The bounds before the assignment bounds: their trees are large enough to need steals.
   for (const auto& [spec, inst, lb] : {std::tuple{problem("atsp.toml"), atsp, "lb=0"},
+                                       std::tuple{problem("atsp.toml"), atsp_assign, "lb=1"},
                                        std::tuple{problem("qap.toml"), qap, "lb=1"}}) {
     INFO(spec);
     SolveResult scratch = run(spec, inst, {lb});

@@ -29,8 +29,9 @@ struct World {
   int refuse_every = 0;               // > 0: every so many leaves, one is refused, as a full solution buffer does
   unsigned long long leaf_calls = 0;
   bool leaves_by_mask = false;        // count the last level from candidate sets, as the kernels do
+  std::vector<problem::AssignStart> starts;  // each explorer's, one per level, as the kernels keep them
   explicit World(unsigned long long t)
-      : T(t), I(t), V(L * t), last(L * t), M(L * t), ends(t), best(0) {}
+      : T(t), I(t), V(L * t), last(L * t), M(L * t), ends(t), best(0), starts(problem::kAssignStart ? L * t : 0) {}
   pj_ivm::layout::Explorers view() {
     return pj_ivm::layout::Explorers{I.data(), V.data(), M.data(), last.data(), ends.data(), T};
   }
@@ -60,7 +61,17 @@ struct Hooks {
   std::map<std::string, int>* visits;
   World* world;
   bool poll() { return --budget < 0; }
+  problem::AssignStart* starts;  // this explorer's (null: none)
   bool pruned(const Node& n) const { return is_pruned(n, best); }
+  // As the kernels ask it (templates/gpu_ivm.cuh): the child's assign() starts from its
+  // parent's AssignStart, and leaves its own a level below.
+  bool pruned_child(const Node& n, int level) const {
+    if constexpr (kGoal != pj::Goal::count && problem::kAssignStart) {
+      const int b = problem::staged_bound_from(n, problem::bound(n), best, &starts[level], &starts[level + 1]);
+      return kGoal == pj::Goal::minimize ? b >= best : b <= best;
+    }
+    return pruned(n);
+  }
   // Leaves counted from candidate sets (as the kernels count): visits are not recorded.
   bool leaves_by_mask() const { return kGoal == pj::Goal::count && world->leaves_by_mask; }
   bool leaf(const Node& n, const int* vals, pj_ivm::Counters& c) {
@@ -124,7 +135,7 @@ inline bool round(World& w, long long budget) {
   ++w.rounds;
   for (unsigned long long i = 0; i < w.T; ++i) {
     pj_ivm::Ref x{e, i};
-    Hooks h{w.best, budget, &w.visits, &w};
+    Hooks h{w.best, budget, &w.visits, &w, problem::kAssignStart ? &w.starts[i * L] : nullptr};
     if constexpr (kTwoEnds) pj_ivm::explore_two_ends(x, stack, 1, h, w.c);
     else if (h.leaves_by_mask()) explore_either<kGoal == pj::Goal::count>(i, x, stack, h, w.c);
     else explore_either<false>(i, x, stack, h, w.c);
