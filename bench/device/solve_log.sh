@@ -8,7 +8,8 @@ I=.device-bin/instances
 commit=$(cat .device-bin/COMMIT 2>/dev/null || echo unknown)
 
 # log_solve FILE LABEL=VALUE... -- SOLVE-ARGS...: runs `permjit solve SOLVE-ARGS --json
-# --quiet` (at most 120 s), appends its JSON line with the labels and the commit to FILE
+# --quiet` (at most $SOLVE_TIMEOUT s, default 120; $PERMJIT names another binary, such as
+# a build of an earlier commit carried beside it), appends its JSON line with the labels and the commit to FILE
 # and prints a line: the labels, the instance, NVRTC, compile and search seconds, whether
 # the module cache hit, the evaluated nodes.
 log_solve() {
@@ -18,7 +19,7 @@ log_solve() {
   while [[ $# -gt 0 && $1 != -- ]]; do labels+=("$1"); shift; done
   shift
   local line
-  line=$(timeout 120 permjit solve "$@" --json --quiet) || { echo "${labels[*]} $*: failed"; return; }
+  line=$(timeout "${SOLVE_TIMEOUT:-120}" "${PERMJIT:-permjit}" solve "$@" --json --quiet) || { echo "${labels[*]} $*: failed"; return; }
   python3 - "$file" "$line" "$commit" "${labels[@]}" <<'PY'
 import json, sys
 path, line, commit = sys.argv[1:4]
