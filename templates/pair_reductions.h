@@ -94,13 +94,13 @@ struct AssignStart {
   unsigned char row_on[K];
 };
 
-// assign_min for sides of equal size, started from `from` (a parent's solution, or any
-// content; null: from scratch) and leaving its own in `to` (null: not kept); la and lb
-// hold the elements' values. A child's problem is its parent's less a row and a column
-// (ATSP), or with costs that moved (QAP): the parent's column potentials, with each
-// row's potential the largest they allow, keep most matched pairs tight, so a few
-// augmenting paths (O(k^2) each) finish it, against k from scratch. The value is the
-// optimum, which is unique: the same as assign_min's, bit for bit.
+// assign_min started from `from` (a parent's solution, or any content; null: from
+// scratch) and leaving its own in `to` (null: not kept); la and lb hold the elements'
+// values. A child's problem is its parent's less a row and a column (ATSP), or with
+// costs that moved (QAP): the parent's column potentials, with each row's potential the
+// largest they allow, keep most matched pairs tight, so a few augmenting paths (O(k^2)
+// each) finish it, against k from scratch. The value is the optimum, which is unique:
+// the same as assign_min's, bit for bit.
 //
 // Why the ints stay in range: costs are shifted into [0, W] and the start's column
 // potentials clamped into [-W, 0], so each row's potential starts in [0, 2W]. An
@@ -108,60 +108,64 @@ struct AssignStart {
 // (at most 2W: free columns keep their potential), so after m paths every potential
 // lies within 2(m + 1)W of 0 and every reduced cost too: below the "infinite" while
 // 4(k + 1)W is, which is checked here. Where it is not, or where the sides differ in
-// size or an element is outside 0..K-1, assign_min solves it from scratch and `to` is
-// left as it was (still a safe start).
+// size or an element is outside 0..K-1, it solves from scratch exactly as assign_min
+// does, in the same loops (one solver in the module: a second copy doubled NVRTC's
+// time), and leaves `to` as it was (still a safe start).
 template <class T, int KA, int KB, int LA, int LB, int K>
 PJ_HD T assign_min_from(const T (&c)[KA][KB], int na, int nb, const int (&la)[LA], const int (&lb)[LB],
                         const AssignStart<T, K>* from, AssignStart<T, K>* to) {
   static_assert(K < AssignStart<T, K>::kNone, "row_on holds element values in a byte");
-  constexpr int N = (KA < KB ? KA : KB) + 1;  // 1-based, column 0 is the search's root
-  if (na != nb) return assign_min(c, na, nb);
-  const int n = na;
-  if (n == 0) return T(0);
+  constexpr int N = (KA > KB ? KA : KB) + 1;  // 1-based, column 0 is the search's root
+  const bool flip = na > nb;                  // rows are the smaller side
+  const int rows = flip ? nb : na, cols = flip ? na : nb;
+  if (rows == 0) return T(0);
   T low = c[0][0], high = c[0][0];
-  for (int a = 0; a < n; ++a)
-    for (int b = 0; b < n; ++b) {
+  for (int a = 0; a < na; ++a)
+    for (int b = 0; b < nb; ++b) {
       low = c[a][b] < low ? c[a][b] : low;
       high = c[a][b] > high ? c[a][b] : high;
     }
-  const T inf = T(1) << (8 * int(sizeof(T)) - 2);
-  const T spread = high - low;  // int_width keeps 4W inside T
-  bool indexable = true;
-  for (int t = 0; t < n; ++t) indexable = indexable && la[t] >= 0 && la[t] < K && lb[t] >= 0 && lb[t] < K;
-  if (!indexable || spread > inf / (T(4) * T(n + 1))) return assign_min(c, na, nb);
+  const T inf = T(1) << (8 * int(sizeof(T)) - 2);  // above 2W: int_width keeps 4W inside T
+  const T spread = high - low;
+  bool started = na == nb && spread <= inf / (T(4) * T(rows + 1));
+  for (int t = 0; started && t < rows; ++t) started = la[t] >= 0 && la[t] < K && lb[t] >= 0 && lb[t] < K;
+  auto cost = [&](int r, int j) { return (flip ? c[j - 1][r - 1] : c[r - 1][j - 1]) - low; };
   T u[N], v[N], minv[N];
   int match[N], way[N];  // match[j]: the row on column j (0: none); way: the path back
   bool used[N], taken[N];
-  int row_at[K];  // the row (1-based) of an element value, 0: not a row
-  for (int x = 0; x < K; ++x) row_at[x] = 0;
-  for (int a = 0; a < n; ++a) row_at[la[a]] = a + 1;
-  u[0] = v[0] = T(0);
-  match[0] = way[0] = 0;
-  for (int j = 1; j <= n; ++j) {
-    const T start = from ? from->v[lb[j - 1]] : T(0);
-    v[j] = start > T(0) ? T(0) : start < -spread ? -spread : start;
+  for (int j = 0; j < N; ++j) {
+    u[j] = v[j] = T(0);
     match[j] = way[j] = 0;
+    taken[j] = false;
   }
-  for (int r = 1; r <= n; ++r) {  // the largest potential the columns allow: feasible
-    T least = inf;
-    for (int j = 1; j <= n; ++j) least = c[r - 1][j - 1] - low - v[j] < least ? c[r - 1][j - 1] - low - v[j] : least;
-    u[r] = least;
-    taken[r] = false;
+  if (started) {
+    for (int j = 1; j <= cols; ++j) {
+      const T start = from ? from->v[lb[j - 1]] : T(0);
+      v[j] = start > T(0) ? T(0) : start < -spread ? -spread : start;
+    }
+    for (int r = 1; r <= rows; ++r) {  // the largest potential the columns allow: feasible
+      T least = inf;
+      for (int j = 1; j <= cols; ++j) least = cost(r, j) - v[j] < least ? cost(r, j) - v[j] : least;
+      u[r] = least;
+    }
   }
-  if (from) {  // the start's pairs that are here and still tight
-    for (int j = 1; j <= n; ++j) {
+  if (started && from) {  // the start's pairs that are here and still tight
+    int row_at[K];        // the row (1-based) of an element value, 0: not a row
+    for (int x = 0; x < K; ++x) row_at[x] = 0;
+    for (int r = 1; r <= rows; ++r) row_at[la[r - 1]] = r;
+    for (int j = 1; j <= cols; ++j) {
       const int x = from->row_on[lb[j - 1]];
       const int r = x < K ? row_at[x] : 0;
-      if (r == 0 || taken[r] || c[r - 1][j - 1] - low - u[r] - v[j] != T(0)) continue;
+      if (r == 0 || taken[r] || cost(r, j) - u[r] - v[j] != T(0)) continue;
       match[j] = r;
       taken[r] = true;
     }
   }
-  for (int r = 1; r <= n; ++r) {
+  for (int r = 1; r <= rows; ++r) {
     if (taken[r]) continue;
     match[0] = r;
     int j0 = 0;
-    for (int j = 0; j <= n; ++j) {
+    for (int j = 0; j <= cols; ++j) {
       minv[j] = inf;
       used[j] = false;
     }
@@ -170,9 +174,9 @@ PJ_HD T assign_min_from(const T (&c)[KA][KB], int na, int nb, const int (&la)[LA
       const int r0 = match[j0];
       T delta = inf;
       int j1 = 0;
-      for (int j = 1; j <= n; ++j) {
+      for (int j = 1; j <= cols; ++j) {
         if (used[j]) continue;
-        const T cur = c[r0 - 1][j - 1] - low - u[r0] - v[j];
+        const T cur = cost(r0, j) - u[r0] - v[j];
         if (cur < minv[j]) {
           minv[j] = cur;
           way[j] = j0;
@@ -182,7 +186,7 @@ PJ_HD T assign_min_from(const T (&c)[KA][KB], int na, int nb, const int (&la)[LA
           j1 = j;
         }
       }
-      for (int j = 0; j <= n; ++j) {
+      for (int j = 0; j <= cols; ++j) {
         if (used[j]) {
           u[match[j]] += delta;
           v[j] -= delta;
@@ -199,14 +203,14 @@ PJ_HD T assign_min_from(const T (&c)[KA][KB], int na, int nb, const int (&la)[LA
     } while (j0 != 0);
   }
   T total = T(0);
-  for (int j = 1; j <= n; ++j) total += c[match[j] - 1][j - 1] - low;
-  if (to) {
-    for (int j = 1; j <= n; ++j) {
+  for (int j = 1; j <= cols; ++j) total += match[j] != 0 ? cost(match[j], j) : T(0);
+  if (started && to) {
+    for (int j = 1; j <= cols; ++j) {
       to->v[lb[j - 1]] = v[j];
       to->row_on[lb[j - 1]] = static_cast<unsigned char>(la[match[j] - 1]);
     }
   }
-  return total + T(n) * low;
+  return total + T(rows) * low;
 }
 
 // The minimum cost of entering every element of side B once, from an element of side

@@ -115,6 +115,20 @@ TEST_CASE("assign_min_from: sides of different sizes and costs too spread out ar
   to.v[0] = 123;
   CHECK(pj::assign_min_from<int, K, K, K + 1, K + 1, K>(c, 2, 3, rows, cols, nullptr, &to) == 3);
   CHECK(to.v[0] == 123);  // left as it was
+  // And three rows into two columns (the other side matched fully), against assign_min
+  // on random costs of both shapes.
+  std::mt19937 rng(5);
+  for (int trial = 0; trial < 200; ++trial) {
+    const int na = 1 + int(rng() % K), nb = 1 + int(rng() % K);
+    int r[K][K];
+    for (auto& row : r)
+      for (int& x : row) x = int(rng() % 50);
+    int all[K + 1];
+    for (int x = 0; x <= K; ++x) all[x] = x < K ? x : 0;
+    Start out;
+    CHECK(pj::assign_min_from<int, K, K, K + 1, K + 1, K>(r, na, nb, all, all, nullptr, &out) ==
+          pj::assign_min<int, K, K>(r, na, nb));
+  }
   // A spread past 2^30 / (4 (k + 1)): the warm start could overflow 32 bits.
   int d[K][K] = {};
   d[0][0] = 0, d[0][1] = 1 << 27, d[1][0] = 1 << 27, d[1][1] = 5;
