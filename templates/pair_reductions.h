@@ -129,7 +129,11 @@ PJ_HD T assign_min_from(const T (&c)[KA][KB], int na, int nb, const int (&la)[LA
   const T spread = high - low;
   bool started = na == nb && spread <= inf / (T(4) * T(rows + 1));
   for (int t = 0; started && t < rows; ++t) started = la[t] >= 0 && la[t] < K && lb[t] >= 0 && lb[t] < K;
-  auto cost = [&](int r, int j) { return (flip ? c[j - 1][r - 1] : c[r - 1][j - 1]) - low; };
+  // Row r's cost on column j (1-based), one load whichever side the rows are: a select
+  // between c[r][j] and c[j][r] loaded both (ftv38 on the H100: 7% slower).
+  const T* const c0 = &c[0][0];
+  const int row_stride = flip ? 1 : KB, column_stride = flip ? KB : 1;
+  auto cost = [&](int r, int j) { return c0[(r - 1) * row_stride + (j - 1) * column_stride] - low; };
   T u[N], v[N], minv[N];
   int match[N], way[N];  // match[j]: the row on column j (0: none); way: the path back
   bool used[N], taken[N];
