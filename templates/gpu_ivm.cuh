@@ -35,13 +35,25 @@
 #define PJ_IVM_POLL_PERIOD_HEAVY 3
 #endif
 
+// Shapes from which the explorers keep an AssignStart per level (problem::kAssignStart),
+// so that a child's assign() starts from its parent's. On the H100 at the optimum
+// (docs/performance.md, "assign() from the parent's"): ATSP ftv33, ftv35 and ftv38
+// (sizes 34, 36, 39) searched 1.6-1.9x faster, br17 with lb=1 (size 17) 16% slower,
+// where a solve from scratch is short and the starts' global memory traffic is not.
+#ifndef PJ_IVM_ASSIGN_START_FROM
+#define PJ_IVM_ASSIGN_START_FROM 24
+#endif
+namespace pj_ivm::device {
+constexpr bool kKeepStarts = problem::kAssignStart && problem::kSize >= PJ_IVM_ASSIGN_START_FROM;
+}
+
 // The host checks that it sizes the state as this compiler does.
 extern "C" __constant__ int pj_ivm_explorer_bytes = pj_ivm::layout::kExplorerBytes;
 extern "C" __constant__ int pj_ivm_mask_bytes = sizeof(problem::Mask);
 // One row as the compiler lays it out: the host places the rows from this.
 extern "C" __constant__ int pj_ivm_level_bytes = sizeof(pj_ivm::layout::Level);
 // One AssignStart (0: none kept): the host allocates one per explorer and level.
-extern "C" __constant__ int pj_ivm_assign_start_bytes = problem::kAssignStart ? sizeof(problem::AssignStart) : 0;
+extern "C" __constant__ int pj_ivm_assign_start_bytes = pj_ivm::device::kKeepStarts ? sizeof(problem::AssignStart) : 0;
 
 namespace pj_ivm::device {
 
@@ -62,13 +74,13 @@ struct Prefix {
 
 // Whether a node is pruned against the incumbent `best` (never when counting): the
 // question enter(), steal_half() and explore() ask.
-// Where the explorers keep AssignStarts, it asks refine_from<true> with nothing to start
+// Where the explorers keep AssignStarts (kKeepStarts), it asks refine_from<true> with nothing to start
 // from or keep: the module's one copy of refine (compiling refine_from<false> beside it
 // took NVRTC from 2.7 to 5.2 s on br17 with lb=1).
 struct PrunedBy {
   int best;
   __device__ bool operator()(const Node& n) const {
-    if constexpr (kOptimise && problem::kAssignStart) {
+    if constexpr (kOptimise && kKeepStarts) {
       problem::AssignStart* none = nullptr;
       return gpu_search::pruned(problem::staged_bound_from(n, problem::bound(n), best, none, none), best);
     }
@@ -99,9 +111,9 @@ struct Hooks {
   }
   __device__ bool pruned(const Node& n) const { return PrunedBy{best}(n); }
   // A child of the node at `level` (explore_popping), its assign() started from the
-  // node's AssignStart and leaving its own at level + 1 (problem::kAssignStart).
+  // node's AssignStart and leaving its own at level + 1 (kKeepStarts).
   __device__ bool pruned_child(const Node& n, int level) const {
-    if constexpr (kOptimise && problem::kAssignStart)
+    if constexpr (kOptimise && kKeepStarts)
       return gpu_search::pruned(problem::staged_bound_from(n, problem::bound(n), best, &starts[level], &starts[level + 1]),
                                 best);
     return pruned(n);
@@ -213,7 +225,7 @@ __device__ __forceinline__ void explore_round(pj_ivm::layout::Explorers e, PjIvm
   if (i < e.T) {
     Ref x{e, i};
     Hooks h{kOptimise ? read_volatile(&r->best) : 0, r, ctl, ctl->trigger, round, Prefix(), sol,
-            problem::kAssignStart ? starts + i * L : nullptr};
+            kKeepStarts ? starts + i * L : nullptr};
     bool empty = false;
     if constexpr (problem::kEnds == 2) empty = pj_ivm::explore_two_ends(x, stack, stride, h, c);
     else if constexpr (!kJumpBack) empty = pj_ivm::explore_popping(x, stack, stride, h, c);

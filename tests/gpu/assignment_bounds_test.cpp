@@ -87,3 +87,19 @@ TEST_CASE("QAP with Gilmore-Lawler: ivm with its rows in local and in shared mem
       same_tree(cpu_ub, solve(o), "ivm");
     }
 }
+
+// From size 24 (PJ_IVM_ASSIGN_START_FROM) ivm's explorers keep an AssignStart per level
+// and start each child's assign() from its parent's: the node totals must stay the cpu's,
+// from scratch and at the optimum (ATSP lb=1 on 26 random cities; the cpu's starts are
+// its own, kept per kid).
+TEST_CASE("ivm's assign() started from the parent's keeps the cpu's node totals", "[gpu][assign][ivm]") {
+  Matrix d = random_matrix(26, 1, 1000, 161);
+  Run r{problem("atsp.toml"), temp_file("gpu_assign_start26.atsp", tsplib_text(d)), {"lb=1"}, {}};
+  SolveResult cpu = solve_with(r, "cpu");
+  REQUIRE(cpu.found);
+  SolveResult ivm = solve_with(r, "ivm");
+  REQUIRE(ivm.found);
+  CHECK(ivm.objective == cpu.objective);
+  r.ub = cpu.objective;
+  same_tree(solve_with(r, "cpu"), solve_with(r, "ivm"), "ivm");
+}
