@@ -322,23 +322,18 @@ void emit_refine(GenContext& g) {
   g.out.line("// `cheap` (bound(s), or child_bound from its parent): cheap when it prunes (or with one");
   g.out.line("// stage), else refined_bound(s, cheap). With `from` and `to`, refined_bound's other form:");
   g.out.line("// `to` is written only where the refinement is computed.");
-  g.out.line("template <class Best>");
-  g.out.line("PJ_HD " + t + " staged_bound_from(const Node& s, " + t + " cheap, Best best) {");
-  g.out.indent();
-  g.out.line("if (kStages == 1) return cheap;");
-  g.out.line("if (kGoal == pj::Goal::minimize ? cheap >= best : cheap <= best) return cheap;");
-  g.out.line("return refined_bound(s, cheap);");
-  g.out.dedent();
-  g.out.line("}");
-  g.out.line("template <class Best>");
-  g.out.line("PJ_HD " + t + " staged_bound_from(const Node& s, " + t +
-             " cheap, Best best, const AssignStart* from, AssignStart* to) {");
-  g.out.indent();
-  g.out.line("if (kStages == 1) return cheap;");
-  g.out.line("if (kGoal == pj::Goal::minimize ? cheap >= best : cheap <= best) return cheap;");
-  g.out.line("return refined_bound(s, cheap, from, to);");
-  g.out.dedent();
-  g.out.line("}");
+  // Plain, and with the AssignStart pointers passed on to refined_bound.
+  for (const auto& [params, args] : {std::pair{"", ""},
+                                     std::pair{", const AssignStart* from, AssignStart* to", ", from, to"}}) {
+    g.out.line("template <class Best>");
+    g.out.line("PJ_HD " + t + " staged_bound_from(const Node& s, " + t + " cheap, Best best" + params + ") {");
+    g.out.indent();
+    g.out.line("if (kStages == 1) return cheap;");
+    g.out.line("if (kGoal == pj::Goal::minimize ? cheap >= best : cheap <= best) return cheap;");
+    g.out.line(std::string("return refined_bound(s, cheap") + args + ");");
+    g.out.dedent();
+    g.out.line("}");
+  }
   g.out.line("");
   g.out.line("// staged_bound_from(s, bound(s), best).");
   g.out.line("template <class Best>");

@@ -11,6 +11,56 @@
 
 namespace pj {
 
+// One step of the Hungarian method (Jonker-Volgenant's form) for assign_min and
+// assign_min_from: matches row r, free, along a shortest augmenting path of reduced
+// costs `cost(row, column) - u[row] - v[column]` (1-based; column 0 is the search's
+// root), keeping the potentials feasible and the matched pairs tight. `inf` lies above
+// every reduced cost. O(cols) per column reached.
+template <class T, int K, class Cost>
+PJ_HD void augment_row(const Cost& cost, int r, int cols, T inf, T (&u)[K], T (&v)[K], int (&match)[K]) {
+  T minv[K];
+  int way[K];  // the path back
+  bool used[K];
+  for (int j = 0; j <= cols; ++j) {  // way[j] is written before a path can reach j
+    minv[j] = inf;
+    used[j] = false;
+  }
+  match[0] = r;
+  int j0 = 0;
+  do {  // grow the tree of tight edges until it reaches a free column
+    used[j0] = true;
+    const int r0 = match[j0];
+    T delta = inf;
+    int j1 = 0;
+    for (int j = 1; j <= cols; ++j) {
+      if (used[j]) continue;
+      const T cur = cost(r0, j) - u[r0] - v[j];
+      if (cur < minv[j]) {
+        minv[j] = cur;
+        way[j] = j0;
+      }
+      if (minv[j] < delta) {
+        delta = minv[j];
+        j1 = j;
+      }
+    }
+    for (int j = 0; j <= cols; ++j) {
+      if (used[j]) {
+        u[match[j]] += delta;
+        v[j] -= delta;
+      } else {
+        minv[j] -= delta;
+      }
+    }
+    j0 = j1;
+  } while (match[j0] != 0);
+  do {  // augment along the path
+    const int j1 = way[j0];
+    match[j0] = match[j1];
+    j0 = j1;
+  } while (j0 != 0);
+}
+
 // The minimum cost of matching every element of the smaller side to a distinct element
 // of the other: c[a][b] is the cost of the a-th element of side A with the b-th of
 // side B; `na` and `nb` say how many there are. Shortest augmenting paths with
@@ -31,54 +81,14 @@ PJ_HD T assign_min(const T (&c)[KA][KB], int na, int nb) {
   for (int a = 0; a < na; ++a)
     for (int b = 0; b < nb; ++b) low = c[a][b] < low ? c[a][b] : low;
   const T inf = T(1) << (8 * int(sizeof(T)) - 2);  // above 2W: int_width keeps 4W inside T
-  T u[K], v[K], minv[K];
-  int match[K], way[K];  // match[j]: the row on column j (0: none); way: the path back
-  bool used[K];
+  auto cost = [&](int r, int j) { return (flip ? c[j - 1][r - 1] : c[r - 1][j - 1]) - low; };
+  T u[K], v[K];
+  int match[K];  // match[j]: the row on column j (0: none)
   for (int j = 0; j < K; ++j) {
     u[j] = v[j] = T(0);
-    match[j] = way[j] = 0;
+    match[j] = 0;
   }
-  for (int r = 1; r <= rows; ++r) {
-    match[0] = r;
-    int j0 = 0;
-    for (int j = 0; j <= cols; ++j) {
-      minv[j] = inf;
-      used[j] = false;
-    }
-    do {  // grow the tree of tight edges until it reaches a free column
-      used[j0] = true;
-      const int r0 = match[j0];
-      T delta = inf;
-      int j1 = 0;
-      for (int j = 1; j <= cols; ++j) {
-        if (used[j]) continue;
-        const T cost = (flip ? c[j - 1][r0 - 1] : c[r0 - 1][j - 1]) - low;
-        const T cur = cost - u[r0] - v[j];
-        if (cur < minv[j]) {
-          minv[j] = cur;
-          way[j] = j0;
-        }
-        if (minv[j] < delta) {
-          delta = minv[j];
-          j1 = j;
-        }
-      }
-      for (int j = 0; j <= cols; ++j) {
-        if (used[j]) {
-          u[match[j]] += delta;
-          v[j] -= delta;
-        } else {
-          minv[j] -= delta;
-        }
-      }
-      j0 = j1;
-    } while (match[j0] != 0);
-    do {  // augment along the path
-      const int j1 = way[j0];
-      match[j0] = match[j1];
-      j0 = j1;
-    } while (j0 != 0);
-  }
+  for (int r = 1; r <= rows; ++r) augment_row(cost, r, cols, inf, u, v, match);
   return -v[0] + T(rows) * low;
 }
 
@@ -109,8 +119,8 @@ struct AssignStart {
 // lies within 2(m + 1)W of 0 and every reduced cost too: below the "infinite" while
 // 4(k + 1)W is, which is checked here. Where it is not, or where the sides differ in
 // size or an element is outside 0..K-1, it solves from scratch exactly as assign_min
-// does, in the same loops (one solver in the module: a second copy doubled NVRTC's
-// time), and leaves `to` as it was (still a safe start).
+// does, with its own cost reads (calling assign_min would put a second solver in the
+// module: it doubled NVRTC's time), and leaves `to` as it was (still a safe start).
 template <class T, int KA, int KB, int LA, int LB, int K>
 PJ_HD T assign_min_from(const T (&c)[KA][KB], int na, int nb, const int (&la)[LA], const int (&lb)[LB],
                         const AssignStart<T, K>* from, AssignStart<T, K>* to) {
@@ -134,12 +144,12 @@ PJ_HD T assign_min_from(const T (&c)[KA][KB], int na, int nb, const int (&la)[LA
   const T* const c0 = &c[0][0];
   const int row_stride = flip ? 1 : KB, column_stride = flip ? KB : 1;
   auto cost = [&](int r, int j) { return c0[(r - 1) * row_stride + (j - 1) * column_stride] - low; };
-  T u[N], v[N], minv[N];
-  int match[N], way[N];  // match[j]: the row on column j (0: none); way: the path back
-  bool used[N], taken[N];
+  T u[N], v[N];
+  int match[N];  // match[j]: the row on column j (0: none)
+  bool taken[N];
   for (int j = 0; j < N; ++j) {
     u[j] = v[j] = T(0);
-    match[j] = way[j] = 0;
+    match[j] = 0;
     taken[j] = false;
   }
   if (started) {
@@ -165,47 +175,8 @@ PJ_HD T assign_min_from(const T (&c)[KA][KB], int na, int nb, const int (&la)[LA
       taken[r] = true;
     }
   }
-  for (int r = 1; r <= rows; ++r) {
-    if (taken[r]) continue;
-    match[0] = r;
-    int j0 = 0;
-    for (int j = 0; j <= cols; ++j) {
-      minv[j] = inf;
-      used[j] = false;
-    }
-    do {  // grow the tree of tight edges until it reaches a free column
-      used[j0] = true;
-      const int r0 = match[j0];
-      T delta = inf;
-      int j1 = 0;
-      for (int j = 1; j <= cols; ++j) {
-        if (used[j]) continue;
-        const T cur = cost(r0, j) - u[r0] - v[j];
-        if (cur < minv[j]) {
-          minv[j] = cur;
-          way[j] = j0;
-        }
-        if (minv[j] < delta) {
-          delta = minv[j];
-          j1 = j;
-        }
-      }
-      for (int j = 0; j <= cols; ++j) {
-        if (used[j]) {
-          u[match[j]] += delta;
-          v[j] -= delta;
-        } else {
-          minv[j] -= delta;
-        }
-      }
-      j0 = j1;
-    } while (match[j0] != 0);
-    do {  // augment along the path
-      const int j1 = way[j0];
-      match[j0] = match[j1];
-      j0 = j1;
-    } while (j0 != 0);
-  }
+  for (int r = 1; r <= rows; ++r)
+    if (!taken[r]) augment_row(cost, r, cols, inf, u, v, match);
   T total = T(0);
   for (int j = 1; j <= cols; ++j) total += match[j] != 0 ? cost(match[j], j) : T(0);
   if (started && to) {
