@@ -782,9 +782,10 @@ const DataItem* ProblemSpec::find_data(const std::string& n) const {
 }
 
 ProblemSpec load_spec(const LoadOptions& opts) {
-  if (opts.data != "compiled" && opts.data != "run-time")
+  if (opts.data != "compiled" && opts.data != "run-time" && opts.data != "auto")
     command_line_error("--data " + opts.data, 8, "unknown value '" + opts.data + "' of --data",
-                       "--data is compiled (the instance's values in the code) or run-time (one module per shape)");
+                       "--data is auto, compiled (the instance's values in the code) or run-time (one module per "
+                       "shape)");
   Diagnostics d;
   ProblemSpec spec;
   spec.file = read_source(opts.spec_path);
@@ -810,6 +811,7 @@ ProblemSpec load_spec(const LoadOptions& opts) {
   if (d.has_errors()) throw UserErrors(std::move(d));
   mark_start_data(spec);
   if (opts.data == "run-time") keep_data_at_run_time(spec);
+  spec.data_auto = opts.data == "auto";
   return spec;
 }
 

@@ -15,9 +15,11 @@ struct LoadOptions {
   // false for `check` without --instance: types are checked, sizes that come from the
   // instance stay unknown. true: a spec with data needs an instance.
   bool need_instance = true;
-  // --data: "run-time" (the default) has code read the values of instance arrays at run
-  // time, so one module serves every instance of a shape (dsl/run_time_data.hpp);
-  // "compiled" compiles them into the source (measured in docs/performance.md).
+  // --data: "run-time" has code read the values of instance arrays at run time, so one
+  // module serves every instance of a shape (dsl/run_time_data.hpp); "compiled" compiles
+  // them into the source (measured in docs/performance.md); "auto" (the command line's
+  // default) loads them compiled in and leaves the choice to settle_data
+  // (generator/choose_data.hpp), which must run before the source is generated.
   std::string data = "run-time";
   // --no-symmetry: read [symmetry] (its errors are reported) but search the whole tree.
   bool ignore_symmetry = false;

@@ -50,4 +50,13 @@ void keep_data_at_run_time(ProblemSpec& spec) {
   }
 }
 
+void compile_data_in(ProblemSpec& spec) {
+  for (const std::string& name : instance_arrays(spec)) {
+    Symbol& s = spec.symbols.at(name);
+    if (!s.run_time_range) continue;
+    s.values = &spec.find_data(name)->values;
+    s.run_time_range.reset();
+  }
+}
+
 }  // namespace permjit

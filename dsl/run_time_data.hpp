@@ -29,5 +29,7 @@ std::set<std::string> instance_arrays(const ProblemSpec& spec);
 // Sets every instance array's run_time_range and hides its values (Symbol::values = null);
 // the DataItems keep them for the upload.
 void keep_data_at_run_time(ProblemSpec& spec);
+// The inverse: every instance array's values compiled in again (from its DataItem).
+void compile_data_in(ProblemSpec& spec);
 
 }  // namespace permjit

@@ -150,6 +150,9 @@ struct ProblemSpec {
   std::set<std::string> used_builtins;
   // Every name the expressions can see, by name: params, data, state, builtins.
   std::map<std::string, Symbol> symbols;
+  // --data auto: the instance's values are loaded compiled in, and where they live is
+  // still to be chosen (generator/choose_data.hpp; generate_problem refuses such a spec).
+  bool data_auto = false;
   // Locals (let and loop variables) live as long as the spec; the checker owns them here.
   std::vector<std::unique_ptr<Symbol>> locals;
 

@@ -32,11 +32,13 @@ void CodeWriter::line(const std::string& text) {
   raw(std::string(depth_, ' ') + text + "\n");
   if (in_user_) ++mapped_next_;
   ++statements_;
+  static const std::string read = "pj::run_time_value(";
+  for (size_t at = text.find(read); at != std::string::npos; at = text.find(read, at + read.size())) ++reads_;
 }
 
 void CodeWriter::open_loop(int64_t trip) {
   line("#pragma unroll");
-  loops_.push_back(Loop{text_.rfind("#pragma unroll"), trip, statements_});
+  loops_.push_back(Loop{text_.rfind("#pragma unroll"), trip, statements_, 0, reads_});
 }
 
 void CodeWriter::close_loop() {
@@ -48,6 +50,9 @@ void CodeWriter::close_loop() {
   // What this loop adds to its parent's size beyond the text already counted.
   const int64_t extra = (unroll ? l.trip * body : body) - (statements_ - l.statements_at);
   (loops_.empty() ? outer_extra_ : loops_.back().inner_extra) += extra;
+  const int64_t body_reads = reads_ - l.reads_at + l.inner_extra_reads;
+  const int64_t extra_reads = (unroll ? l.trip * body_reads : body_reads) - (reads_ - l.reads_at);
+  (loops_.empty() ? outer_extra_reads_ : loops_.back().inner_extra_reads) += extra_reads;
 }
 
 void CodeWriter::require_unroll() {

@@ -46,6 +46,10 @@ class CodeWriter {
   // there the budget decides alone.
   void require_unroll();
   void set_unroll_budget(int64_t statements) { unroll_budget_ = statements; }
+  // Reads of instance data at run time (pj::run_time_value) in the text so far, each
+  // loop counted at its unrolled size: how many loads the unrolled code makes where
+  // compiled-in values would be immediates (generator/choose_data.cpp).
+  int64_t unrolled_run_time_reads() const { return reads_ + outer_extra_reads_; }
   int64_t unroll_budget() const { return unroll_budget_; }
   // A function whose body, unrolled, passes `heavy_from` statements is compiled once
   // and called (PJ_HEAVY, __noinline__ on the device) rather than inlined into every
@@ -90,11 +94,14 @@ class CodeWriter {
     int64_t trip;
     int64_t statements_at;   // statements_ when it opened
     int64_t inner_extra = 0; // what its inner loops add by unrolling
+    int64_t reads_at;        // reads_ when it opened
+    int64_t inner_extra_reads = 0;  // the reads its inner loops add by unrolling
     bool must_unroll = false;
   };
   std::vector<Loop> loops_;
   int64_t statements_ = 0;   // lines of code written (not directives)
   int64_t outer_extra_ = 0;  // what loops outside any loop add by unrolling
+  int64_t reads_ = 0, outer_extra_reads_ = 0;  // the same for run-time data reads
   int64_t unroll_budget_ = kDefaultUnrollBudget;
   size_t function_at_ = 0;   // the open function's signature line in text_
   bool in_called_ = false;   // between open_called_function and close_called_function

@@ -40,6 +40,7 @@ int64_t unroll_budget_for(const ProblemSpec& spec) {
 // reports what the node code above it calls, so it comes after all of it.
 ProblemSource generate_problem(const ProblemSpec& spec) {
   PJ_INTERNAL_ASSERT(spec.size > 0, "generate_problem needs a spec whose size is known");
+  PJ_INTERNAL_ASSERT(!spec.data_auto, "generate_problem needs the data mode settled (settle_data)");
   GenContext g(spec, spec.name + ".problem.inc");
   g.out.set_unroll_budget(tuning("PERMJIT_UNROLL_BUDGET", unroll_budget_for(spec)));
   g.out.set_heavy_from(tuning("PERMJIT_HEAVY_FROM", CodeWriter::kDefaultHeavyFrom));
@@ -64,7 +65,8 @@ ProblemSource generate_problem(const ProblemSpec& spec) {
   }
   emit_node_weight(g);
   emit_footer(g);
-  return ProblemSource{g.out.generated_name(), g.out.text(), g.width, std::move(g.data)};
+  return ProblemSource{g.out.generated_name(), g.out.text(), g.width, std::move(g.data),
+                       g.out.unrolled_run_time_reads()};
 }
 
 // The second entry point: the IVM layout, which the ivm skeleton's unit places after

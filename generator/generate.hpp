@@ -25,6 +25,9 @@ struct ProblemSource {
   // What the module needs when it loads: the run-time data arrays (empty when the
   // values are compiled in, --specialize data).
   std::vector<RunTimeArray> data;
+  // Loads of run-time data in the text, loops counted at their unrolled size
+  // (CodeWriter::unrolled_run_time_reads; generator/choose_data.cpp).
+  int64_t run_time_reads = 0;
 };
 
 ProblemSource generate_problem(const ProblemSpec& spec);

@@ -125,6 +125,7 @@ std::string format_human(const SolveResult& r) {
   else
     s += fmt::format("backend     {} ({}), skeleton {}, {} host thread(s), split at depth {} into {} subtrees\n",
                      r.backend, r.backend_reason, r.skeleton, r.threads, r.frontier_depth, grouped(r.frontier_nodes));
+  if (!r.data_mode.empty()) s += fmt::format("data        {}\n", r.data_reason);
   if (r.ranks > 0)
     s += fmt::format("ranges      {} process(es), {} frontier ranges searched{}\n", r.ranks, grouped(r.ranges),
                      r.resumed_subtrees ? fmt::format(", {} subtrees finished before the resume",
@@ -326,6 +327,7 @@ std::string format_json(const SolveResult& r) {
                 {"memory_plan", r.memory_plan}};
   if (r.dgpu == 0 && !r.memory_plan.empty()) j["memory_plan"] = r.memory_plan;
   j["cache_hit"] = r.cache_hit;
+  if (!r.data_mode.empty()) j["data"] = {{"mode", r.data_mode}, {"why", r.data_reason}};
   if (!r.offload_mode.empty()) j["offload"] = {{"mode", r.offload_mode}, {"batches", r.chunks}, {"max_pool", r.max_pool}};
   j["evaluated_per_s"] = r.t_search > 0 ? r.evaluated / r.t_search : 0.0;
   return j.dump();

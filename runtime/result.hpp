@@ -17,6 +17,9 @@ struct SolveResult {
   Goal goal = Goal::count;
   int size = 0;
   std::string backend, skeleton, device, backend_reason;
+  // Where the instance's values live: "compiled" or "run-time" ("" without instance
+  // arrays), and with --data auto why (generator/choose_data.hpp).
+  std::string data_mode, data_reason;
   int threads = 1;
   int frontier_depth = 0;
   uint64_t frontier_nodes = 0;

@@ -6,6 +6,8 @@
 #include <fmt/core.h>
 
 #include "dsl/diagnostics.hpp"
+#include "dsl/run_time_data.hpp"
+#include "generator/choose_data.hpp"
 #include "generator/generate.hpp"
 #include "runtime/cuda_driver.hpp"
 #include "runtime/skeletons.hpp"
@@ -142,6 +144,8 @@ PreparedSolve prepare_solve(const SolveOptions& opts) {
   const Skeleton* chosen = &choose_skeleton(opts, r.backend_reason);  // may initialise the driver
   auto t0 = clock::now();
   p.spec = load_spec(opts.load);
+  const DataChoice data =
+      settle_data(p.spec, chosen->backend == Backend::gpu ? DataTarget::device : DataTarget::host);
   const ProblemSpec& spec = p.spec;
   const Skeleton& sk = fit_ends(fit_shape(*chosen, spec, opts), spec, opts, r.backend_reason);
   p.skeleton = &sk;
@@ -154,6 +158,10 @@ PreparedSolve prepare_solve(const SolveOptions& opts) {
   auto t1 = clock::now();
 
   r.problem = spec.name;
+  if (!instance_arrays(spec).empty()) {
+    r.data_mode = data.compiled ? "compiled" : "run-time";
+    r.data_reason = describe(data);
+  }
   r.spec_path = opts.load.spec_path;
   r.instance_path = spec.instance_path;
   for (const auto& q : spec.params) r.params.push_back({q.name, q.value});

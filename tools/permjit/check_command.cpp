@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "dsl/diagnostics.hpp"
+#include "generator/choose_data.hpp"
 #include "generator/generate.hpp"
 #include "runtime/verify_symmetry.hpp"
 #include "tools/permjit/commands.hpp"
@@ -14,6 +15,7 @@ int check_command(CheckOptions opts) {
     command_line_error("--samples " + std::to_string(opts.verify.samples), 11, "--samples takes a count from 1");
   opts.load.need_instance = !opts.load.instance_path.empty();
   ProblemSpec spec = load_spec(opts.load);
+  settle_data(spec, DataTarget::host);  // what is checked does not depend on it
   // With every size known, generating the source checks what only the generator can
   // (e.g. that each range has bounded limits).
   if (spec.size > 0) generate_problem(spec);

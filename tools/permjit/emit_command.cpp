@@ -10,6 +10,7 @@
 
 #include "dsl/describe.hpp"
 #include "dsl/diagnostics.hpp"
+#include "generator/choose_data.hpp"
 #include "generator/generate.hpp"
 #include "runtime/cache.hpp"
 #include "runtime/nvrtc_compile.hpp"
@@ -105,6 +106,7 @@ int emit_command(const EmitOptions& opts) {
   LoadOptions load = opts.load;
   load.need_instance = st != "spec" || !opts.load.instance_path.empty();
   ProblemSpec spec = load_spec(load);
+  settle_data(spec, st == "cpu" ? DataTarget::host : DataTarget::device);
   if (st == "spec") {
     std::cout << describe_spec(spec);
     return 0;

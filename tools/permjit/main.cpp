@@ -19,8 +19,10 @@ void add_spec_options(CLI::App* cmd, permjit::LoadOptions& load) {
   cmd->add_option("--instance,-i", load.instance_path, "the instance file the spec reads its data from");
   cmd->add_option("--record", load.instance_record,
                   "for a file of one instance per line (e.g. korf100.txt): the line to read, from 1");
+  load.data = "auto";
   cmd->add_option("--data", load.data,
-                  "run-time: the instance's values read when the module loads, one module per shape (default) | "
+                  "auto: run-time, unless the unrolled code would read many values at fixed places (default) | "
+                  "run-time: the instance's values read when the module loads, one module per shape | "
                   "compiled: the values in the code, one module per instance");
   cmd->add_flag("--no-symmetry", load.ignore_symmetry,
                 "search the whole tree, as if the spec declared no [symmetry] (its errors are still reported)");
