@@ -24,7 +24,13 @@ log_solve() {
 import json, sys
 path, line, commit = sys.argv[1:4]
 labels = dict(a.split("=", 1) for a in sys.argv[4:])
-r = json.loads(line)
+# --records prints a line per record, then a summary: keep the summary, in the shape of
+# one solve's line.
+r = json.loads(line.strip().splitlines()[-1])
+if "summary" in r:
+    s = r["summary"]
+    r = dict(s, time_s={"search": s["search_s"], "compile": s["compile_s"], "total": s["wall_s"]},
+             compile_s={}, nodes={"expanded": s["expanded"], "evaluated": s["expanded"]})
 r.update(labels, commit=commit)
 with open(path, "a") as f:
     f.write(json.dumps(r) + "\n")

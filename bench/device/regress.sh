@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# The performance regression suite (docs/measuring.md, "Before calling a GPU or generator
+# change done"). On the GPU machine, from the repository root with .device-bin carried
+# (bench/device/prepare.sh here):
+#   bash bench/device/regress.sh                 # compare with the committed baseline
+#   REGRESS_UPDATE=1 bash bench/device/regress.sh   # also write $OUT/regress-baseline-KIND.json
+# A fixed matrix covering every skeleton and the main configurations runs ROUNDS times
+# (default 3); each round runs every case once, in the same order, so that a drift of
+# the machine touches every case alike. bench/regress.py takes the median of each case's
+# rounds and compares it with bench/results/regress-baseline-KIND.json, KIND the GPU's
+# kind (h100, h200): every case more than 10% slower, or whose node counts differ, is
+# printed and the script exits 1. A case with no baseline is reported, not failed.
+#
+# The cases (each a solve; the figure compared is its search seconds unless named; a
+# case's node counts must equal the baseline's, except where its tree depends on timing:
+# a time limit, a decision that stops at the first solution):
+#   flowshop forward (branching=1, LB2) at the optimum: ivm on ta023, offload branch and
+#     bound on ta022, dfs on ta029 with a time limit (its figure: evaluated nodes/s);
+#   flowshop with both ends (the defaults), ivm on ta021 at the optimum;
+#   N-Queens: ivm 19, dfs, cdp and rec 17, a --list of N-Queens 12 on ivm;
+#   ATSP: ivm br17 lb=1 and ftv33 at the optimum (assignment, heavy nodes), rec br17,
+#     a decision (--target 39) on br17 with dfs;
+#   QAP: ivm nug16a at the optimum;
+#   Korf's 100 (ida, one process), Korf 1-10 (ida-thread);
+#   compile: ta022's ivm module and N-Queens 12's cpu module with an empty cache
+#     ("cold": NVRTC and the host compiler) and again from the cache ("warm": the
+#     lookup and load); the figure is time_s.compile.
+# One device call: about 4 minutes on the H100 (the first round compiles every module).
+set -uo pipefail
+source bench/device/solve_log.sh
+rounds="${ROUNDS:-3}"
+kind=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 |
+  sed -E 's/.*(H100|H200|A100|L40S|B200).*/\1/' | tr 'A-Z' 'a-z')
+[ -n "$kind" ] || kind=unknown
+log="$OUT/regress.jsonl"
+: > "$log"
+export SOLVE_TIMEOUT="${SOLVE_TIMEOUT:-60}"
+# Kept between runs on one machine: the first round of the first run compiles, and
+# search figures do not include the compile (the compile cases have caches of their own).
+cache=/tmp/permjit-regress-cache
+list_out=$(mktemp)
+
+# CASES="NAME..." runs those cases alone (every case by default); PERMJIT names another
+# build to run (solve_log.sh), e.g. an earlier commit's, to see what the suite says of it.
+wanted() { [ -z "${CASES:-}" ] || [[ " $CASES " == *" $1 "* ]]; }
+
+# case NAME METRIC -- SOLVE-ARGS: one run of a case in this round.
+case_() {
+  local name=$1 metric=$2
+  shift 3
+  wanted "$name" || return 0
+  log_solve "$log" case="$name" metric="$metric" round="$round" kind="$kind" -- "$@" --cache-dir "$cache"
+}
+# cold_and_warm NAME -- SOLVE-ARGS: a compile from an empty cache, then the same solve
+# from it.
+cold_and_warm() {
+  local name=$1
+  shift 2
+  wanted "$name" || return 0
+  local c
+  c=$(mktemp -d)
+  log_solve "$log" case="$name-cold" metric=compile round="$round" kind="$kind" -- "$@" --cache-dir "$c"
+  log_solve "$log" case="$name-warm" metric=compile round="$round" kind="$kind" -- "$@" --cache-dir "$c"
+  rm -rf "$c"
+}
+
+F="$I/flowshop"
+for round in $(seq 1 "$rounds"); do
+  echo "== round $round of $rounds ($kind)"
+  case_ fs-fwd-ta023-ivm search -- problems/flowshop.toml -i "$F/ta023.txt" --param branching=1 --ub 2326 --skeleton ivm
+  case_ fs-fwd-ta022-offload-branch search -- problems/flowshop.toml -i "$F/ta022.txt" --param branching=1 --ub 2099 \
+    --skeleton offload --offload branch
+  case_ fs-fwd-ta022-offload-bound search -- problems/flowshop.toml -i "$F/ta022.txt" --param branching=1 --ub 2099 \
+    --skeleton offload --offload bound
+  case_ fs-fwd-ta029-dfs rate -- problems/flowshop.toml -i "$F/ta029.txt" --param branching=1 --ub 2237 \
+    --skeleton dfs --time-limit 3
+  case_ fs-ends-ta021-ivm search -- problems/flowshop.toml -i "$F/ta021.txt" --ub 2297 --skeleton ivm
+  case_ nq19-ivm search -- problems/nqueens.toml --param n=19 --skeleton ivm
+  case_ nq17-dfs search -- problems/nqueens.toml --param n=17 --skeleton dfs
+  case_ nq17-cdp search -- problems/nqueens.toml --param n=17 --skeleton cdp
+  case_ nq17-rec search -- problems/nqueens.toml --param n=17 --skeleton rec
+  case_ nq12-list-ivm search -- problems/nqueens.toml --param n=12 --no-symmetry --skeleton ivm --list --out "$list_out"
+  case_ br17-lb1-ivm search -- problems/atsp.toml -i "$I/atsp/br17.atsp" --param lb=1 --ub 39 --skeleton ivm
+  case_ ftv33-ivm search -- problems/atsp.toml -i "$I/atsp/ftv33.atsp" --ub 1286 --skeleton ivm
+  case_ br17-rec search -- problems/atsp.toml -i "$I/atsp/br17.atsp" --ub 39 --skeleton rec
+  case_ br17-target-dfs search-any -- problems/atsp.toml -i "$I/atsp/br17.atsp" --target 39 --skeleton dfs
+  case_ nug16a-ivm search -- problems/qap.toml -i "$I/qap/nug16a.dat" --ub 1610 --skeleton ivm
+  case_ korf100-ida search -- problems/puzzle15.toml -i "$I/15puzzle/korf100.txt" --records 1-100 --skeleton ida
+  case_ korf10-ida-thread search -- problems/puzzle15.toml -i "$I/15puzzle/korf100.txt" --records 1-10 \
+    --skeleton ida-thread
+  cold_and_warm ta022-ivm -- problems/flowshop.toml -i "$F/ta022.txt" --ub 2099 --skeleton ivm
+  cold_and_warm nq12-cpu -- problems/nqueens.toml --param n=12 --backend cpu
+done
+rm -f "$list_out"
+
+baseline="bench/results/regress-baseline-$kind.json"
+args=(compare "$log" --baseline "$baseline")
+[ -n "${CASES:-}" ] && args+=(--only-run)
+[ "${REGRESS_UPDATE:-0}" = 1 ] && args+=(--write-baseline "$OUT/regress-baseline-$kind.json" --kind "$kind" --commit "$commit")
+python3 bench/regress.py "${args[@]}" | tee "$OUT/regress.txt"
+exit "${PIPESTATUS[0]}"

@@ -1,0 +1,146 @@
+#!/usr/bin/env python3
+"""The regression suite's judge (bench/device/regress.sh).
+
+    regress.py compare RUNS.jsonl --baseline BASELINE.json [--write-baseline OUT.json
+                       --kind KIND --commit COMMIT] [--tolerance 0.10]
+
+RUNS holds one JSON line per run (permjit's --json with the labels case, metric and
+round). For each case the median over its rounds is its figure:
+  search   time_s.search (seconds; lower is better)
+  search-any  the same, for a run whose tree depends on timing (a decision that stops
+           at the first solution it meets): its node counts are not compared
+  compile  time_s.compile (seconds; lower is better)
+  rate     evaluated nodes per search second (higher is better), for a run that a time
+           limit stops, whose nodes depend on the clock.
+A case fails when its figure is more than TOLERANCE worse than the baseline's, or (for
+search and compile figures: a fixed tree) when its node counts differ from the
+baseline's, or when it ran in the baseline and has no run now (it failed or timed out).
+A case the baseline lacks is listed as new. Exit status 1 when any case fails.
+
+The baseline is a committed file, written only on purpose (REGRESS_UPDATE=1 on the device
+writes a candidate beside the results; commit it with the reason in the message).
+"""
+import argparse
+import datetime
+import json
+import statistics
+import sys
+
+
+def figure(run, metric):
+    t = run["time_s"]
+    if metric in ("search", "search-any"):
+        return t["search"]
+    if metric == "compile":
+        return t["compile"]
+    if metric == "rate":
+        return run["nodes"]["evaluated"] / t["search"] if t["search"] > 0 else 0.0
+    raise ValueError("unknown metric " + metric)
+
+
+def summarize(path):
+    """case -> {metric, median, runs, evaluated, expanded, objective, count}"""
+    by_case = {}
+    with open(path) as f:
+        for line in f:
+            if line.strip():
+                r = json.loads(line)
+                by_case.setdefault(r["case"], []).append(r)
+    out = {}
+    for case, runs in by_case.items():
+        metric = runs[0]["metric"]
+        values = [figure(r, metric) for r in runs]
+        nodes = sorted({(r["nodes"]["expanded"], r["nodes"]["evaluated"]) for r in runs})
+        out[case] = {
+            "metric": metric,
+            "median": statistics.median(values),
+            "runs": values,
+            # A fixed tree gives one pair of counts in every round; a time-limited run does not.
+            "nodes": [list(n) for n in nodes] if metric in ("search", "compile") else None,
+            "answer": runs[0].get("objective", runs[0].get("solutions")),
+        }
+    return out
+
+
+def worse_by(metric, now, base):
+    """How much worse `now` is than `base`, as a fraction (negative: better)."""
+    if base <= 0:
+        return 0.0
+    return (base - now) / base if metric == "rate" else (now - base) / base
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("command", choices=["compare"])
+    ap.add_argument("runs")
+    ap.add_argument("--baseline", required=True)
+    ap.add_argument("--tolerance", type=float, default=0.10)
+    ap.add_argument("--write-baseline")
+    ap.add_argument("--kind", default="unknown")
+    ap.add_argument("--commit", default="unknown")
+    ap.add_argument("--only-run", action="store_true", help="compare the cases that ran (a CASES subset)")
+    a = ap.parse_args()
+
+    now = summarize(a.runs)
+    try:
+        with open(a.baseline) as f:
+            base_doc = json.load(f)
+        base = base_doc["cases"]
+        print(f"baseline {a.baseline}: commit {base_doc.get('commit')}, {base_doc.get('date')}, "
+              f"{base_doc.get('device')}")
+    except FileNotFoundError:
+        base_doc, base = None, {}
+        print(f"no baseline at {a.baseline}: every case is new")
+
+    failures = []
+    print(f"{'case':32} {'metric':8} {'baseline':>11} {'now':>11} {'change':>8}  runs")
+    for case in sorted(set(now) | set(base)):
+        n, b = now.get(case), base.get(case)
+        if n is None and a.only_run:
+            continue
+        if n is None:
+            print(f"{case:32} {b['metric']:8} {b['median']:11.4g} {'-':>11} {'':>8}  no run finished")
+            failures.append(f"{case}: no run finished (failed or timed out)")
+            continue
+        runs = " ".join(f"{v:.4g}" for v in n["runs"])
+        if b is None:
+            print(f"{case:32} {n['metric']:8} {'-':>11} {n['median']:11.4g} {'new':>8}  {runs}")
+            continue
+        change = worse_by(n["metric"], n["median"], b["median"])
+        flag = ""
+        if change > a.tolerance:
+            flag = "  SLOWER"
+            failures.append(f"{case}: {n['metric']} {n['median']:.4g} against {b['median']:.4g} "
+                            f"({change * 100:+.1f}% worse)")
+        if n["nodes"] is not None and b.get("nodes") is not None and n["nodes"] != b["nodes"]:
+            flag += "  NODES"
+            failures.append(f"{case}: node counts {n['nodes']} against the baseline's {b['nodes']}")
+        if len(n["nodes"] or []) > 1:
+            flag += "  NODES-VARY"
+            failures.append(f"{case}: node counts differ between rounds: {n['nodes']}")
+        print(f"{case:32} {n['metric']:8} {b['median']:11.4g} {n['median']:11.4g} {change * 100:+7.1f}%  {runs}{flag}")
+
+    if a.write_baseline:
+        doc = {
+            "device": a.kind,
+            "commit": a.commit,
+            "date": datetime.date.today().isoformat(),
+            "tolerance": a.tolerance,
+            "cases": {c: {k: v for k, v in s.items() if k != "runs"} for c, s in now.items()},
+        }
+        with open(a.write_baseline, "w") as f:
+            json.dump(doc, f, indent=1, sort_keys=True)
+            f.write("\n")
+        print(f"candidate baseline written to {a.write_baseline}")
+
+    if failures:
+        print(f"\n{len(failures)} regression(s):")
+        for f in failures:
+            print("  " + f)
+        return 1
+    print(f"\nno case more than {a.tolerance * 100:.0f}% worse than the baseline")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
