@@ -18,15 +18,18 @@ log_solve() {
   local labels=()
   while [[ $# -gt 0 && $1 != -- ]]; do labels+=("$1"); shift; done
   shift
+  # The output goes through a file: a --records run's passes what one argument may hold.
   local line
-  line=$(timeout "${SOLVE_TIMEOUT:-120}" "${PERMJIT:-permjit}" solve "$@" --json --quiet) || { echo "${labels[*]} $*: failed"; return; }
+  line=$(mktemp)
+  timeout "${SOLVE_TIMEOUT:-120}" "${PERMJIT:-permjit}" solve "$@" --json --quiet > "$line" ||
+    { echo "${labels[*]} $*: failed"; rm -f "$line"; return; }
   python3 - "$file" "$line" "$commit" "${labels[@]}" <<'PY'
 import json, sys
 path, line, commit = sys.argv[1:4]
 labels = dict(a.split("=", 1) for a in sys.argv[4:])
 # --records prints a line per record, then a summary: keep the summary, in the shape of
 # one solve's line.
-r = json.loads(line.strip().splitlines()[-1])
+r = json.loads(open(line).read().strip().splitlines()[-1])
 if "summary" in r:
     s = r["summary"]
     r = dict(s, time_s={"search": s["search_s"], "compile": s["compile_s"], "total": s["wall_s"]},
@@ -39,6 +42,7 @@ what = (r.get("instance") or r["problem"]).split("/")[-1]
 print(" ".join(labels.values()), what, "nvrtc %.2f compile %.2f search %.3f hit %s evaluated %d" % (
     c.get("nvrtc", 0), t["compile"], t["search"], r["cache_hit"], r["nodes"]["evaluated"]))
 PY
+  rm -f "$line"
 }
 
 # log_ta029_pair FILE ROUND: issue 22's ta029 bar, one round: flowshop ta029 (LB2,
