@@ -12,7 +12,11 @@ round). For each case the median over its rounds is its figure:
   compile  time_s.compile (seconds; lower is better)
   rate     evaluated nodes per search second (higher is better), for a run that a time
            limit stops, whose nodes depend on the clock.
-A case fails when its figure is more than TOLERANCE worse than the baseline's, or (for
+A case fails when its figure is worse than the baseline's by more than TOLERANCE of it,
+by more than the baseline's own run-to-run spread (max - min of its rounds: a difference
+smaller than the spread of one build against itself is noise) and by more than
+NOISE_FLOOR seconds (a process's start and a kernel launch move a 15 ms case by a few
+ms); or (for
 search and compile figures: a fixed tree) when its node counts differ from the
 baseline's, or when it ran in the baseline and has no run now (it failed or timed out).
 A case the baseline lacks is listed as new. Exit status 1 when any case fails.
@@ -69,12 +73,21 @@ def worse_by(metric, now, base):
     return (base - now) / base if metric == "rate" else (now - base) / base
 
 
+def beyond_noise(metric, now, b, floor):
+    """Whether `now` is worse than the baseline case `b` by more than its spread and the floor."""
+    runs = b.get("runs") or [b["median"]]
+    spread = max(runs) - min(runs)
+    gap = b["median"] - now if metric == "rate" else now - b["median"]
+    return gap > spread and (metric == "rate" or gap > floor)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("command", choices=["compare"])
     ap.add_argument("runs")
     ap.add_argument("--baseline", required=True)
     ap.add_argument("--tolerance", type=float, default=0.10)
+    ap.add_argument("--noise-floor", type=float, default=0.005, help="seconds")
     ap.add_argument("--write-baseline")
     ap.add_argument("--kind", default="unknown")
     ap.add_argument("--commit", default="unknown")
@@ -108,10 +121,12 @@ def main():
             continue
         change = worse_by(n["metric"], n["median"], b["median"])
         flag = ""
-        if change > a.tolerance:
+        if change > a.tolerance and beyond_noise(n["metric"], n["median"], b, a.noise_floor):
             flag = "  SLOWER"
             failures.append(f"{case}: {n['metric']} {n['median']:.4g} against {b['median']:.4g} "
                             f"({change * 100:+.1f}% worse)")
+        elif change > a.tolerance:
+            flag = "  (within noise)"
         if n["nodes"] is not None and b.get("nodes") is not None and n["nodes"] != b["nodes"]:
             flag += "  NODES"
             failures.append(f"{case}: node counts {n['nodes']} against the baseline's {b['nodes']}")
@@ -126,7 +141,8 @@ def main():
             "commit": a.commit,
             "date": datetime.date.today().isoformat(),
             "tolerance": a.tolerance,
-            "cases": {c: {k: v for k, v in s.items() if k != "runs"} for c, s in now.items()},
+            "noise_floor_s": a.noise_floor,
+            "cases": now,
         }
         with open(a.write_baseline, "w") as f:
             json.dump(doc, f, indent=1, sort_keys=True)

@@ -61,12 +61,12 @@ cold_and_warm() {
   wanted "$name" || return 0
   local c
   c=$(mktemp -d)
-  # A define of its own makes the unit one that nothing compiled before, so that no cache
-  # below permjit's serves it (the same unit compiled again took NVRTC 0.09 s, not 2.4).
-  export PERMJIT_NVRTC_OPTIONS="-DPJ_REGRESS_COLD=$RANDOM$RANDOM"
+  # Cold for permjit's module cache. Not for NVRTC's: on the H100 a unit that NVRTC had
+  # compiled before in another process (fs-ends-ta021-ivm's, 2.25 s) came back in
+  # 0.06-0.09 s, with a -D of its own too; so the first-round NVRTC seconds of each case
+  # on a fresh machine, printed in the log, are the cold NVRTC figures.
   log_solve "$log" case="$name-cold" metric=compile round="$round" kind="$kind" -- "$@" --cache-dir "$c"
   log_solve "$log" case="$name-warm" metric=compile round="$round" kind="$kind" -- "$@" --cache-dir "$c"
-  unset PERMJIT_NVRTC_OPTIONS
   rm -rf "$c"
 }
 
