@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Tables of an ivm sweep (bench/ivm_sweep.json run by bench/run.py): for each problem,
 explorers and trigger, the median search time, kernel time, the share of the search
-spent in work-stealing phases (seed 001 Fig. 5), rounds, steals and the node rate
-(seed 001 Fig. 3).
+spent in work-stealing phases (Carneiro Pessoa et al. 2016 Fig. 5), rounds, steals and the node rate
+(Carneiro Pessoa et al. 2016 Fig. 3).
 
     python3 bench/ivm_sweep.py bench/results/2026-11-22-h100-ivm-sweep.jsonl
 """

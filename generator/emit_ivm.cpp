@@ -1,4 +1,4 @@
-// The IVM layout of a problem (seed 001 §3.1): the integer I, the vector V and the
+// The IVM layout of a problem (Carneiro Pessoa et al. 2016 §3.1): the integer I, the vector V and the
 // triangular matrix M of one explorer, sized for the problem's levels below the fixed
 // prefix, with the narrowest integer type that holds them. It follows the problem
 // source in the `ivm` skeleton's translation unit (templates/gpu_ivm.cuh reads it).
@@ -30,7 +30,7 @@ void emit_ivm_layout(GenContext& g) {
   const int levels = ivm_levels(spec);
   PJ_INTERNAL_ASSERT(levels >= 1, "the IVM layout needs at least one level below the fixed prefix");
   const std::string L = std::to_string(levels);
-  out.line("// permjit IVM layout: " + spec.name + ", " + L + " levels below the fixed prefix (seed 001 3.1).");
+  out.line("// permjit IVM layout: " + spec.name + ", " + L + " levels below the fixed prefix (Carneiro Pessoa et al. 2016 3.1).");
   out.line("// Generated; do not edit. Read by templates/gpu_ivm.cuh.");
   out.line("namespace pj_ivm::layout {");
   out.line("");

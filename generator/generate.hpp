@@ -38,7 +38,7 @@ namespace permjit {
 
 // Levels of the search below the fixed prefix (the digits of an IVM position).
 int ivm_levels(const ProblemSpec& spec);
-// The IVM layout for the `ivm` skeleton (seed 001 §3.1), placed after the problem
+// The IVM layout for the `ivm` skeleton (Carneiro Pessoa et al. 2016 §3.1), placed after the problem
 // (generator/generate.cpp lists both entry points).
 ProblemSource generate_ivm_layout(const ProblemSpec& spec);
 

@@ -1,4 +1,4 @@
-// The memory analysis of the cdp and rec skeletons (seed 000 §3.3, Algorithm 3, and
+// The memory analysis of the cdp and rec skeletons (Carneiro Pessoa et al. 2018 §3.3, Algorithm 3, and
 // §4.2): how many d_gpu nodes one d_cpu node can have at most, how much device memory a
 // chunk of d_cpu nodes needs with its active sets A_gpu, and the largest chunk that fits
 // the share of free memory that dynamic parallelism leaves usable. Plain arithmetic, no

@@ -1,4 +1,4 @@
-// Host side of the `cdp` and `rec` skeletons (CDP-BP and REC-CDP, seed 000 §3 and §4.1):
+// Host side of the `cdp` and `rec` skeletons (CDP-BP and REC-CDP, Carneiro Pessoa et al. 2018 §3 and §4.1):
 // the CPU search to d_cpu (Algorithm 2), the memory analysis (Algorithm 3,
 // runtime/cdp_memory_plan.cpp), then per chunk of d_cpu nodes (Algorithm 4) the
 // intermediate search to d_gpu, which launches the final search from the device (cdp),
@@ -68,7 +68,7 @@ CdpSettings settings(const SolveOptions& o, bool device_launch, int size) {
   return s;
 }
 
-// d_gpu for a frontier at `dcpu`: --dgpu, else two levels deeper (seed 000 §4.2 found
+// d_gpu for a frontier at `dcpu`: --dgpu, else two levels deeper (Carneiro Pessoa et al. 2018 §4.2 found
 // d_gpu = d_cpu + 2 best), never past size - 1 (the last level whose nodes have children).
 int choose_dgpu(const SolveOptions& o, int dcpu, int size, std::string& reason) {
   if (o.dgpu > 0) {

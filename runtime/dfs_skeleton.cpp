@@ -1,4 +1,4 @@
-// Host side of the `dfs` skeleton (BP-DFS, seed 000 §2.2 and Algorithms 3-4 in spirit):
+// Host side of the `dfs` skeleton (BP-DFS, Carneiro Pessoa et al. 2018 §2.2 and Algorithms 3-4 in spirit):
 // compile the CPU module (for the frontier) and the GPU module, search on the CPU to the
 // cutoff depth d_cpu, lay the frontier out structure-of-arrays, and search it on the GPU
 // in chunks that fit the device's free memory.

@@ -1,4 +1,4 @@
-// Host side of the `ida` (BPIDA*, seed 003 §5) and `ida-thread` (PStaticLB) skeletons:
+// Host side of the `ida` (BPIDA*, Horie and Fukunaga 2017 §5) and `ida-thread` (PStaticLB) skeletons:
 // the CPU module builds the upper tree once; each iteration the host walks it at the
 // limit (templates/cpu_ida.hpp), hands the alive roots to blocks (one warp each) or
 // threads, balanced by the work each root took in the previous iteration (static load

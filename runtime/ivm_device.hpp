@@ -1,5 +1,5 @@
 // One GPU of the `ivm` skeleton: its T explorers, their kernels, and the loop of rounds
-// (seed 001 Algorithm 1) that runs them, asking the other GPUs (runtime/ivm_exchange.hpp)
+// (Carneiro Pessoa et al. 2016 Algorithm 1) that runs them, asking the other GPUs (runtime/ivm_exchange.hpp)
 // for work when its explorers are all empty and giving half of its work when asked.
 // With one GPU the loop is the same; nobody asks, and when it is dry the search is over.
 #pragma once

@@ -1,4 +1,4 @@
-// Host side of the `ivm` skeleton (seed 001 Algorithm 1) on one GPU or several: compile,
+// Host side of the `ivm` skeleton (Carneiro Pessoa et al. 2016 Algorithm 1) on one GPU or several: compile,
 // size the explorers, cut [0, L!) among them, then run each GPU's rounds on a thread of
 // its own (runtime/ivm_device.hpp) while this thread shows progress and takes the
 // checkpoints; the GPUs pass work through runtime/ivm_exchange.hpp.
@@ -281,7 +281,7 @@ void run_ivm(SkeletonRun& run, IvmRanks& ranks) {
   if (coordinator) {
     shared.explorers = id.explorers;
     // A quarter: the sweep of docs/performance.md found 10-50% of T best on the H100
-    // (seed 001 settled on about 10% on a GTX 980); below, rounds are too short.
+    // (Carneiro Pessoa et al. 2016 settled on about 10% on a GTX 980); below, rounds are too short.
     shared.trigger = opts.trigger ? opts.trigger : std::max<unsigned long long>(1, id.explorers / 4);
     shared.start_best = !opts.resume.empty() ? resumed.best
                         : static_cast<int>(start ? *start : (spec.goal == Goal::maximize ? INT_MIN : INT_MAX));

@@ -1,7 +1,7 @@
-// Host side of the `offload` skeleton (seeds 002 and 004): the pool search runs in the
+// Host side of the `offload` skeleton (Chakroun et al. 2013; Melab et al. 2019): the pool search runs in the
 // compiled CPU module (templates/cpu_offload.hpp); this file is its device. Each slot
 // has its own stream, pinned staging buffers and device buffers, so that while one
-// batch is copied in, another is bounded and a third copied back (seed 004 §5.1).
+// batch is copied in, another is bounded and a third copied back (Melab et al. 2019 §5.1).
 // Several host threads call in at once, each with its own slots: a slot's state is
 // touched by its thread only; what they share (the first error) has a lock.
 #include <algorithm>

@@ -1,8 +1,8 @@
-// Host side of the `offload` skeleton (seed 002 §5, seed 004 §3.3): the CPU keeps the
+// Host side of the `offload` skeleton (Chakroun et al. 2013 §5, Melab et al. 2019 §3.3): the CPU keeps the
 // open nodes (offload_pool.hpp), selects parents, sorts each batch by tree position
-// (seed 002 §5.2), offloads it, and prunes what comes back. The device bounds the
+// (Chakroun et al. 2013 §5.2), offloads it, and prunes what comes back. The device bounds the
 // children the host generated (bound mode), or branches the parents itself, one child
-// per thread (branch mode). Several batches are in flight at once (seed 004 §5.1).
+// per thread (branch mode). Several batches are in flight at once (Melab et al. 2019 §5.1).
 //
 // One host thread cannot keep a GPU busy: the pool work per child costs about what the
 // device's bound costs. So several threads run this loop, each with its own pool and

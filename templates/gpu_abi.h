@@ -45,7 +45,7 @@ struct PjIvmControl {
   unsigned int stop_round;
 };
 
-// The `cdp` and `rec` skeletons' control data (seed 000 §3.7): what the intermediate
+// The `cdp` and `rec` skeletons' control data (Carneiro Pessoa et al. 2018 §3.7): what the intermediate
 // search stored and launched, and the first device-side launch error, by the device
 // runtime's own name. Zeroed by the host before each chunk.
 struct PjCdpControl {

@@ -1,4 +1,4 @@
-// The `cdp` and `rec` skeletons: CDP-BP and REC-CDP (seed 000 §3.5-3.6, Algorithms 5-7,
+// The `cdp` and `rec` skeletons: CDP-BP and REC-CDP (Carneiro Pessoa et al. 2018 §3.5-3.6, Algorithms 5-7,
 // and §4.1). Each thread of the intermediate search takes one d_cpu node from the host
 // and searches it down to d_gpu; the nodes it reaches there go into its block's active
 // set A_gpu^b, at a slot taken from the block's shared `block_load` counter. The final

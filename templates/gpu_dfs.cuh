@@ -1,4 +1,4 @@
-// The `dfs` skeleton: BP-DFS (seed 000 §2.2, Algorithm 1; seed 001 §2.3-2.4).
+// The `dfs` skeleton: BP-DFS (Carneiro Pessoa et al. 2018 §2.2, Algorithm 1; Carneiro Pessoa et al. 2016 §2.3-2.4).
 // The host searches to the cutoff depth d_cpu and hands the frontier over; each thread
 // takes one frontier node and searches its subtree depth-first (templates/gpu_search.cuh).
 

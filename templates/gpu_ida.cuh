@@ -1,4 +1,4 @@
-// GPU IDA* over the roots of the upper tree (seed 003): one f-limited iteration per
+// GPU IDA* over the roots of the upper tree (Horie and Fukunaga 2017): one f-limited iteration per
 // launch. The host assigns the alive roots to blocks (pj_ida_warp) or threads
 // (pj_ida_thread) from the previous iteration's work per root, and reduces the next
 // limit; the counting rules are those of templates/cpu_ida.hpp.
@@ -78,7 +78,7 @@ __device__ __forceinline__ int warp_min_all(int x) {
 }
 
 // The items a worker (a warp or a thread) searches, as positions in `order`. Static
-// balancing (seed 003's PStaticLB): begin[w]..begin[w+1]-1, assigned by the host.
+// balancing (Horie and Fukunaga 2017's PStaticLB): begin[w]..begin[w+1]-1, assigned by the host.
 // Dynamic (begin == nullptr): the next position of a shared counter whenever the worker
 // is free; the host puts the largest expected items first.
 struct Items {

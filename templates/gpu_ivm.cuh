@@ -1,5 +1,5 @@
 // The `ivm` skeleton: GPU backtracking with IVM explorers and work stealing on the GPU
-// (seed 001 §3, Algorithms 1-2). T explorers each own an interval of the factoradic
+// (Carneiro Pessoa et al. 2016 §3, Algorithms 1-2). T explorers each own an interval of the factoradic
 // numbers of the leaves (templates/ivm_interval.h) and explore it depth-first
 // (templates/ivm_explorer.h). The host alternates:
 //   pj_ivm_explore   every explorer works until `trigger` of them have found their

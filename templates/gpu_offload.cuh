@@ -1,4 +1,4 @@
-// Device side of the `offload` skeleton (seed 002 §5, seed 004 §3.3): the host keeps
+// Device side of the `offload` skeleton (Chakroun et al. 2013 §5, Melab et al. 2019 §3.3): the host keeps
 // the pool; a kernel bounds one child per thread. In bound mode the host generated the
 // children; in branch mode the thread finds its parent (offsets: parent i's children
 // are offsets[i]..offsets[i+1]-1), takes its k-th candidate, places it and bounds the

@@ -110,7 +110,7 @@ struct GridIncumbent {
   __device__ void improved(int) {}
 };
 
-// The block incumbent of seed 000's final search (Algorithm 7, bl_sol): a shared-memory
+// The block incumbent of Carneiro Pessoa et al. 2018's final search (Algorithm 7, bl_sol): a shared-memory
 // copy that the block's threads prune against and improve at once, merged with the
 // global slot every eighth refresh, so global traffic is an eighth of the grid form's.
 struct BlockIncumbent {

@@ -1,4 +1,4 @@
-// One IVM explorer of the `ivm` skeleton (seed 001 §3): entering an interval, exploring
+// One IVM explorer of the `ivm` skeleton (Carneiro Pessoa et al. 2016 §3): entering an interval, exploring
 // it depth-first, shrinking it when a thief takes its right part, and its position.
 // Host-and-device code over the generated problem and IVM layout, so the kernels of
 // templates/gpu_ivm.cuh and the host tests run the same lines.
@@ -568,7 +568,7 @@ PJ_HD bool steal_row(Ref thief, Ref victim) {
   return true;
 }
 
-// The victim of thief i on the virtual hypercube of seed 001 §3.2: explorers are the
+// The victim of thief i on the virtual hypercube of Carneiro Pessoa et al. 2016 §3.2: explorers are the
 // vertices of a `dims`-dimensional p-ary hypercube (labels >= T are absent); neighbours
 // differ in one base-p digit and are tried in the paper's order (digit, then offset).
 // A neighbour qualifies when it has more than `mean` left; `claim(v)` makes the choice

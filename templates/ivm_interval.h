@@ -1,4 +1,4 @@
-// Factoradic numbers: the work units of the `ivm` skeleton (seed 001 §3.1).
+// Factoradic numbers: the work units of the `ivm` skeleton (Carneiro Pessoa et al. 2016 §3.1).
 //
 // Below the fixed prefix a search has L levels; the leaves of the full permutation tree
 // are numbered 0 .. L!-1 by the digits d[0..L-1] of the factorial number system: d[l]

@@ -1,4 +1,4 @@
-// One host thread's pool of open nodes for the `offload` skeleton (seed 002 §5.1):
+// One host thread's pool of open nodes for the `offload` skeleton (Chakroun et al. 2013 §5.1):
 // hybrid selection, best-first until the pool is large, then depth-first until it is
 // small again. Each depth has a heap (best bound on top) for the best-first phase and a
 // plain stack for the depth-first phase: a heap pop walks log(n) entries of a pool far

@@ -3,7 +3,7 @@
 #   bash bench/device/on_device.sh test         # GPU differential tests (dfs, ivm, cdp, rec vs cpu)
 #   bash bench/device/on_device.sh bench        # the GPU benchmark matrix, JSON lines in $OUT
 #   bash bench/device/on_device.sh bench-ivm sweep-ivm  # ivm beside dfs; trigger/explorer sweeps
-#   bash bench/device/on_device.sh sensitivity  # seed 000's Table 3 (bench/cdp_sensitivity.json)
+#   bash bench/device/on_device.sh sensitivity  # Carneiro Pessoa et al. 2018's Table 3 (bench/cdp_sensitivity.json)
 #   bash bench/device/on_device.sh test-ida bench-ida  # ida tests only; Korf's 100 with ida in one process
 #   bash bench/device/on_device.sh bench-ida-donate    # donate: --donate-after x --roots on Korf's 100
 #   bash bench/device/on_device.sh bench-ida-balance   # ida x3, dynamic, static on the 100; ida vs cpu x16 on 1-25
@@ -137,7 +137,7 @@ for mode in "$@"; do
       python3 bench/run.py bench/gpu_ivm.json --permjit "$(command -v permjit)" --out "$out/gpu-ivm.jsonl" 2>&1 |
         tee "$out/bench-ivm.log"
       ;;
-    sweep-ivm)  # trigger and explorer counts (seed 001 Fig. 3 and 5)
+    sweep-ivm)  # trigger and explorer counts (Carneiro Pessoa et al. 2016 Fig. 3 and 5)
       python3 bench/run.py bench/ivm_sweep.json --permjit "$(command -v permjit)" --out "$out/ivm-sweep.jsonl" 2>&1 |
         tee "$out/sweep-ivm.log"
       ;;

@@ -1,4 +1,4 @@
-// The cdp/rec memory analysis (seed 000 Algorithm 3): the bound on d_gpu descendants,
+// The cdp/rec memory analysis (Carneiro Pessoa et al. 2018 Algorithm 3): the bound on d_gpu descendants,
 // the bytes a chunk needs, the largest chunk within 70% of free memory, and the refusal
 // of a d_gpu whose single block does not fit.
 #include <catch2/catch.hpp>
