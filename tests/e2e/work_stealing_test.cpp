@@ -47,16 +47,22 @@ TEST_CASE("cpu work stealing: idle threads take subtrees from busy ones, counts 
   for (const Case& c : cases) {
     SolveResult one = run(c.spec, c.inst, c.params, 1, c.ub);
     REQUIRE(one.expanded > 1000);
+    // Whether a thread runs dry while another is busy depends on the scheduler: on a
+    // loaded 2-core machine (ctest -j2 beside a build) the threads of N-Queens 12 once ran
+    // one after another and gave nothing. So a case gets three tries to show a donation;
+    // the totals are checked on every run.
     unsigned long long donated = 0;
-    for (int threads : {3, 4}) {
-      SolveResult r = run(c.spec, c.inst, c.params, threads, c.ub, 1);
-      INFO(c.name << ", threads " << threads << ", split 1, " << r.donations << " donations");
-      CHECK_FALSE(r.stopped);
-      CHECK(r.found == one.found);
-      CHECK(r.solutions == one.solutions);
-      CHECK(r.expanded == one.expanded);
-      CHECK(r.evaluated == one.evaluated);
-      donated += r.donations;
+    for (int attempt = 0; attempt < 3 && donated == 0; ++attempt) {
+      for (int threads : {3, 4}) {
+        SolveResult r = run(c.spec, c.inst, c.params, threads, c.ub, 1);
+        INFO(c.name << ", threads " << threads << ", split 1, " << r.donations << " donations");
+        CHECK_FALSE(r.stopped);
+        CHECK(r.found == one.found);
+        CHECK(r.solutions == one.solutions);
+        CHECK(r.expanded == one.expanded);
+        CHECK(r.evaluated == one.evaluated);
+        donated += r.donations;
+      }
     }
     INFO(c.name);
     CHECK(donated > 0);
