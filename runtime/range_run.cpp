@@ -12,6 +12,7 @@
 #include "runtime/skeletons.hpp"
 #include "runtime/solve.hpp"
 #include "runtime/version.hpp"
+#include "templates/host_deadline.hpp"
 
 namespace permjit {
 
@@ -111,8 +112,7 @@ void RangeCoordinator::start(const PjCpuResult& frontier) {
     schedule_.emplace(frontier.frontier_nodes, std::vector<Range>{}, workers_);
   }
   started_ = clock_type::now();
-  next_save_ = started_ + std::chrono::duration_cast<clock_type::duration>(
-                              std::chrono::duration<double>(run_.opts.seconds_between_checkpoints()));
+  next_save_ = pj::deadline_after<clock_type>(started_, run_.opts.seconds_between_checkpoints());
 }
 
 bool RangeCoordinator::stopping() const {
@@ -143,8 +143,7 @@ void RangeCoordinator::report(Range r, const PjCpuResult& out) {
   }
   if (!run_.opts.checkpoint.empty() && clock_type::now() >= next_save_) {
     save();
-    next_save_ = clock_type::now() + std::chrono::duration_cast<clock_type::duration>(
-                                         std::chrono::duration<double>(run_.opts.seconds_between_checkpoints()));
+    next_save_ = pj::deadline_after<clock_type>(clock_type::now(), run_.opts.seconds_between_checkpoints());
   }
 }
 
