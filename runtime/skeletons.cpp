@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "dsl/diagnostics.hpp"
+#include "runtime/cache_dir_option.hpp"
 #include "runtime/solve.hpp"
 #include "runtime/warm_start.hpp"
 
@@ -116,9 +117,7 @@ std::optional<long long> SkeletonRun::start_bound() const {
   return std::nullopt;
 }
 
-ModuleCache SkeletonRun::cache() const {
-  return ModuleCache(opts.cache_dir.empty() ? default_cache_dir() : opts.cache_dir);
-}
+ModuleCache SkeletonRun::cache() const { return open_module_cache(opts.cache_dir); }
 
 const char* backend_name(Backend b) { return b == Backend::cpu ? "cpu" : "gpu"; }
 
