@@ -5,6 +5,7 @@
 #include <string>
 
 #include "dsl/spec.hpp"
+#include "generator/index_site.hpp"
 #include "generator/int_width.hpp"
 
 namespace permjit {
@@ -25,6 +26,8 @@ struct ProblemSource {
   // What the module needs when it loads: the run-time data arrays (empty when the
   // values are compiled in, --specialize data).
   std::vector<RunTimeArray> data;
+  // The indices PJ_INDEX checks in a checked build, by the number the text gives them.
+  std::vector<IndexSite> index_sites;
 };
 
 ProblemSource generate_problem(const ProblemSpec& spec);

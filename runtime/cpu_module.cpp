@@ -94,6 +94,13 @@ PjFrontier CpuModule::frontier(std::optional<long long> ub, int depth, unsigned 
 
 void CpuModule::free_frontier(PjFrontier& f) const { frontier_free_(&f); }
 
+std::optional<CpuModule::IndexFault> CpuModule::index_fault() const {
+  const auto* site = static_cast<const int*>(dlsym(handle_, "pj_index_fault_site"));
+  const auto* value = static_cast<const long long*>(dlsym(handle_, "pj_index_fault_value"));
+  if (!site || !value || *site < 0) return std::nullopt;
+  return IndexFault{*site, *value};
+}
+
 PjImproveResult CpuModule::improve(std::span<const int> perm, long long value, const ImproveOptions& opts) const {
   PjImproveArgs args{};
   args.threads = opts.threads;

@@ -65,6 +65,13 @@ const OptionInfo kOptions[] = {
          return std::string("--improve does not combine with --checkpoint or --resume");
        return std::string();
      }},
+    {SkeletonOption::check_indices, "--check-indices", Shape::placement, {},
+     [](const SolveOptions& o) { return o.check_indices ? std::optional<std::string>("") : std::nullopt; },
+     [](const SolveOptions& o) {  // the checked module is the one search of this process
+       return !o.checkpoint.empty() || !o.resume.empty() || launched_as_mpi_ranks()
+                  ? std::string("--check-indices does not combine with --checkpoint, --resume or mpirun")
+                  : std::string();
+     }},
     {SkeletonOption::warm_start, "--warm-start", Shape::placement, {},
      [](const SolveOptions& o) { return if_set(o.warm_start.has_value(), o.warm_start.value_or(0)); },
      [](const SolveOptions& o) {

@@ -14,7 +14,8 @@ using O = SkeletonOption;
 
 constexpr Takes kCpuTakes[] = {{O::time_limit}, {O::split_depth}, {O::all_solutions},    {O::roots},
                                {O::target},     {O::list},        {O::all_optimal},      {O::checkpoint},
-                               {O::checkpoint_every}, {O::resume},    {O::improve},     {O::warm_start}};
+                               {O::checkpoint_every}, {O::resume},    {O::improve},     {O::warm_start},
+                               {O::check_indices}};
 constexpr Takes kDfsTakes[] = {{O::time_limit}, {O::dcpu},       {O::block_size}, {O::max_chunk},
                                {O::warm_start}, {O::target},     {O::list},       {O::list_buffer}};
 constexpr Takes kIvmTakes[] = {{O::block_size}, {O::explorers},        {O::trigger}, {O::ivm_rows}, {O::gpus},

@@ -98,6 +98,9 @@ int main(int argc, char** argv) {
   CLI::Option* checkpoint_every_opt = solve_cmd->add_option("--checkpoint-every", checkpoint_every,
                                                             "ivm, cpu: seconds between checkpoints (default 60)");
   solve_cmd->add_option("--resume", solve_opts.resume, "ivm, cpu: continue the search saved in this checkpoint");
+  solve_cmd->add_flag("--check-indices", solve_opts.check_indices,
+                      "cpu: search with a checked build of the module, which reports the first array index out of "
+                      "range whose value counts, at its place in the spec (slower; docs/spec-language.md, section 13)");
   bool progress = false, quiet = false;
   solve_cmd->add_flag("--progress", progress, "print progress on stderr even when it is not a terminal");
   solve_cmd->add_flag("--quiet", quiet, "print no progress");
