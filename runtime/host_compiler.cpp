@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "runtime/elf_complete.hpp"
 #include "runtime/version.hpp"
 
 namespace permjit {
@@ -64,7 +65,10 @@ HostModule compile_host_module(const std::string& unit, const ModuleCache& cache
   const auto t0 = std::chrono::steady_clock::now();
   auto since = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
   std::string key = cache_key({"cpu-module", kPermjitVersion, host_compiler_identity(), unit});
-  if (auto hit = cache.lookup(key, ".so")) return HostModule{*hit, true, since()};
+  if (auto hit = cache.lookup(key, ".so")) {
+    if (elf_complete(*hit)) return HostModule{*hit, true, since()};
+    cache.drop(key, ".so");  // cut short, summed again: compiled anew (runtime/elf_complete.hpp)
+  }
   std::string src = cache.temp_path(".cpp");
   std::string obj = cache.temp_path(".so");
   if (!write_file_atomic(src, unit))
