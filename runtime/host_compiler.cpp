@@ -17,6 +17,7 @@
 #include <fstream>
 
 #include "runtime/elf_complete.hpp"
+#include "runtime/solve.hpp"  // SearchInterrupted
 #include "runtime/version.hpp"
 
 namespace permjit {
@@ -156,13 +157,15 @@ HostModule compile_host_module(const std::string& unit, const ModuleCache& cache
   int signal = 0;
   int status = run_command(cmd, log, &signal);
   if (signal) {
-    // Stopped by the user during the compile: the compiler's processes are ended; the
-    // temporary files go, and the process ends by the signal, as it did before.
+    // Stopped by the user during the compile: the compiler's processes are ended and the
+    // temporary files go; then the signal goes to the handler from before the compile:
+    // the default one of the command line ends the process by it, as it did before. A
+    // program that embeds permjit keeps its own, and the solve ends here if it returns.
     std::error_code ec;
     std::filesystem::remove(src, ec);
     std::filesystem::remove(obj, ec);
-    signal_default(signal);
     std::raise(signal);
+    throw SearchInterrupted("stopped by signal " + std::to_string(signal) + " while the module compiled", signal);
   }
   if (status != 0) {
     std::string saved = cache.dir() + "/failed-" + key + ".cpp";

@@ -82,7 +82,6 @@ RangeCheckpoint read_range_checkpoint(const std::string& path) {
   std::istringstream perm(f.text("perm"));
   for (int v; perm >> v;) c.perm.push_back(v);
   if (!perm.eof()) throw f.damaged("'perm' is not a list of values");
-  if (c.id.split_depth < 1 || c.id.frontier_nodes < 1) throw f.damaged("its frontier is empty");
   std::istringstream done(f.text("done"));
   size_t n = 0;
   if (!(done >> n)) throw f.damaged("'done' has no count");
