@@ -35,7 +35,11 @@ void publish_data(ProblemSpec& spec, DataItem& item) {
 bool load_instance(ProblemSpec& spec, Diagnostics& diags) {
   SourceRef file = read_source(spec.instance_path);
   if (!file) {
-    diags.error(spec.instance.loc, "cannot read the instance file '" + spec.instance_path + "'");
+    // The file was named on the command line: the error is there, the spec's [instance]
+    // a note.
+    diags.error(Loc{make_source("<command line>", "--instance " + spec.instance_path), 1, 12},
+                "cannot read the instance file '" + spec.instance_path + "': " + unreadable_reason(spec.instance_path));
+    diags.note(spec.instance.loc, "the spec reads its data from the instance file as declared here");
     return false;
   }
   if (spec.instance_record > 0) {

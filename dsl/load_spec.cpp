@@ -46,6 +46,7 @@ class Reader {
                "the spec");
     const toml::table* problem = section(root, "problem", true);
     if (problem) read_problem_header(*problem);
+    if (!goal_known_) spec_.goal = likely_goal(root);
     read_params(section(root, "params", false));
     apply_param_overrides();
     add_builtins();
@@ -63,6 +64,12 @@ class Reader {
   ProblemSpec& spec_;
   Diagnostics& d_;
   const LoadOptions& opts_;
+  // Follow-on errors of one mistake are not reported, as a compiler does not report
+  // every use of an undeclared name: an instance file that could not be read leaves the
+  // size and the dimensions unknown (one error, not one per dimension); a goal that is
+  // not known leaves the branch's keys unjudged by it.
+  bool instance_failed_ = false;
+  bool goal_known_ = true;
 
   Loc loc(const toml::source_region& r) const {
     return Loc{spec_.file, static_cast<int>(r.begin.line), static_cast<int>(r.begin.column)};
@@ -163,8 +170,12 @@ class Reader {
       else if (s == "minimize") spec_.goal = Goal::minimize;
       else if (s == "maximize") spec_.goal = Goal::maximize;
       else if (s == "path") spec_.goal = Goal::path;
-      else d_.error(loc(*g), "unknown goal '" + s + "'", "goal is one of: count, find, minimize, maximize, path");
+      else {
+        d_.error(loc(*g), "unknown goal '" + s + "'", "goal is one of: count, find, minimize, maximize, path");
+        goal_known_ = false;
+      }
     } else {
+      goal_known_ = false;
       d_.error(g ? loc(*g) : loc(t), "[problem] needs goal = \"count\" | \"find\" | \"minimize\" | \"maximize\" | \"path\"");
     }
   }
@@ -181,7 +192,8 @@ class Reader {
     if (!check_typed(*spec_.size_expr, Type::int_, spec_, ctx, d_)) return;
     auto v = eval_static(*spec_.size_expr, &d_);
     if (!v) {
-      if (opts_.need_instance) d_.error(spec_.size_expr->loc, "the size cannot be computed before the search");
+      if (opts_.need_instance && !instance_failed_)
+        d_.error(spec_.size_expr->loc, "the size cannot be computed before the search");
       return;
     }
     if (*v < 1 || *v > kMaxSize) {
@@ -440,7 +452,7 @@ class Reader {
     }
     spec_.instance_path = opts_.instance_path;
     spec_.instance_record = opts_.instance_record;
-    load_instance(spec_, d_);
+    if (!load_instance(spec_, d_)) instance_failed_ = true;
   }
 
   // ---------------------------------------------------------------- [derived]
@@ -542,7 +554,7 @@ class Reader {
       for (auto& de : sv.dim_exprs) {
         // Without an instance a dimension may be unknown: `check` still checks types.
         auto val = eval_static(*de, &d_);
-        if (!val && (opts_.need_instance || !spec_.instance_path.empty()))
+        if (!val && (opts_.need_instance || !spec_.instance_path.empty()) && !instance_failed_)
           d_.error(de->loc, "a state dimension must be known before the search");
         else if (val && (*val < 1 || *val > 4096))
           d_.error(de->loc, "state dimension " + std::to_string(*val) + " is outside 1..4096");
@@ -588,6 +600,16 @@ class Reader {
       if (const toml::node* n = root.get(key))
         d_.error(loc(*n), std::string("[") + key + "] belongs to path problems", "set goal = \"path\" in [problem]");
     read_branch(section(root, "branch", false));
+  }
+
+  // The goal a spec whose goal is misspelt or missing was most likely written for, so that
+  // the rest is checked as that goal's spec and only the goal is reported.
+  static Goal likely_goal(const toml::table& root) {
+    for (const char* key : {"path", "moves", "heuristic"})
+      if (root.get(key)) return Goal::path;
+    if (const toml::table* b = root.get_as<toml::table>("branch"); b && (b->get("bound") || b->get("objective")))
+      return Goal::minimize;
+    return Goal::count;
   }
 
   // ---------------------------------------------------------------- [branch]
@@ -790,7 +812,7 @@ ProblemSpec load_spec(const LoadOptions& opts) {
   ProblemSpec spec;
   spec.file = read_source(opts.spec_path);
   if (!spec.file) {
-    d.error(Loc{make_source(opts.spec_path, ""), 0, 0}, "cannot read the spec file");
+    d.error(Loc{make_source(opts.spec_path, ""), 0, 0}, "cannot read the spec file: " + unreadable_reason(opts.spec_path));
     throw UserErrors(std::move(d));
   }
   if (auto deep = find_deep_key(spec.file)) {

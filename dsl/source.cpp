@@ -1,5 +1,11 @@
 #include "dsl/source.hpp"
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -21,7 +27,18 @@ std::string_view SourceFile::line(int l) const {
   return std::string_view(text).substr(begin, end - begin);
 }
 
+std::string unreadable_reason(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) return std::strerror(EISDIR);
+  const int fd = ::open(path.c_str(), O_RDONLY);
+  if (fd < 0) return std::strerror(errno);
+  ::close(fd);
+  return "it could not be read";
+}
+
 SourceRef read_source(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) return nullptr;
   std::ifstream in(path, std::ios::binary);
   if (!in) return nullptr;
   std::ostringstream ss;

@@ -20,8 +20,11 @@ struct SourceFile {
 
 using SourceRef = std::shared_ptr<const SourceFile>;
 
-// Reads a whole file; returns nullptr when it cannot be read.
+// Reads a whole file; returns nullptr when it cannot be read (a directory cannot: an
+// ifstream opens one and reads it as empty).
 SourceRef read_source(const std::string& path);
+// Why read_source(path) returns nullptr, in the OS's words ("No such file or directory").
+std::string unreadable_reason(const std::string& path);
 SourceRef make_source(std::string path, std::string text);
 
 // A place in a source: 1-based line and column (columns count bytes).

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "dsl/source.hpp"
+#include "generator/index_site.hpp"
 
 namespace permjit {
 
@@ -77,11 +78,19 @@ class CodeWriter {
   void close_called_function();
   void set_heavy_from(int64_t statements) { heavy_from_ = statements; }
   const std::string& text() const { return text_; }
+  // Numbers an index site of this source (generator/index_site.hpp), in the order the
+  // text names them.
+  int index_site(IndexSite site) {
+    index_sites_.push_back(std::move(site));
+    return static_cast<int>(index_sites_.size()) - 1;
+  }
+  const std::vector<IndexSite>& index_sites() const { return index_sites_; }
   const std::string& generated_name() const { return name_; }
 
  private:
   std::string name_;
   std::string text_;
+  std::vector<IndexSite> index_sites_;
   int lines_ = 0;  // lines written so far
   int depth_ = 0;
   std::vector<uint64_t> blocks_;  // the open blocks, outermost first

@@ -110,7 +110,11 @@ std::string ExprEmitter::prepare_reduction(const Expr& e) {
   out_.indent();
   env_.locals[e.sym] = ValueRange::between(0, spec_.size - 1);
   const std::string in = "pj::test(" + set + ", " + var + ")";
-  const std::string body = emit(*e.args.back());
+  std::string body;
+  {
+    Taken t(*this, in);
+    body = emit(*e.args.back());
+  }
   if (op == "sum") {
     out_.line(acc + " += " + select(Type::int_, in, body, "0", wide_) + ";");
   } else if (op == "count") {

@@ -81,7 +81,12 @@ std::string ExprEmitter::emit(const Expr& e) {
     case K::binary: {
       if (auto masked = and_not(e)) return *masked;
       std::string l = emit(*e.args[0]);
-      std::string r = emit(*e.args[1]);
+      const bool logic = e.text == "&&" || e.text == "||";
+      std::string r;
+      {  // the right side of && counts where the left holds; of || where it does not
+        Taken t(*this, !logic ? std::string() : e.text == "&&" ? "bool(" + l + ")" : "!bool(" + l + ")");
+        r = emit(*e.args[1]);
+      }
       if (wide_ && e.type == Type::int_ && std::string("+-*/%").find(e.text) != std::string::npos) {
         l = "Int(" + l + ")";
         if (e.text == "/" || e.text == "%") r = "Int(" + r + ")";  // pj::div(Int, Int)
@@ -101,8 +106,15 @@ std::string ExprEmitter::emit(const Expr& e) {
       // the arm it takes; the other one is not generated at all.
       if (auto c = eval_static(*e.args[0])) return emit(*e.args[*c ? 1 : 2]);
       std::string c = emit(*e.args[0]);
-      std::string a = emit(*e.args[1]);
-      std::string b = emit(*e.args[2]);
+      std::string a, b;
+      {
+        Taken t(*this, "bool(" + c + ")");
+        a = emit(*e.args[1]);
+      }
+      {
+        Taken t(*this, "!bool(" + c + ")");
+        b = emit(*e.args[2]);
+      }
       return select(e.type, c, a, b, wide_);
     }
     case K::call: return call(e);
@@ -164,6 +176,7 @@ void ExprEmitter::open_range(const Expr& lo, const Expr& hi, const Symbol* sym, 
               "; ++" + var + ") {");
     guard.clear();
     env_.locals[sym] = ValueRange::between(rlo.lo, std::max(rlo.lo, rhi.lo - 1));
+    if (rhi.lo <= rlo.lo) empty_loops_.insert(sym);
     return;
   }
   if (!rlo.known || !rhi.known) {
@@ -183,6 +196,24 @@ void ExprEmitter::open_range(const Expr& lo, const Expr& hi, const Symbol* sym, 
   env_.locals[sym] = ValueRange::between(rlo.lo, std::max(rlo.lo, rhi.hi - 1));
 }
 
+namespace {
+// Whether `e` reads one of `syms`.
+bool mentions_any(const Expr& e, const std::set<const Symbol*>& syms) {
+  if (syms.empty()) return false;
+  if (e.sym && syms.count(e.sym)) return true;
+  for (const auto& a : e.args)
+    if (a && mentions_any(*a, syms)) return true;
+  return false;
+}
+}  // namespace
+
+std::string ExprEmitter::taken() const {
+  if (taken_.empty()) return "true";
+  std::string s;
+  for (const std::string& c : taken_) s += (s.empty() ? "" : " & ") + c;
+  return taken_.size() == 1 ? s : "bool(" + s + ")";
+}
+
 std::string ExprEmitter::indexed(const Expr& e, std::string* in_bounds) {
   const Symbol* s = e.args[0]->sym;
   PJ_INTERNAL_ASSERT(s && s->dims.size() == e.args.size() - 1, "index arity");
@@ -198,7 +229,18 @@ std::string ExprEmitter::indexed(const Expr& e, std::string* in_bounds) {
       text += "[" + i + "]";
       continue;
     }
-    text += "[pj::clamp_index(" + i + ", " + std::to_string(dim) + ")]";
+    if (r.known && (r.hi < 0 || r.lo > dim - 1) && !mentions_any(*e.args[k], empty_loops_)) {
+      const std::string which = s->dims.size() > 1 ? " in its dimension " + std::to_string(k) : "";
+      Diagnostics d;
+      d.error(e.args[k]->loc,
+              (r.lo == r.hi ? "index " + std::to_string(r.lo) + " is" : "this index lies in " + std::to_string(r.lo) +
+                                                                              ".." + std::to_string(r.hi) + ", always") +
+                  " outside '" + s->name + "'" + which + ", whose indices are 0.." + std::to_string(dim - 1),
+              "the generated code would read a clamped index and give a wrong answer without a word");
+      throw UserErrors(std::move(d));
+    }
+    const int site = out_.index_site(IndexSite{e.args[k]->loc, s->name, dim});
+    text += "[PJ_INDEX(" + i + ", " + std::to_string(dim) + ", " + std::to_string(site) + ", " + taken() + ")]";
     ok += (ok.empty() ? "" : " & ") + std::string("pj::in_range(") + i + ", " + std::to_string(dim) + ")";
   }
   if (in_bounds) *in_bounds = ok;
@@ -233,7 +275,11 @@ std::string ExprEmitter::reduce(const Expr& e) {
     env_.locals[e.sym] = ValueRange::between(0, spec_.size - 1);
   }
   out_.indent();
-  std::string body = emit(*e.args.back());
+  std::string body;
+  {
+    Taken t(*this, guard);
+    body = emit(*e.args.back());
+  }
   std::string in = guard.empty() ? "true" : guard;
   if (op == "sum") {
     out_.line(acc + " += " + (guard.empty() ? body : select(Type::int_, in, body, "0", wide_)) + ";");
@@ -269,6 +315,7 @@ std::string ExprEmitter::emit_value(const Block& prelude, const Expr& value) {
 void ExprEmitter::stmt(const Stmt& s, const std::string& target, const std::string& guard) {
   if (live_ && !has_live_effect(s, *live_)) return;
   out_.user_place(s.loc);
+  Taken taken_here(*this, guard);
   switch (s.kind) {
     case Stmt::Kind::let: {
       std::string v = emit(*s.value);

@@ -153,9 +153,31 @@ class ExprEmitter {
   std::vector<CostMatrix> matrices_;
   // The solver's call on a cost matrix built for `e` or for an equal reduction.
   std::string solve_pair(const Expr& e, const CostMatrix& m);
-  // `a[i]...` with every index that is not provably inside its dimension clamped;
-  // `in_bounds` receives the condition that all of them are (empty when provable).
+  // `a[i]...` with every index that is not provably inside its dimension clamped
+  // (PJ_INDEX, checked in a checked build); `in_bounds` receives the condition that all
+  // of them are (empty when provable). An index whose every value lies outside its
+  // dimension is a user error at its place.
   std::string indexed(const Expr& e, std::string* in_bounds);
+  // The conditions under which the code being emitted counts: the arm's condition of a
+  // select, the left side of && (its negation for ||), a set reduction's membership, a
+  // loop's range guard, an `if` part's guard. PJ_INDEX reports a clamped read only
+  // where all of them hold, so that the untaken arm that every select computes is not
+  // taken for a mistake.
+  std::vector<std::string> taken_;
+  std::string taken() const;
+  struct Taken {  // pushes a condition for the scope of the object
+    ExprEmitter& x;
+    bool pushed;
+    Taken(ExprEmitter& e, const std::string& cond) : x(e), pushed(!cond.empty()) {
+      if (pushed) x.taken_.push_back(cond);
+    }
+    ~Taken() {
+      if (pushed) x.taken_.pop_back();
+    }
+  };
+  // The variables of loops with no trip (a constant range such as 1..1): their body
+  // never runs, so an index of theirs that is always out of range is no mistake.
+  std::set<const Symbol*> empty_loops_;
   void stmt(const Stmt& s, const std::string& target, const std::string& guard);
   // A range loop: static bounds loop exactly; bounds known only at the node loop over
   // the interval value_range proves for them, with a select guard.

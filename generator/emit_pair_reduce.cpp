@@ -77,7 +77,11 @@ int64_t ExprEmitter::gather_side(const Expr& e, size_t at, bool range, const Sym
     env_.locals[var] = ValueRange::between(0, spec_.size - 1);
   }
   out_.indent();
-  const std::string item = value ? emit(*value) : loop_var;
+  std::string item = loop_var;
+  if (value) {
+    Taken t(*this, guard);
+    item = emit(*value);
+  }
   out_.line(list + "[" + count + "] = " + item + ";");
   out_.line(count + " += " + (guard.empty() ? "1" : "int(" + guard + ")") + ";");
   out_.dedent();

@@ -66,7 +66,7 @@ ProblemSource generate_problem(const ProblemSpec& spec) {
   emit_node_weight(g);
   emit_footer(g);
   return ProblemSource{g.out.generated_name(), g.out.text(), g.width, std::move(g.data),
-                       g.out.unrolled_run_time_reads()};
+                       g.out.unrolled_run_time_reads(), g.out.index_sites()};
 }
 
 // The second entry point: the IVM layout, which the ivm skeleton's unit places after

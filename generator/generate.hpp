@@ -5,6 +5,7 @@
 #include <string>
 
 #include "dsl/spec.hpp"
+#include "generator/index_site.hpp"
 #include "generator/int_width.hpp"
 
 namespace permjit {
@@ -28,6 +29,8 @@ struct ProblemSource {
   // Loads of run-time data in the text, loops counted at their unrolled size
   // (CodeWriter::unrolled_run_time_reads; generator/choose_data.cpp).
   int64_t run_time_reads = 0;
+  // The indices PJ_INDEX checks in a checked build, by the number the text gives them.
+  std::vector<IndexSite> index_sites;
 };
 
 ProblemSource generate_problem(const ProblemSpec& spec);

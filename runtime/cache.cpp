@@ -93,6 +93,13 @@ std::optional<std::string> ModuleCache::lookup(const std::string& key, const std
   return path;
 }
 
+void ModuleCache::drop(const std::string& key, const std::string& ext) const {
+  const std::string path = dir_ + "/" + key + ext;
+  std::error_code ec;
+  fs::remove(path, ec);
+  fs::remove(path + ".xxh", ec);
+}
+
 std::string ModuleCache::store(const std::string& key, const std::string& ext, const std::string& tmp_path) const {
   std::string path = dir_ + "/" + key + ext;
   std::string digest = file_digest(tmp_path);

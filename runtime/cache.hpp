@@ -20,6 +20,8 @@ class ModuleCache {
   const std::string& dir() const { return dir_; }
   // The path of a valid entry, or nullopt (absent, or corrupt: then it is removed).
   std::optional<std::string> lookup(const std::string& key, const std::string& ext) const;
+  // Removes the entry for key (one found damaged by a check lookup cannot make).
+  void drop(const std::string& key, const std::string& ext) const;
   // Moves `tmp_path` into the cache as the entry for key and records its hash.
   std::string store(const std::string& key, const std::string& ext, const std::string& tmp_path) const;
   // A fresh temporary path inside the cache directory (same file system: rename works).

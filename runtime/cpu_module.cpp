@@ -7,6 +7,7 @@
 
 #include "dsl/diagnostics.hpp"
 #include "runtime/run_time_data.hpp"
+#include "templates/host_threads.hpp"
 
 namespace permjit {
 
@@ -33,6 +34,25 @@ CpuModule::CpuModule(const HostModule& compiled) : path_(compiled.path) {
 CpuModule::~CpuModule() { dlclose(handle_); }
 
 namespace {
+
+// What the module could not do for want of the host's resources, as errors at the
+// options that asked for them (templates/host_threads.hpp). `threads` and `split_depth`
+// as the module received them.
+void check_resources(int rc, int threads, int split_depth) {
+  if (rc == pj::kNoThreadsCode)
+    command_line_error("--threads " + std::to_string(threads), 11,
+                       "the host cannot start " + std::to_string(threads) + " threads (its limit on threads or memory)",
+                       "give fewer with --threads");
+  if (rc == pj::kNoMemoryCode) {
+    if (split_depth > 0)
+      command_line_error("--split-depth " + std::to_string(split_depth), 15,
+                         "the frontier " + std::to_string(split_depth) +
+                             " levels below the root does not fit in the host's memory",
+                         "give a smaller --split-depth, or leave it out to let the search choose");
+    throw std::runtime_error("the host ran out of memory in the search");
+  }
+}
+
 PjCpuArgs args_of(const CpuRunOptions& opts) {
   PjCpuArgs args{opts.threads, opts.split_depth, opts.ub.has_value(), opts.ub.value_or(0), opts.time_limit_s};
   args.stop_request = opts.stop_request;
@@ -52,6 +72,7 @@ PjCpuResult CpuModule::search(const CpuRunOptions& opts) const {
   }
   PjCpuResult r{};
   int rc = search_(&args, &r);
+  check_resources(rc, args.threads, args.split_depth);
   if (rc != 0) throw std::runtime_error("the CPU search failed (code " + std::to_string(rc) + ")");
   return r;
 }
@@ -62,6 +83,7 @@ PjFrontier CpuModule::frontier(std::optional<long long> ub, int depth, unsigned 
   PjFrontier f{};
   if (int rc = frontier_(&args, depth, min_nodes, with_prefix ? 1 : 0, &f); rc != 0) {
     frontier_free_(&f);
+    check_resources(rc, threads, 0);
     // Skeletons that start from a frontier of prefixes place values from the left only:
     // prepare_solve refused a two-ended spec for them.
     PJ_INTERNAL_ASSERT(rc != 2, "a frontier of prefixes needs values placed from the left (branch.ends = 1)");
@@ -71,6 +93,13 @@ PjFrontier CpuModule::frontier(std::optional<long long> ub, int depth, unsigned 
 }
 
 void CpuModule::free_frontier(PjFrontier& f) const { frontier_free_(&f); }
+
+std::optional<CpuModule::IndexFault> CpuModule::index_fault() const {
+  const auto* site = static_cast<const int*>(dlsym(handle_, "pj_index_fault_site"));
+  const auto* value = static_cast<const long long*>(dlsym(handle_, "pj_index_fault_value"));
+  if (!site || !value || *site < 0) return std::nullopt;
+  return IndexFault{*site, *value};
+}
 
 PjImproveResult CpuModule::improve(std::span<const int> perm, long long value, const ImproveOptions& opts) const {
   PjImproveArgs args{};
@@ -83,6 +112,7 @@ PjImproveResult CpuModule::improve(std::span<const int> perm, long long value, c
   args.value = value;
   PjImproveResult r{};
   int rc = improve_(&args, &r);
+  check_resources(rc, args.threads, 0);
   // The callers improve a leaf the same module found, of a spec that optimises.
   PJ_INTERNAL_ASSERT(rc == 0, "local search refused its start (code " + std::to_string(rc) + ")");
   return r;
@@ -91,7 +121,9 @@ PjImproveResult CpuModule::improve(std::span<const int> perm, long long value, c
 CpuRanges::CpuRanges(const CpuModule& module, const CpuRunOptions& opts, int depth, unsigned long long min_nodes)
     : module_(module) {
   PjCpuArgs args = args_of(opts);
-  if (module_.ranges_open_(&args, depth, min_nodes, &handle_, &frontier_) != 0)
+  const int rc = module_.ranges_open_(&args, depth, min_nodes, &handle_, &frontier_);
+  check_resources(rc, args.threads, args.split_depth);
+  if (rc != 0)
     throw std::runtime_error("out of host memory building the frontier");
 }
 
@@ -101,6 +133,7 @@ PjCpuResult CpuRanges::search(unsigned long long begin, unsigned long long end, 
   PjCpuArgs args = args_of(opts);
   PjCpuResult r{};
   int rc = module_.ranges_search_(handle_, &args, begin, end, &r);
+  check_resources(rc, args.threads, args.split_depth);
   PJ_INTERNAL_ASSERT(rc != 2, "a range outside the frontier");
   if (rc != 0) throw std::runtime_error("the CPU search failed (code " + std::to_string(rc) + ")");
   return r;

@@ -73,6 +73,14 @@ class CpuModule {
   void free_frontier(PjFrontier& f) const;
   // The best leaf local search finds from `perm` (worth `value`) within opts.seconds.
   PjImproveResult improve(std::span<const int> perm, long long value, const ImproveOptions& opts) const;
+  // A checked build's first clamped index read that counted (templates/prelude.h,
+  // PJ_INDEX): the site's number and the index; nullopt when there was none, or the
+  // module is not a checked build.
+  struct IndexFault {
+    int site;
+    long long value;
+  };
+  std::optional<IndexFault> index_fault() const;
 
  private:
   friend class CpuRanges;

@@ -23,10 +23,31 @@ namespace permjit {
 
 SkeletonUnits cpu_units(const UnitInputs& in) {
   const bool path = in.spec.goal == Goal::path;
-  return {host_unit(in, path ? cpu_ida_templates() : cpu_search_templates()), std::nullopt};
+  CompileUnit unit = host_unit(in, path ? cpu_ida_templates() : cpu_search_templates());
+  // --check-indices: the checked build of templates/prelude.h's PJ_INDEX. A define in
+  // the text rather than a compiler flag: the text is the cache key, and emit shows it.
+  if (in.opts.check_indices) unit.text = "#define PJ_CHECK_INDICES 1\n" + unit.text;
+  return {std::move(unit), std::nullopt};
 }
 
 namespace {
+
+// --check-indices: the first clamped index read that counted, as a user error at its
+// place in the spec. The answer of such a search is not the spec's: none is printed.
+void report_index_fault(const CpuModule& module, const SkeletonRun& run) {
+  const std::optional<CpuModule::IndexFault> f = module.index_fault();
+  if (!f) return;
+  PJ_INTERNAL_ASSERT(f->site >= 0 && static_cast<size_t>(f->site) < run.source.index_sites.size(),
+                     "an index site the generator did not number");
+  const IndexSite& site = run.source.index_sites[f->site];
+  Diagnostics d;
+  d.error(site.loc,
+          "index " + std::to_string(f->value) + " is outside '" + site.array + "', whose indices are 0.." +
+              std::to_string(site.dim - 1) + " (found by --check-indices at a node of the search)",
+          "the value read there counted: without --check-indices the index is clamped and the answer is wrong");
+  throw UserErrors(std::move(d));
+}
+
 // Local search from the leaf `leaf` for `seconds` on `threads` threads: `leaf` becomes the
 // best leaf found (itself when nothing is better); the report says where it started.
 SolveResult::ImproveReport improve_leaf(const CpuModule& module, double seconds, int threads, WarmIncumbent& leaf) {
@@ -106,7 +127,7 @@ void run_cpu_skeleton(SkeletonRun& run) {
     return;
   }
   if (!run.opts.checkpoint.empty() || !run.opts.resume.empty()) {
-    run_cpu_ranges(run);
+    run_cpu_ranges(run);  // --check-indices is refused with checkpoints (the ranges load their own module)
     return;
   }
   using clock = std::chrono::steady_clock;
@@ -170,6 +191,7 @@ void run_cpu_skeleton(SkeletonRun& run) {
   r.stopped = (out.stopped != 0 && !r.reached_limit) || r.interrupted != 0;
   r.donations = out.donations;
   if (r.found) r.permutation.assign(out.perm, out.perm + out.size);
+  if (run.opts.check_indices) report_index_fault(module, run);
   // Nothing better than the warm start's leaf: it is optimal if the search finished, the
   // best found if a signal stopped it.
   if (warm && !r.found) {

@@ -8,6 +8,7 @@
 #include "runtime/ivm_exchange.hpp"
 #include "runtime/kernel_interrupter.hpp"
 #include "runtime/run_time_data.hpp"
+#include "templates/host_deadline.hpp"
 
 namespace permjit {
 
@@ -129,8 +130,7 @@ IvmRound IvmDevice::explore() {
   unsigned round = static_cast<unsigned>(++stats_.rounds);
   if (interrupter_) {
     interrupter_->begin_round(round);
-    interrupter_->stop_at(clock_type::now() + std::chrono::duration_cast<clock_type::duration>(
-                                                  std::chrono::duration<double>(shape_.slice)));
+    interrupter_->stop_at(pj::deadline_after<clock_type>(clock_type::now(), shape_.slice));
   }
   PjIvmControl reset{};
   reset.trigger = static_cast<unsigned>(std::min<unsigned long long>(shape_.trigger, UINT_MAX));

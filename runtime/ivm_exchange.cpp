@@ -1,4 +1,5 @@
 #include "runtime/ivm_exchange.hpp"
+#include "templates/host_deadline.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -248,7 +249,8 @@ void IvmExchange::abort() {
 
 bool IvmExchange::wait_finished(double seconds) {
   std::unique_lock<std::mutex> lock(m_);
-  cv_.wait_for(lock, std::chrono::duration<double>(seconds), [&] { return finished_ || aborted_ || stop_; });
+  cv_.wait_until(lock, pj::deadline_after<std::chrono::steady_clock>(std::chrono::steady_clock::now(), seconds),
+                 [&] { return finished_ || aborted_ || stop_; });
   return finished_ || stop_;
 }
 

@@ -1,5 +1,6 @@
 #include "runtime/kernel_interrupter.hpp"
 
+#include <atomic>
 #include <csignal>
 #include <type_traits>
 
@@ -10,6 +11,7 @@ namespace permjit {
 namespace {
 volatile std::sig_atomic_t g_stop_signal = 0;
 extern "C" void on_stop_signal(int sig) { g_stop_signal = sig; }
+std::atomic<int> g_listening{0};
 
 long long to_ns(KernelInterrupter::clock::time_point t) {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count();
@@ -71,6 +73,7 @@ StopSignals::StopSignals() {
   g_stop_signal = 0;
   previous_int_ = std::signal(SIGINT, on_stop_signal);
   previous_term_ = std::signal(SIGTERM, on_stop_signal);
+  ++g_listening;
 }
 
 StopSignals::~StopSignals() {
@@ -79,7 +82,10 @@ StopSignals::~StopSignals() {
   std::signal(SIGINT, previous_int_ == SIG_ERR ? SIG_DFL : previous_int_);
   std::signal(SIGTERM, previous_term_ == SIG_ERR ? SIG_DFL : previous_term_);
   g_stop_signal = 0;  // a later search in this process starts unasked
+  --g_listening;
 }
+
+bool StopSignals::listening() { return g_listening.load() > 0; }
 
 bool StopSignals::requested() { return g_stop_signal != 0; }
 int StopSignals::signal_number() { return g_stop_signal; }

@@ -55,6 +55,9 @@ class StopSignals {
   StopSignals(const StopSignals&) = delete;
   StopSignals& operator=(const StopSignals&) = delete;
   static bool requested();
+  // Whether a search listens now (an object exists): not while a module compiles, when
+  // SIGINT and SIGTERM end the run (runtime/host_compiler.cpp). Tests time signals by it.
+  static bool listening();
   static int signal_number();  // the signal that asked, 0 if none
   // The flag itself, for a search that polls it (PjCpuArgs::stop_request).
   static const volatile int* flag();

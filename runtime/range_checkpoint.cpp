@@ -68,6 +68,9 @@ RangeCheckpoint read_range_checkpoint(const std::string& path) {
   c.id.source = f.text("source");
   c.id.goal = f.text("goal");
   c.id.ub = f.text("ub");
+  // A checkpoint is input: every field a resume computes with is checked here, where
+  // its damage is reported with the file's name, not later as an internal error.
+  if (c.id.ub != "none") (void)f.integer("ub");
   c.id.split_depth = static_cast<int>(f.number("split_depth"));
   c.id.frontier_nodes = f.number("frontier_nodes");
   c.elapsed = f.real("elapsed");
@@ -78,6 +81,7 @@ RangeCheckpoint read_range_checkpoint(const std::string& path) {
   c.best = f.integer("best");
   std::istringstream perm(f.text("perm"));
   for (int v; perm >> v;) c.perm.push_back(v);
+  if (!perm.eof()) throw f.damaged("'perm' is not a list of values");
   std::istringstream done(f.text("done"));
   size_t n = 0;
   if (!(done >> n)) throw f.damaged("'done' has no count");

@@ -12,6 +12,7 @@
 #include "runtime/skeletons.hpp"
 #include "runtime/solve.hpp"
 #include "runtime/version.hpp"
+#include "templates/host_deadline.hpp"
 
 namespace permjit {
 
@@ -88,9 +89,23 @@ void RangeCoordinator::start(const PjCpuResult& frontier) {
   frontier_depth_ = frontier.frontier_depth;
   frontier_nodes_ = frontier.frontier_nodes;
   if (resumed_) {
-    PJ_INTERNAL_ASSERT(frontier.frontier_depth == resumed_->id.split_depth &&
-                           frontier.frontier_nodes == resumed_->id.frontier_nodes,
-                       "the frontier rebuilt from a checkpoint differs from the one it was written for");
+    // The checkpoint's own fields, checksum and all, may still disagree with what its
+    // run identity rebuilds: a file edited and summed again is input, not our bug.
+    const std::string shown = "--resume " + run_.opts.resume;
+    const std::string damaged = run_.opts.resume + ": damaged checkpoint: ";
+    if (frontier.frontier_depth != resumed_->id.split_depth || frontier.frontier_nodes != resumed_->id.frontier_nodes)
+      command_line_error(shown, 10,
+                         damaged + "its frontier (depth " + std::to_string(resumed_->id.split_depth) + ", " +
+                             std::to_string(resumed_->id.frontier_nodes) + " nodes) is not the one its run builds (depth " +
+                             std::to_string(frontier.frontier_depth) + ", " + std::to_string(frontier.frontier_nodes) +
+                             " nodes)");
+    if (resumed_->found) {
+      std::vector<int> seen(run_.spec.size, 0);
+      bool ok = resumed_->perm.size() == static_cast<size_t>(run_.spec.size);
+      for (int v : resumed_->perm) ok = ok && v >= 0 && v < run_.spec.size && !seen[v]++;
+      if (!ok) command_line_error(shown, 10, damaged + "its best leaf is not a permutation of 0.." +
+                                                 std::to_string(run_.spec.size - 1));
+    }
     expanded_ = resumed_->expanded;
     evaluated_ = resumed_->evaluated;
     solutions_ = resumed_->solutions;
@@ -111,8 +126,7 @@ void RangeCoordinator::start(const PjCpuResult& frontier) {
     schedule_.emplace(frontier.frontier_nodes, std::vector<Range>{}, workers_);
   }
   started_ = clock_type::now();
-  next_save_ = started_ + std::chrono::duration_cast<clock_type::duration>(
-                              std::chrono::duration<double>(run_.opts.seconds_between_checkpoints()));
+  next_save_ = pj::deadline_after<clock_type>(started_, run_.opts.seconds_between_checkpoints());
 }
 
 bool RangeCoordinator::stopping() const {
@@ -143,8 +157,7 @@ void RangeCoordinator::report(Range r, const PjCpuResult& out) {
   }
   if (!run_.opts.checkpoint.empty() && clock_type::now() >= next_save_) {
     save();
-    next_save_ = clock_type::now() + std::chrono::duration_cast<clock_type::duration>(
-                                         std::chrono::duration<double>(run_.opts.seconds_between_checkpoints()));
+    next_save_ = pj::deadline_after<clock_type>(clock_type::now(), run_.opts.seconds_between_checkpoints());
   }
 }
 

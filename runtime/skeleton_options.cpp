@@ -31,6 +31,12 @@ struct OptionInfo {
   std::string (*invalid)(const SolveOptions&) = nullptr;
 };
 
+// Seconds are checked with `!(x > 0)` rather than `x <= 0`: NaN compares false either
+// way, and a NaN limit was taken as no limit. `inf` and values past
+// pj::kForeverSeconds are no limit (templates/host_deadline.hpp).
+bool positive(double seconds) { return seconds > 0; }
+bool not_negative(double seconds) { return seconds >= 0; }
+
 template <class T>
 std::optional<std::string> if_set(bool set, const T& value) {
   if (!set) return std::nullopt;
@@ -42,15 +48,16 @@ const OptionInfo kOptions[] = {
     {SkeletonOption::time_limit, "--time-limit", Shape::placement, {},
      [](const SolveOptions& o) { return if_set(o.time_limit != 0, o.time_limit); },
      [](const SolveOptions& o) {
-       return o.time_limit < 0 ? std::string("--time-limit takes a number of seconds above 0") : std::string();
+       return !positive(o.time_limit) ? std::string("--time-limit takes a number of seconds above 0 (inf: no limit)")
+                                      : std::string();
      }},
     {SkeletonOption::improve, "--improve", Shape::optimise, {},
      [](const SolveOptions& o) { return if_set(o.improve.has_value(), o.improve.value_or(0)); },
      [](const SolveOptions& o) {
        // Local search starts from the leaf a search stopped at its time limit found; it
        // does not run within a run that lists, stops at a target or saves checkpoints.
-       if (o.improve.value_or(0) <= 0) return std::string("--improve takes a number of seconds above 0");
-       if (o.time_limit <= 0)
+       if (!positive(*o.improve)) return std::string("--improve takes a number of seconds above 0");
+       if (!positive(o.time_limit))
          return std::string("--improve runs after a search stopped by --time-limit: give --time-limit too");
        if (o.target || o.list || o.all_optimal)
          return std::string("--improve does not combine with --target, --list or --all-optimal");
@@ -58,10 +65,17 @@ const OptionInfo kOptions[] = {
          return std::string("--improve does not combine with --checkpoint or --resume");
        return std::string();
      }},
+    {SkeletonOption::check_indices, "--check-indices", Shape::placement, {},
+     [](const SolveOptions& o) { return o.check_indices ? std::optional<std::string>("") : std::nullopt; },
+     [](const SolveOptions& o) {  // the checked module is the one search of this process
+       return !o.checkpoint.empty() || !o.resume.empty() || launched_as_mpi_ranks()
+                  ? std::string("--check-indices does not combine with --checkpoint, --resume or mpirun")
+                  : std::string();
+     }},
     {SkeletonOption::warm_start, "--warm-start", Shape::placement, {},
      [](const SolveOptions& o) { return if_set(o.warm_start.has_value(), o.warm_start.value_or(0)); },
      [](const SolveOptions& o) {
-       return o.warm_start.value_or(0) < 0 ? std::string("--warm-start takes a number of seconds, 0 for none")
+       return !not_negative(*o.warm_start) ? std::string("--warm-start takes a number of seconds, 0 for none")
                                            : std::string();
      }},
     {SkeletonOption::target, "--target", Shape::placement, {},
@@ -143,8 +157,9 @@ const OptionInfo kOptions[] = {
     {SkeletonOption::checkpoint_every, "--checkpoint-every", Shape::any, {},
      [](const SolveOptions& o) { return if_set(o.checkpoint_every.has_value(), o.checkpoint_every.value_or(0)); },
      [](const SolveOptions& o) {
-       return *o.checkpoint_every <= 0 ? std::string("--checkpoint-every must be a positive number of seconds")
-                                       : std::string();
+       return !positive(*o.checkpoint_every)
+                  ? std::string("--checkpoint-every must be a positive number of seconds (inf: only on a signal)")
+                  : std::string();
      }},
     {SkeletonOption::resume, "--resume", Shape::any, {},
      [](const SolveOptions& o) { return if_set(!o.resume.empty(), o.resume); }},

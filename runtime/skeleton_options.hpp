@@ -12,7 +12,7 @@ struct SolveOptions;
 
 enum class SkeletonOption {
   time_limit, split_depth, all_solutions, roots,                   // the host searches
-  improve,                                                          // cpu, optimisation
+  improve, check_indices,                                           // cpu
   warm_start,                                                       // GPU, optimisation
   dcpu, block_size, max_chunk,                                      // GPU frontier and kernels
   dgpu, child_block_size, child_grids, pending_launches,            // cdp, rec

@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "dsl/diagnostics.hpp"
+#include "runtime/cache_dir_option.hpp"
 #include "runtime/solve.hpp"
 #include "runtime/warm_start.hpp"
 
@@ -13,7 +14,8 @@ using O = SkeletonOption;
 
 constexpr Takes kCpuTakes[] = {{O::time_limit}, {O::split_depth}, {O::all_solutions},    {O::roots},
                                {O::target},     {O::list},        {O::all_optimal},      {O::checkpoint},
-                               {O::checkpoint_every}, {O::resume},    {O::improve},     {O::warm_start}};
+                               {O::checkpoint_every}, {O::resume},    {O::improve},     {O::warm_start},
+                               {O::check_indices}};
 constexpr Takes kDfsTakes[] = {{O::time_limit}, {O::dcpu},       {O::block_size}, {O::max_chunk},
                                {O::warm_start}, {O::target},     {O::list},       {O::list_buffer}};
 constexpr Takes kIvmTakes[] = {{O::block_size}, {O::explorers},        {O::trigger}, {O::ivm_rows}, {O::gpus},
@@ -116,9 +118,7 @@ std::optional<long long> SkeletonRun::start_bound() const {
   return std::nullopt;
 }
 
-ModuleCache SkeletonRun::cache() const {
-  return ModuleCache(opts.cache_dir.empty() ? default_cache_dir() : opts.cache_dir);
-}
+ModuleCache SkeletonRun::cache() const { return open_module_cache(opts.cache_dir); }
 
 const char* backend_name(Backend b) { return b == Backend::cpu ? "cpu" : "gpu"; }
 

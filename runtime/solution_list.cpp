@@ -1,6 +1,9 @@
 #include "runtime/solution_list.hpp"
 
+#include <unistd.h>
+
 #include <cerrno>
+#include <filesystem>
 #include <cstring>
 #include <stdexcept>
 
@@ -15,14 +18,34 @@ SolutionList::SolutionList(const std::string& out, ListFormat format, unsigned l
   if (out.empty()) {
     file_ = stdout;
   } else {
-    file_ = std::fopen(out.c_str(), "w");
-    if (!file_) command_line_error("--out " + out, 7, "cannot write '" + out + "': " + std::strerror(errno));
-    owned_ = true;
+    // Whether it can be written, without touching it: the file if it exists, else its folder.
+    out_ = out;
+    std::error_code ec;
+    const bool exists = std::filesystem::exists(out, ec);
+    std::string folder = std::filesystem::path(out).parent_path().string();
+    if (folder.empty()) folder = ".";
+    if (exists ? std::filesystem::is_directory(out, ec) : false)
+      command_line_error("--out " + out, 7, "cannot write '" + out + "': " + std::strerror(EISDIR));
+    if (::access(exists ? out.c_str() : folder.c_str(), exists ? W_OK : W_OK | X_OK) != 0)
+      command_line_error("--out " + out, 7, "cannot write '" + out + "': " + std::strerror(errno));
   }
   last_flush_ = std::chrono::steady_clock::now();
 }
 
+bool SolutionList::open() {
+  if (file_) return true;
+  if (!open_error_.empty()) return false;
+  file_ = std::fopen(out_.c_str(), "w");
+  if (!file_) {
+    open_error_ = "cannot write the solutions to " + out_ + ": " + std::strerror(errno);
+    return false;
+  }
+  owned_ = true;
+  return true;
+}
+
 SolutionList::~SolutionList() {
+  if (!file_) return;
   if (owned_) std::fclose(file_);
   else std::fflush(file_);
 }
@@ -30,6 +53,7 @@ SolutionList::~SolutionList() {
 bool SolutionList::take(std::span<const int> perm, long long objective) {
   std::lock_guard<std::mutex> g(lock_);
   if (limit_ > 0 && taken_ >= limit_) return false;
+  if (!open()) return false;  // the search stops; finish() reports why
   ++taken_;
   line_.clear();
   if (format_ == ListFormat::json) {
@@ -59,6 +83,7 @@ unsigned long long SolutionList::taken() const {
 
 void SolutionList::finish() {
   std::lock_guard<std::mutex> g(lock_);
+  if (!open()) throw std::runtime_error(open_error_);
   if (std::fflush(file_) != 0 || std::ferror(file_))
     throw std::runtime_error("writing the solutions to " + shown_ + " failed: " + std::strerror(errno));
 }

@@ -18,7 +18,9 @@ enum class ListFormat { lines, json };
 class SolutionList {
  public:
   // `out` empty: stdout. `limit` 0: no limit. Throws a located user error when `out`
-  // cannot be opened.
+  // cannot be written. The file is opened (and emptied) at the first solution or at
+  // finish(), not here: the list is made before the module compiles, and a run that
+  // ends during the compile (a signal, a compile error) left the user's file empty.
   SolutionList(const std::string& out, ListFormat format, unsigned long long limit, bool with_objective);
   ~SolutionList();
   SolutionList(const SolutionList&) = delete;
@@ -35,6 +37,11 @@ class SolutionList {
   mutable std::mutex lock_;
   std::FILE* file_ = nullptr;
   bool owned_ = false;
+  std::string out_;  // --out, opened by open(); empty: stdout
+  // Under lock_: opens --out; false when it cannot (open_error_ says why). take() is
+  // called from the search's threads through a C interface, so it does not throw.
+  bool open();
+  std::string open_error_;
   std::string shown_;  // "stdout" or the file's name
   ListFormat format_;
   unsigned long long limit_, taken_ = 0;

@@ -122,6 +122,17 @@ SkeletonUnits units_for(const Skeleton& sk, const ProblemSpec& spec, const Probl
   return sk.units(UnitInputs{sk.name, spec, source, opts});
 }
 
+// Counts that start at 1; 0, as when the option is left out, lets permjit choose. A
+// negative count was taken as "choose" without a word.
+void check_counts(const SolveOptions& opts) {
+  if (opts.threads < 0)
+    command_line_error("--threads " + std::to_string(opts.threads), 11,
+                       "--threads takes a number of threads from 1 (leave it out for one per hardware thread)");
+  if (opts.split_depth < 0)
+    command_line_error("--split-depth " + std::to_string(opts.split_depth), 15,
+                       "--split-depth takes a number of levels from 1 (leave it out to let the search choose)");
+}
+
 }  // namespace
 
 void require_runnable(const Skeleton& sk, const SolveOptions& opts) {
@@ -141,6 +152,7 @@ PreparedSolve prepare_solve(const SolveOptions& opts) {
   using clock = std::chrono::steady_clock;
   PreparedSolve p{clock::now(), {}, nullptr, {}, {}, {}};
   SolveResult& r = p.header;
+  check_counts(opts);
   const Skeleton* chosen = &choose_skeleton(opts, r.backend_reason);  // may initialise the driver
   auto t0 = clock::now();
   p.spec = load_spec(opts.load);

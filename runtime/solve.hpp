@@ -33,6 +33,7 @@ struct SolveOptions {
   std::optional<double> warm_start;  // GPU, optimisation: seconds of the cpu skeleton before the search (runtime/warm_start.hpp)
   double time_limit = 0;             // cpu skeleton, > 0: stop the search after this many seconds
   std::optional<double> improve;     // cpu, optimisation: seconds of local search from the best leaf of a stopped search
+  bool check_indices = false;        // cpu: a checked build that reports a clamped index read that counts (PJ_INDEX)
   bool all_solutions = false;        // path problems: finish the last IDA* iteration
   unsigned long long roots = 0;      // path problems: roots of the upper tree; 0: chosen by the skeleton
   std::string ida_balance;           // ida, ida-thread: static | dynamic | donate (ida); default donate for ida, dynamic for ida-thread

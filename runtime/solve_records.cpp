@@ -27,7 +27,8 @@ std::vector<int> records_named(const SolveOptions& opts, const std::string& list
   SourceRef file = read_source(opts.load.instance_path);
   if (!file)
     command_line_error("--instance " + opts.load.instance_path, 12,
-                 "cannot read the instance file '" + opts.load.instance_path + "'");
+                 "cannot read the instance file '" + opts.load.instance_path +
+                     "': " + unreadable_reason(opts.load.instance_path));
   return parse_record_list(list, records_of(file->text), opts.load.instance_path);
 }
 }  // namespace

@@ -7,6 +7,7 @@
 #include "dsl/diagnostics.hpp"
 #include "generator/generate.hpp"
 #include "runtime/cache.hpp"
+#include "runtime/cache_dir_option.hpp"
 #include "runtime/compile_unit.hpp"
 #include "runtime/host_compiler.hpp"
 #include "runtime/run_time_data.hpp"
@@ -51,7 +52,7 @@ BoundReport verify_bound(const ProblemSpec& spec, const VerifyBoundOptions& opts
   PJ_INTERNAL_ASSERT(spec.size > 0, "verify_bound needs the size");
   const ProblemSource source = generate_problem(spec);
   const std::string unit = assemble_unit(source, {"verify_abi.h", "host_rng.h", "cpu_verify_bound.hpp"});
-  const HostModule mod = compile_host_module(unit, ModuleCache(opts.cache_dir.empty() ? default_cache_dir() : opts.cache_dir));
+  const HostModule mod = compile_host_module(unit, open_module_cache(opts.cache_dir));
   VerifyModule module(mod.path, source.data);
   const PjVerifyArgs args{opts.below, opts.samples, opts.seed};
   PjVerifyResult out{};

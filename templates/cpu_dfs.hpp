@@ -21,6 +21,7 @@
 #include <chrono>
 #include <climits>
 #include <condition_variable>
+#include <memory>
 #include <cstdlib>
 #include <mutex>
 #include <new>
@@ -574,13 +575,10 @@ std::vector<Subtree> build_frontier(Shared& sh, Counters& total, int& depth, int
     } else {
       std::vector<std::vector<Subtree>> out(parts);
       std::vector<Counters> counts(parts);
-      std::vector<std::thread> pool;
-      for (size_t t = 0; t < parts; ++t)
-        pool.emplace_back([&, t] {
-          size_t b = level.size() * t / parts, e = level.size() * (t + 1) / parts;
-          expand_range(level, b, e, depth, sh, counts[t], out[t]);
-        });
-      for (auto& th : pool) th.join();
+      pj::run_team(static_cast<int>(parts), [&](int t) {
+        size_t b = level.size() * t / parts, e = level.size() * (t + 1) / parts;
+        expand_range(level, b, e, depth, sh, counts[t], out[t]);
+      });
       size_t total_size = 0;
       for (const auto& o : out) total_size += o.size();
       next.reserve(total_size);
@@ -621,11 +619,17 @@ extern "C" int pj_cpu_abi(void) { return PJ_CPU_ABI; }
 namespace cpu_skeleton {
 
 // The frontier's split: args->split_depth levels below the root, else the first level
-// with at least `want` nodes.
+// with at least `want` nodes. A deep --split-depth builds a frontier for long: it stops
+// at the level reached when the time limit passes or the host asks it to stop, and the
+// search below it then stops at once, partial, as it would have inside the tree.
 inline std::vector<Subtree> split(const PjCpuArgs* args, Shared& sh, Counters& total, int& depth, int threads,
                                   size_t want) {
+  using clock = std::chrono::steady_clock;
   const int root_depth = problem::kPrefixLength;
+  const auto until =
+      args->time_limit_s > 0 ? pj::deadline_after<clock>(clock::now(), args->time_limit_s) : clock::time_point::max();
   return build_frontier(sh, total, depth, threads, [&](int dd, size_t n) {
+    if ((args->stop_request && *args->stop_request) || clock::now() >= until) return true;
     return args->split_depth > 0 ? dd >= root_depth + args->split_depth : n >= want;
   });
 }
@@ -642,10 +646,8 @@ inline void search_pool(const PjCpuArgs* args, Shared& sh, WorkPool& pool, int t
   if (args->time_limit_s > 0 || args->stop_request)
     watcher = std::thread([&] {
       using clock = std::chrono::steady_clock;
-      const auto until = args->time_limit_s > 0
-                             ? clock::now() + std::chrono::duration_cast<clock::duration>(
-                                                  std::chrono::duration<double>(args->time_limit_s))
-                             : clock::time_point::max();
+      const auto until = args->time_limit_s > 0 ? pj::deadline_after<clock>(clock::now(), args->time_limit_s)
+                                                : clock::time_point::max();
       // A host's request is read every 10 ms: a signal handler cannot wake this thread.
       const auto poll = std::chrono::milliseconds(10);
       std::unique_lock<std::mutex> g(done_lock);
@@ -659,21 +661,25 @@ inline void search_pool(const PjCpuArgs* args, Shared& sh, WorkPool& pool, int t
       pool.wake_all();
     });
 
-  std::vector<Searcher> searchers;
-  searchers.reserve(threads);
-  for (int t = 0; t < threads; ++t) searchers.emplace_back(sh, pool);
-  std::vector<std::thread> team;
-  for (int t = 1; t < threads; ++t) team.emplace_back([&searchers, t] { searchers[t].run(); });
-  searchers[0].run();
-  for (auto& th : team) th.join();
-  if (watcher.joinable()) {
+  auto stop_watcher = [&] {
+    if (!watcher.joinable()) return;
     {
       std::lock_guard<std::mutex> g(done_lock);
       done = true;
     }
     done_cv.notify_all();
     watcher.join();
+  };
+  std::vector<Searcher> searchers;
+  searchers.reserve(threads);
+  for (int t = 0; t < threads; ++t) searchers.emplace_back(sh, pool);
+  try {
+    pj::run_team(threads, [&searchers](int t) { searchers[t].run(); });
+  } catch (const pj::NoThreads&) {
+    stop_watcher();
+    throw;
   }
+  stop_watcher();
   out->donations = 0;
   for (const auto& s : searchers) {
     total.add(s.counts);
@@ -713,91 +719,96 @@ struct Ranges {
 #pragma GCC visibility pop
 
 extern "C" int pj_cpu_search(const PjCpuArgs* args, PjCpuResult* out) {
-  using namespace cpu_skeleton;
-  PoolSearch s(args);
-  // Enough subtrees for the threads to start with, or the depth asked for (below the
-  // root); donations balance the rest.
-  int depth = 0;
-  std::vector<Subtree> frontier = split(args, s.sh, s.total, depth, s.threads, static_cast<size_t>(s.threads) * 64);
-  out->frontier_depth = depth;
-  out->frontier_nodes = frontier.size();
-  s.run(args, std::move(frontier), out);
-  return 0;
+  return pj::guarded([&]() -> int {
+    using namespace cpu_skeleton;
+    PoolSearch s(args);
+    // Enough subtrees for the threads to start with, or the depth asked for (below the
+    // root); donations balance the rest.
+    int depth = 0;
+    std::vector<Subtree> frontier = split(args, s.sh, s.total, depth, s.threads, static_cast<size_t>(s.threads) * 64);
+    out->frontier_depth = depth;
+    out->frontier_nodes = frontier.size();
+    s.run(args, std::move(frontier), out);
+    return 0;
+  });
 }
 
 extern "C" int pj_cpu_ranges_open(const PjCpuArgs* args, int depth_at, unsigned long long min_nodes,
                                   void** handle, PjCpuResult* frontier) {
-  using namespace cpu_skeleton;
-  auto* r = new (std::nothrow) Ranges;
-  if (!r) return 1;
-  Shared sh;
-  start_incumbent(sh, args);
-  Counters total;
-  int depth = 0;
-  const int threads = args->threads > 0 ? args->threads : 1;
-  if (depth_at > 0)
-    r->frontier = build_frontier(sh, total, depth, threads, [&](int dd, size_t) { return dd >= depth_at; });
-  else
-    r->frontier = split(args, sh, total, depth, threads, min_nodes);
-  *frontier = PjCpuResult{};
-  fill_result(frontier, total, sh);
-  frontier->frontier_depth = depth;
-  frontier->frontier_nodes = r->frontier.size();
-  *handle = r;
-  return 0;
+  return pj::guarded([&]() -> int {
+    using namespace cpu_skeleton;
+      auto r = std::make_unique<Ranges>();
+    Shared sh;
+    start_incumbent(sh, args);
+    Counters total;
+    int depth = 0;
+    const int threads = args->threads > 0 ? args->threads : 1;
+    if (depth_at > 0)
+      r->frontier = build_frontier(sh, total, depth, threads, [&](int dd, size_t) { return dd >= depth_at; });
+    else
+      r->frontier = split(args, sh, total, depth, threads, min_nodes);
+    *frontier = PjCpuResult{};
+    fill_result(frontier, total, sh);
+    frontier->frontier_depth = depth;
+    frontier->frontier_nodes = r->frontier.size();
+    *handle = r.release();
+    return 0;
+  });
 }
 
 extern "C" int pj_cpu_ranges_search(void* handle, const PjCpuArgs* args, unsigned long long begin,
                                     unsigned long long end, PjCpuResult* out) {
-  using namespace cpu_skeleton;
-  auto& r = *static_cast<Ranges*>(handle);
-  if (begin > end || end > r.frontier.size()) return 2;
-  PoolSearch s(args);
-  *out = PjCpuResult{};
-  s.run(args,
-        std::vector<Subtree>(r.frontier.begin() + static_cast<long>(begin), r.frontier.begin() + static_cast<long>(end)),
-        out);
-  return 0;
+  return pj::guarded([&]() -> int {
+    using namespace cpu_skeleton;
+    auto& r = *static_cast<Ranges*>(handle);
+    if (begin > end || end > r.frontier.size()) return 2;
+    PoolSearch s(args);
+    *out = PjCpuResult{};
+    s.run(args,
+          std::vector<Subtree>(r.frontier.begin() + static_cast<long>(begin), r.frontier.begin() + static_cast<long>(end)),
+          out);
+    return 0;
+  });
 }
 
 extern "C" void pj_cpu_ranges_close(void* handle) { delete static_cast<cpu_skeleton::Ranges*>(handle); }
 
 extern "C" int pj_cpu_frontier(const PjCpuArgs* args, int depth, unsigned long long min_nodes, int with_prefix,
                                PjFrontier* out) {
-  using namespace cpu_skeleton;
-  // The frontier's interface hands out prefixes: values placed from the left only.
-  if constexpr (problem::kEnds == 2) return 2;
-  Shared sh;
-  start_incumbent(sh, args);
-  Counters total;
-  int reached = 0;
-  std::vector<Subtree> level = build_frontier(sh, total, reached, args->threads, [&](int dd, size_t n) {
-    return depth > 0 ? dd >= depth : n >= min_nodes;
+  return pj::guarded([&]() -> int {
+    using namespace cpu_skeleton;
+    // The frontier's interface hands out prefixes: values placed from the left only.
+    if constexpr (problem::kEnds == 2) return 2;
+    Shared sh;
+    start_incumbent(sh, args);
+    Counters total;
+    int reached = 0;
+    std::vector<Subtree> level = build_frontier(sh, total, reached, args->threads, [&](int dd, size_t n) {
+      return depth > 0 ? dd >= depth : n >= min_nodes;
+    });
+    out->count = level.size();
+    out->depth = reached;
+    out->node_bytes = static_cast<int>(sizeof(Node));
+    out->nodes = std::malloc(level.size() * sizeof(Node) + 1);
+    out->prefix = with_prefix ? static_cast<unsigned char*>(std::malloc(level.size() * problem::kSize + 1)) : nullptr;
+    if (!out->nodes || (with_prefix && !out->prefix)) return 1;
+    Node* nodes = static_cast<Node*>(out->nodes);
+    auto copy = [&](size_t b, size_t e) {
+      for (size_t i = b; i < e; ++i) {
+        nodes[i] = level[i].node;
+        if (with_prefix)
+          for (int j = 0; j < problem::kSize; ++j)
+            out->prefix[i * problem::kSize + j] = static_cast<unsigned char>(j < reached ? level[i].perm[j] : 0);
+      }
+    };
+    size_t parts = level.size() >= 65536 && args->threads > 1 ? static_cast<size_t>(args->threads) : 1;
+    pj::run_team(static_cast<int>(parts),
+                 [&](int t) { copy(level.size() * t / parts, level.size() * (t + 1) / parts); });
+    fill_result(&out->counts, total, sh);
+    out->counts.frontier_depth = reached;
+    out->counts.frontier_nodes = level.size();
+    return 0;
   });
-  out->count = level.size();
-  out->depth = reached;
-  out->node_bytes = static_cast<int>(sizeof(Node));
-  out->nodes = std::malloc(level.size() * sizeof(Node) + 1);
-  out->prefix = with_prefix ? static_cast<unsigned char*>(std::malloc(level.size() * problem::kSize + 1)) : nullptr;
-  if (!out->nodes || (with_prefix && !out->prefix)) return 1;
-  Node* nodes = static_cast<Node*>(out->nodes);
-  auto copy = [&](size_t b, size_t e) {
-    for (size_t i = b; i < e; ++i) {
-      nodes[i] = level[i].node;
-      if (with_prefix)
-        for (int j = 0; j < problem::kSize; ++j)
-          out->prefix[i * problem::kSize + j] = static_cast<unsigned char>(j < reached ? level[i].perm[j] : 0);
-    }
-  };
-  size_t parts = level.size() >= 65536 && args->threads > 1 ? static_cast<size_t>(args->threads) : 1;
-  std::vector<std::thread> pool;
-  for (size_t t = 1; t < parts; ++t) pool.emplace_back(copy, level.size() * t / parts, level.size() * (t + 1) / parts);
-  copy(0, level.size() / parts);
-  for (auto& th : pool) th.join();
-  fill_result(&out->counts, total, sh);
-  out->counts.frontier_depth = reached;
-  out->counts.frontier_nodes = level.size();
-  return 0;
 }
 
 extern "C" void pj_cpu_frontier_free(PjFrontier* f) {

@@ -180,50 +180,47 @@ class Chain {
 #pragma GCC visibility pop
 
 extern "C" int pj_cpu_improve(const PjImproveArgs* args, PjImproveResult* out) {
-  using namespace cpu_improve;
-  *out = PjImproveResult{};
-  if constexpr (kGoal != pj::Goal::minimize && kGoal != pj::Goal::maximize) {
-    return 3;  // nothing to improve
-  } else {
-    if (args->size != kSize) return 2;
-    const auto t0 = std::chrono::steady_clock::now();
-    if (kSize - kFirst < 2) {  // at most one value free to move: the start is the only leaf
+  return pj::guarded([&]() -> int {
+    using namespace cpu_improve;
+    *out = PjImproveResult{};
+    if constexpr (kGoal != pj::Goal::minimize && kGoal != pj::Goal::maximize) {
+      return 3;  // nothing to improve
+    } else {
+      if (args->size != kSize) return 2;
+      const auto t0 = std::chrono::steady_clock::now();
+      if (kSize - kFirst < 2) {  // at most one value free to move: the start is the only leaf
+        out->size = kSize;
+        out->best = args->value;
+        for (int i = 0; i < kSize; ++i) out->perm[i] = args->perm[i];
+        return 0;
+      }
+      std::atomic<bool> optimal{false};
+      Stop stop{pj::deadline_after<std::chrono::steady_clock>(t0, args->seconds), &optimal};
+      // The root's bound: a leaf that reaches it cannot be improved on.
+      Node root;
+      problem::root(root);
+      const long long bound = problem::staged_bound(root, kInfeasible);  // kInfeasible: no incumbent yet
+      // Worse results are accepted with probability exp(-worse / temperature): a
+      // thousandth of the start's value, a small step of a typical objective.
+      const double temperature = std::fmax(1e-9, std::fabs(static_cast<double>(args->value)) * 1e-3);
+      const int threads = args->threads > 0 ? args->threads : 1;
+      std::vector<std::unique_ptr<Chain>> chains;
+      for (int t = 0; t < threads; ++t)
+        chains.push_back(std::make_unique<Chain>(args->perm, args->value, args->seed + static_cast<unsigned long long>(t)));
+      pj::run_team(threads, [&](int t) { chains[t]->run(stop, bound, optimal, temperature); });
+      const Chain* best = chains[0].get();
+      for (const auto& c : chains) {
+        out->iterations += c->iterations;
+        out->evaluations += c->evaluations;
+        if (better(c->best_value(), best->best_value())) best = c.get();
+      }
       out->size = kSize;
-      out->best = args->value;
-      for (int i = 0; i < kSize; ++i) out->perm[i] = args->perm[i];
+      out->best = best->best_value();
+      out->found = better(out->best, args->value) ? 1 : 0;
+      for (int i = 0; i < kSize; ++i) out->perm[i] = best->best()[i];
+      out->optimal = optimal.load() ? 1 : 0;
+      out->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       return 0;
     }
-    std::atomic<bool> optimal{false};
-    Stop stop{t0 + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                       std::chrono::duration<double>(args->seconds)),
-              &optimal};
-    // The root's bound: a leaf that reaches it cannot be improved on.
-    Node root;
-    problem::root(root);
-    const long long bound = problem::staged_bound(root, kInfeasible);  // kInfeasible: no incumbent yet
-    // Worse results are accepted with probability exp(-worse / temperature): a
-    // thousandth of the start's value, a small step of a typical objective.
-    const double temperature = std::fmax(1e-9, std::fabs(static_cast<double>(args->value)) * 1e-3);
-    const int threads = args->threads > 0 ? args->threads : 1;
-    std::vector<std::unique_ptr<Chain>> chains;
-    for (int t = 0; t < threads; ++t)
-      chains.push_back(std::make_unique<Chain>(args->perm, args->value, args->seed + static_cast<unsigned long long>(t)));
-    std::vector<std::thread> team;
-    for (int t = 1; t < threads; ++t) team.emplace_back([&, t] { chains[t]->run(stop, bound, optimal, temperature); });
-    chains[0]->run(stop, bound, optimal, temperature);
-    for (auto& th : team) th.join();
-    const Chain* best = chains[0].get();
-    for (const auto& c : chains) {
-      out->iterations += c->iterations;
-      out->evaluations += c->evaluations;
-      if (better(c->best_value(), best->best_value())) best = c.get();
-    }
-    out->size = kSize;
-    out->best = best->best_value();
-    out->found = better(out->best, args->value) ? 1 : 0;
-    for (int i = 0; i < kSize; ++i) out->perm[i] = best->best()[i];
-    out->optimal = optimal.load() ? 1 : 0;
-    out->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    return 0;
-  }
+  });
 }

@@ -225,6 +225,31 @@ PJ_HD bool test_any(M s, int i) { return (shr_bits<M>(s, i) & 1) != 0; }
 PJ_HD int clamp_index(int i, int n) { return i < 0 ? 0 : (i >= n ? n - 1 : i); }
 PJ_HD bool in_range(int i, int n) { return bool((i >= 0) & (i < n)); }
 
+// PJ_INDEX(i, n, site, taken) is such an index. `site` numbers its place in the spec
+// (ProblemSource::index_sites) and `taken` is true when the value read there counts:
+// the conditions of the selects, set reductions, loop guards and `if` parts around it
+// hold. A clamped read that counts is a mistake of the spec that would give a wrong
+// answer without a word. In a checked build of the cpu module (PJ_CHECK_INDICES:
+// `permjit solve --check-indices`) the first such read is recorded for the host, which
+// reports it at its place; in every other build `taken` is not even computed.
+#if defined(PJ_CHECK_INDICES) && !defined(__CUDACC__)
+extern "C" {
+__attribute__((visibility("default"))) int pj_index_fault_site = -1;
+__attribute__((visibility("default"))) long long pj_index_fault_value = 0;
+}
+inline int checked_index(long long i, int n, int site, bool taken) {
+  if (taken && (i < 0 || i >= n)) {
+    int none = -1;
+    if (__atomic_compare_exchange_n(&pj_index_fault_site, &none, site, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+      __atomic_store_n(&pj_index_fault_value, i, __ATOMIC_SEQ_CST);
+  }
+  return i < 0 ? 0 : (i >= n ? n - 1 : static_cast<int>(i));
+}
+#define PJ_INDEX(i, n, site, taken) pj::checked_index((i), (n), (site), (taken))
+#else
+#define PJ_INDEX(i, n, site, taken) pj::clamp_index((i), (n))
+#endif
+
 // A path problem's permutation (the board). Values of `Bits` bits packed in one 64-bit
 // word when they fit: a child is the parent with two fields exchanged, computed in
 // registers, where a byte array indexed by a run-time position would live in local

@@ -2,7 +2,10 @@
 // The environment may move them (PERMJIT_SOURCE_DIR, PERMJIT_INSTANCES_DIR,
 // PERMJIT_TEST_CACHE_DIR), e.g. when the test binaries run on another machine.
 #pragma once
+#include <unistd.h>
+
 #include <cstdlib>
+#include <filesystem>
 #include <string>
 
 namespace permjit::test {
@@ -19,4 +22,21 @@ inline std::string cache_dir() { return from_env("PERMJIT_TEST_CACHE_DIR", PERMJ
 // Where tests write their files: below the test cache, which is the build tree's, so
 // that two checkouts testing at once on one machine do not share a /tmp folder.
 inline std::string scratch_dir(const std::string& name) { return cache_dir() + "/scratch/" + name; }
+
+// A folder of this process alone, removed when it exits. ctest runs each test case in
+// its own process, and `ctest -j` runs several at once: two tests that wrote the same
+// scratch name read each other's files ("the file ends too early"). Every file a test
+// writes for itself goes here.
+inline const std::string& own_scratch_dir() {
+  struct Folder {
+    std::string path = scratch_dir("pid-" + std::to_string(::getpid()));
+    Folder() { std::filesystem::create_directories(path); }
+    ~Folder() {
+      std::error_code ec;
+      std::filesystem::remove_all(path, ec);
+    }
+  };
+  static const Folder folder;
+  return folder.path;
+}
 }  // namespace permjit::test

@@ -53,9 +53,7 @@ void check_command_line_error(F&& f, int col, const std::string& message) {
 }
 
 inline std::string temp_file(const std::string& name, const std::string& text) {
-  const std::filesystem::path dir = scratch_dir("e2e");
-  std::filesystem::create_directories(dir);
-  auto path = dir / name;
+  auto path = std::filesystem::path(own_scratch_dir()) / name;
   std::ofstream(path) << text;
   return path.string();
 }

@@ -11,6 +11,7 @@
 
 #include "e2e_support.hpp"
 #include "flowshop_support.hpp"
+#include "runtime/kernel_interrupter.hpp"  // StopSignals
 #include "runtime/result.hpp"
 
 using namespace permjit;
@@ -25,15 +26,14 @@ Handler handler_of(int sig) {
   return now.sa_handler;
 }
 
-// Solves `o`, raising `sig` `after` into the search: once permjit handles the signal
-// (it does only while it searches: the handler differs from the one before, the test
-// framework's), then after the delay, unless the solve has returned. `raised` says
-// whether the signal went out.
+// Solves `o`, raising `sig` `after` into the search: once permjit handles the signal as
+// a request to stop (only while it searches: StopSignals::listening(); while the module
+// compiles, a signal ends the compile and the run), then after the delay, unless the
+// solve has returned. `raised` says whether the signal went out.
 SolveResult solve_interrupted(const SolveOptions& o, int sig, std::chrono::milliseconds after, bool& raised) {
   std::atomic<bool> done{false};
   raised = false;
-  const Handler before = handler_of(sig);
-  auto handler_installed = [&] { return handler_of(sig) != before; };
+  auto handler_installed = [] { return StopSignals::listening(); };
   std::thread poker([&] {
     // Compiling comes first (a cold host compile takes seconds); a permjit that never
     // handles the signal gets it anyway, late, and the test fails on it.

@@ -13,7 +13,7 @@ using namespace permjit::test;
 namespace {
 // A fresh cache, so that the first solve compiles and the second can only hit.
 std::string fresh_cache(const std::string& name) {
-  const std::string dir = scratch_dir("one-shape-" + name);
+  const std::string dir = own_scratch_dir() + "/one-shape-" + name;
   std::filesystem::remove_all(dir);
   return dir;
 }

@@ -12,6 +12,7 @@
 #include "dsl/load_spec.hpp"
 #include "generator/generate.hpp"
 #include "runtime/ivm_checkpoint.hpp"
+#include "runtime/range_checkpoint.hpp"
 #include "runtime/record_list.hpp"
 #include "tests/test_paths.hpp"
 
@@ -118,12 +119,30 @@ void ivm_checkpoint(std::string_view input) {
   read(file.substr(0, value) + sum + file.substr(value_end));
 }
 
+void range_checkpoint(std::string_view input) {
+  const std::string file(input);
+  auto read = [](const std::string& bytes) {
+    try {
+      RangeCheckpoint c = read_range_checkpoint(scratch().write("range.ckpt", bytes));
+      range_resume_mismatch(c.id, RangeRunIdentity{});
+    } catch (const std::runtime_error&) {
+      // refused as not a checkpoint, or damaged
+    }
+  };
+  read(file);
+  // The checksum covers every byte before its line.
+  const size_t line = file.rfind("checksum ");
+  if (line == std::string::npos) return;
+  read(file.substr(0, line) + "checksum " + checkpoint_checksum(std::string_view(file).substr(0, line), "") + "\n");
+}
+
 const std::vector<Entry>& entries() {
   static const std::vector<Entry> list = {
       {"spec_to_source", spec_to_source},
       {"instance_reader", instance_reader},
       {"record_list", record_list},
       {"ivm_checkpoint", ivm_checkpoint},
+      {"range_checkpoint", range_checkpoint},
   };
   return list;
 }

@@ -226,3 +226,33 @@ TEST_CASE("state and local arrays hold at most 4096 elements", "[instance][error
   REQUIRE(l.error_count() == 1);
   check_at(l.all()[0], 9, 13, "local array 'a' would hold 8192 elements");
 }
+
+// Before: "cannot read the instance file" at [instance] with no reason, then one error
+// for the size and one for each state dimension that the instance would have given.
+TEST_CASE("an instance file that cannot be read is one error at --instance, with the OS's reason",
+          "[instance][errors]") {
+  TempFile spec("spec.toml", "[problem]\nname = \"l\"\ngoal = \"minimize\"\nsize = \"n\"\n"
+                             "[data]\nn = \"int\"\nm = \"int\"\na = \"int[n][m]\"\n"
+                             "[instance]\nformat = \"layout\"\nread = [\"n\", \"m\", \"a\"]\n"
+                             "[state]\ncost = { type = \"int\", init = \"0\" }\nfront = { type = \"int[m]\", init = \"0\" }\n"
+                             "back = { type = \"int[m]\", init = \"0\" }\n"
+                             "[branch]\nplace = { cost = \"cost + a[v][0]\" }\nbound = \"cost\"\nobjective = \"cost\"\n");
+  for (const std::string& missing : {spec.path() + ".absent", std::filesystem::temp_directory_path().string()}) {
+    LoadOptions o;
+    o.spec_path = spec.path();
+    o.instance_path = missing;
+    Diagnostics d = load_errors(o);
+    INFO(d.render());
+    REQUIRE(d.error_count() == 1);
+    const Diagnostic& e = d.all()[0];
+    CHECK(e.loc.file->path == "<command line>");
+    CHECK(e.loc.file->text == "--instance " + missing);
+    CHECK(e.loc.col == 12);
+    CHECK_THAT(e.message, Catch::Contains("cannot read the instance file '" + missing + "': "));
+    CHECK_THAT(e.message, Catch::EndsWith(missing == spec.path() + ".absent" ? "No such file or directory"
+                                                                              : "Is a directory"));
+    REQUIRE(d.all().size() == 2);  // and a note at [instance]
+    CHECK(d.all()[1].kind == Diagnostic::Kind::note);
+    CHECK(d.all()[1].loc.line == 9);
+  }
+}

@@ -1,5 +1,7 @@
 // Checkpoints of the ivm skeleton: written atomically, read back bit for bit, refused
 // when damaged or when they belong to another run.
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
@@ -20,7 +22,8 @@ IvmCheckpoint sample() {
   return c;
 }
 std::string temp_path(const std::string& name) {
-  auto dir = std::filesystem::temp_directory_path() / "permjit-unit";
+  // This process's own folder: test cases run at once in other processes (ctest -j).
+  auto dir = std::filesystem::temp_directory_path() / ("permjit-unit-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   return (dir / name).string();
 }

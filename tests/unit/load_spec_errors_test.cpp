@@ -203,6 +203,25 @@ TEST_CASE("unknown goal and missing sections", "[load_spec][errors]") {
   check_at(d.all()[1], 1, 1, "missing section [branch]");
 }
 
+// Before, the branch of an optimisation spec with a misspelt goal was judged as a count
+// problem's: one error for the goal, then one for each of bound, objective, stages and
+// refine.
+TEST_CASE("a misspelt goal is one error: the rest is checked as the goal its keys suggest", "[load_spec][errors]") {
+  auto d = spec_errors("[problem]\nname = \"g\"\ngoal = \"minimise\"\nsize = 3\n[state]\ncost = { type = \"int\", init = \"0\" }\n"
+                       "[branch]\nplace = { cost = \"cost + v\" }\nbound = \"cost\"\nobjective = \"cost\"\n"
+                       "stages = 2\nrefine = \"bound\"\n");
+  REQUIRE(d.error_count() == 1);
+  check_at(d.all()[0], 3, 8, "unknown goal 'minimise'");
+  // A count spec's keys are still judged as a count spec's.
+  auto c = spec_errors("[problem]\nname = \"g\"\ngoal = \"cuont\"\nsize = 3\n[branch]\ncandidates = \"free\"\n");
+  REQUIRE(c.error_count() == 1);
+  check_at(c.all()[0], 3, 8, "unknown goal 'cuont'");
+  // Still an error of its own, inside a spec that has one.
+  auto both = spec_errors("[problem]\nname = \"g\"\ngoal = \"cuont\"\nsize = 3\n[branch]\ncandidates = \"fre\"\n");
+  REQUIRE(both.error_count() == 2);
+  check_at(both.all()[1], 6, 15, "unknown name 'fre'");
+}
+
 TEST_CASE("a reserved name cannot be a parameter", "[load_spec][errors]") {
   auto d = spec_errors("[problem]\nname = \"r\"\ngoal = \"count\"\nsize = 3\n[params]\nfree = 2\n[branch]\n");
   REQUIRE(d.error_count() == 1);

@@ -9,6 +9,8 @@
 #include "runtime/skeletons.hpp"
 #include "runtime/solve.hpp"
 #include "tools/permjit/commands.hpp"
+#include "tools/permjit/error_report.hpp"
+#include "tools/permjit/parse_error_place.hpp"
 
 namespace {
 
@@ -28,11 +30,14 @@ void add_spec_options(CLI::App* cmd, permjit::LoadOptions& load) {
                 "search the whole tree, as if the spec declared no [symmetry] (its errors are still reported)");
 }
 
-int report(const permjit::UserErrors& e) {
-  std::cerr << e.diags.render();
-  int n = e.diags.error_count();
-  std::cerr << n << " error" << (n == 1 ? "" : "s") << '\n';
-  return 1;
+// Whether the command line asks for --json, read before it is parsed: an error of the
+// parse itself is reported as JSON too.
+bool asks_for_json(const std::vector<std::string>& args) {
+  for (const std::string& a : args) {
+    if (a == "--") return false;
+    if (a == "--json") return true;
+  }
+  return false;
 }
 
 }  // namespace
@@ -95,6 +100,9 @@ int main(int argc, char** argv) {
   CLI::Option* checkpoint_every_opt = solve_cmd->add_option("--checkpoint-every", checkpoint_every,
                                                             "ivm, cpu: seconds between checkpoints (default 60)");
   solve_cmd->add_option("--resume", solve_opts.resume, "ivm, cpu: continue the search saved in this checkpoint");
+  solve_cmd->add_flag("--check-indices", solve_opts.check_indices,
+                      "cpu: search with a checked build of the module, which reports the first array index out of "
+                      "range whose value counts, at its place in the spec (slower; docs/spec-language.md, section 13)");
   bool progress = false, quiet = false;
   solve_cmd->add_flag("--progress", progress, "print progress on stderr even when it is not a terminal");
   solve_cmd->add_flag("--quiet", quiet, "print no progress");
@@ -152,9 +160,18 @@ int main(int argc, char** argv) {
 
   app.add_subcommand("skeletons", "list the search skeletons of this build");
 
-  CLI11_PARSE(app, argc, argv);
-
+  const std::vector<std::string> args(argv + 1, argv + argc);
+  json = asks_for_json(args);
   try {
+    try {
+      app.parse(argc, argv);
+    } catch (const CLI::Success& e) {  // --help
+      return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+      std::string command;
+      for (CLI::App* sub : app.get_subcommands()) command = sub->get_name();
+      parse_error_at_place(e, args, command);
+    }
     if (*solve_cmd) {
       if (*ub_opt) solve_opts.ub = ub;
       if (*donate_after_opt) solve_opts.donate_after = donate_after;
@@ -163,6 +180,13 @@ int main(int argc, char** argv) {
       if (*improve_opt) solve_opts.improve = improve;
       if (*target_opt) solve_opts.target = target;
       if (*list_opt) solve_opts.list = list_n;
+      // One JSON object is the whole of stdout under --json; solutions written there as
+      // they are found would share it. They need a file of their own.
+      if (json && (*list_opt || solve_opts.all_optimal) && solve_opts.list_out.empty())
+        command_line_error(std::string("--json ") + (*list_opt ? "--list" : "--all-optimal"), 8,
+                           std::string("--json prints one JSON object on stdout; the solutions of ") +
+                               (*list_opt ? "--list" : "--all-optimal") + " need a place of their own",
+                           "add --out FILE");
       if (quiet) solve_opts.progress = SolveOptions::Progress::off;
       else if (progress) solve_opts.progress = SolveOptions::Progress::on;
       if (!records.empty() || solve_cmd->count("--records")) {
@@ -188,19 +212,17 @@ int main(int argc, char** argv) {
       std::cout << s.name << "\t" << (s.run ? backend_name(s.backend) : "emit") << "\t" << s.summary << '\n';
     return 0;
   } catch (const UserErrors& e) {
-    return report(e);
+    return report_user_errors(e, json);
   } catch (const SearchInterrupted& e) {
-    std::cerr << "permjit: " << e.what() << '\n';
-    return 128 + e.signal;
+    return report_failure("permjit: " + std::string(e.what()) + "\n", e.what(), 128 + e.signal, json);
   } catch (const CompileError& e) {
-    std::cerr << "permjit: error: " << e.what() << "\n" << e.log << "\nthe failing source is saved at "
-              << e.saved_source << '\n';
-    return 2;
+    std::string text = "permjit: error: " + std::string(e.what()) + "\n";
+    if (!e.log.empty()) text += e.log + "\n";
+    if (!e.saved_source.empty()) text += "the failing source is saved at " + e.saved_source + "\n";
+    return report_failure(text, e.what(), kExitOtherError, json);
   } catch (const InternalError& e) {
-    std::cerr << "permjit: " << e.what() << '\n';
-    return 3;
+    return report_failure("permjit: " + std::string(e.what()) + "\n", e.what(), kExitInternalError, json);
   } catch (const std::exception& e) {
-    std::cerr << "permjit: error: " << e.what() << '\n';
-    return 2;
+    return report_failure("permjit: error: " + std::string(e.what()) + "\n", e.what(), kExitOtherError, json);
   }
 }
