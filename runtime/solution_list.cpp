@@ -22,14 +22,25 @@ SolutionList::SolutionList(const std::string& out, ListFormat format, unsigned l
   last_flush_ = std::chrono::steady_clock::now();
 }
 
+SolutionList::SolutionList(Sink sink, unsigned long long limit, bool with_objective)
+    : sink_(std::move(sink)), shown_("sink"), format_(ListFormat::lines), limit_(limit), with_objective_(with_objective) {}
+
 SolutionList::~SolutionList() {
   if (owned_) std::fclose(file_);
-  else std::fflush(file_);
+  else if (file_) std::fflush(file_);
 }
 
 bool SolutionList::take(std::span<const int> perm, long long objective) {
   std::lock_guard<std::mutex> g(lock_);
   if (limit_ > 0 && taken_ >= limit_) return false;
+  if (sink_) {
+    if (closed_ || !sink_(perm, objective)) {
+      closed_ = true;
+      return false;
+    }
+    ++taken_;
+    return true;
+  }
   ++taken_;
   line_.clear();
   if (format_ == ListFormat::json) {
@@ -59,6 +70,7 @@ unsigned long long SolutionList::taken() const {
 
 void SolutionList::finish() {
   std::lock_guard<std::mutex> g(lock_);
+  if (!file_) return;
   if (std::fflush(file_) != 0 || std::ferror(file_))
     throw std::runtime_error("writing the solutions to " + shown_ + " failed: " + std::strerror(errno));
 }
