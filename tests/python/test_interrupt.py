@@ -1,5 +1,6 @@
 # Ctrl-C (SIGINT) during a cpu search stops it, and solve returns the partial result;
-# Python's own handler is back afterwards.
+# Python's own handler is back afterwards. The signals come from a Python thread that
+# runs while solve() searches: it could not if the search held the GIL.
 import os
 import signal
 import threading
