@@ -374,6 +374,8 @@ class Reader {
     if (!t) {
       if (!spec_.data.empty())
         d_.error(spec_.data.front().loc, "data items need an [instance] section saying how to read them");
+      else if (!opts_.instance_values.empty())  // each is reported as no data item of the spec
+        load_instance_values(spec_, opts_.instance_values, d_);
       return;
     }
     auto fmt = t->get("format");
@@ -445,6 +447,14 @@ class Reader {
     for (const auto& item : spec_.data)
       if (!covered.count(item.name)) d_.error(item.loc, "data item '" + item.name + "' is not read by [instance]");
     if (d_.has_errors()) return;
+    if (!opts_.instance_values.empty()) {
+      if (!opts_.instance_path.empty())
+        d_.error(Loc{make_source("<command line>", "--instance " + opts_.instance_path), 1, 12},
+                 "the instance is given twice: as a file and as named values", "give one of them");
+      else
+        load_instance_values(spec_, opts_.instance_values, d_);
+      return;
+    }
     if (opts_.instance_path.empty()) {
       if (opts_.need_instance)
         d_.error(spec_.instance.loc, "this spec reads its data from an instance file; give one with --instance FILE");
@@ -810,7 +820,7 @@ ProblemSpec load_spec(const LoadOptions& opts) {
                        "shape)");
   Diagnostics d;
   ProblemSpec spec;
-  spec.file = read_source(opts.spec_path);
+  spec.file = opts.spec_text ? make_source(opts.spec_path, *opts.spec_text) : read_source(opts.spec_path);
   if (!spec.file) {
     d.error(Loc{make_source(opts.spec_path, ""), 0, 0}, "cannot read the spec file: " + unreadable_reason(opts.spec_path));
     throw UserErrors(std::move(d));

@@ -1,8 +1,10 @@
 // The front of the pipeline: spec.toml (+ --param, + instance) -> checked ProblemSpec.
 #pragma once
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "dsl/instance_values.hpp"
 #include "dsl/spec.hpp"
 
 namespace permjit {
@@ -23,6 +25,13 @@ struct LoadOptions {
   std::string data = "run-time";
   // --no-symmetry: read [symmetry] (its errors are reported) but search the whole tree.
   bool ignore_symmetry = false;
+  // For programs that embed permjit (last, so that aggregate initialisations of the
+  // fields above stay as they are):
+  // The spec's text, when a program holds it rather than a file: spec_path is then only
+  // the name its diagnostics show (e.g. "<string>").
+  std::optional<std::string> spec_text;
+  // The instance as named values instead of a file (dsl/instance_values.hpp); not both.
+  std::vector<InstanceValue> instance_values;
 };
 
 // Reads, checks and loads everything it can, collecting every error; throws UserErrors

@@ -268,7 +268,7 @@ void run_ivm(SkeletonRun& run, IvmRanks& ranks) {
                                         dev.sm_count;
   }
   const bool show = opts.progress == SolveOptions::Progress::on ||
-                    (opts.progress == SolveOptions::Progress::automatic && stderr_is_terminal());
+                    (opts.progress == SolveOptions::Progress::automatic && (stderr_is_terminal() || opts.on_progress));
   const bool checkpoints = !opts.checkpoint.empty();
   // What a fresh run's GPUs start from: the start incumbent; a resume's, the saved one.
   PjGpuResults resumed{};
@@ -387,7 +387,7 @@ void run_ivm(SkeletonRun& run, IvmRanks& ranks) {
     return;
   }
 
-  ProgressMeter meter(r.skeleton, show);
+  ProgressMeter meter = show && opts.on_progress ? ProgressMeter(r.skeleton, opts.on_progress) : ProgressMeter(r.skeleton, show);
   meter.start(elapsed_before);
   const double space = pj_ivm::space_size(L);
   double next_checkpoint = elapsed() + opts.seconds_between_checkpoints();

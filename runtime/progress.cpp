@@ -27,6 +27,11 @@ std::string format_progress(const std::string& who, const ProgressSample& s, dou
 }
 
 void ProgressMeter::print(const ProgressSample& s) {
+  if (sink_) {
+    sink_(s);
+    last_elapsed_ = s.elapsed;
+    return;
+  }
   double dt = s.elapsed - last_elapsed_;
   const unsigned long long before = last_evaluated_.value_or(s.evaluated);
   double rate = dt > 0 && last_evaluated_ ? static_cast<double>(s.evaluated - before) / dt : 0.0;

@@ -2,6 +2,7 @@
 // rate, the incumbent, the time spent and an estimate of the time left, at most once a
 // second. Skeletons that know their explored share (`ivm`) feed it.
 #pragma once
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -23,6 +24,9 @@ class ProgressMeter {
  public:
   // enabled: --progress, or stderr is a terminal and not --quiet.
   ProgressMeter(std::string who, bool enabled, double period_s = 1.0) : who_(std::move(who)), on_(enabled), period_(period_s) {}
+  // Samples go to `sink` instead of stderr (a program's own display).
+  ProgressMeter(std::string who, std::function<void(const ProgressSample&)> sink, double period_s = 1.0)
+      : who_(std::move(who)), on_(true), period_(period_s), sink_(std::move(sink)) {}
   bool enabled() const { return on_; }
   // The search starts (or resumes) at `elapsed` seconds.
   void start(double elapsed) { last_elapsed_ = elapsed; }
@@ -42,6 +46,7 @@ class ProgressMeter {
   double last_elapsed_ = 0;
   std::optional<unsigned long long> last_evaluated_;  // unknown before the first line
   bool printed_ = false;
+  std::function<void(const ProgressSample&)> sink_;
 };
 
 // Whether progress is shown by default: stderr is a terminal.

@@ -32,8 +32,11 @@ SolutionList::SolutionList(const std::string& out, ListFormat format, unsigned l
   last_flush_ = std::chrono::steady_clock::now();
 }
 
+SolutionList::SolutionList(Sink sink, unsigned long long limit, bool with_objective)
+    : sink_(std::move(sink)), shown_("sink"), format_(ListFormat::lines), limit_(limit), with_objective_(with_objective) {}
+
 bool SolutionList::open() {
-  if (file_) return true;
+  if (file_ || sink_) return true;
   if (!open_error_.empty()) return false;
   file_ = std::fopen(out_.c_str(), "w");
   if (!file_) {
@@ -47,12 +50,20 @@ bool SolutionList::open() {
 SolutionList::~SolutionList() {
   if (!file_) return;
   if (owned_) std::fclose(file_);
-  else std::fflush(file_);
+  else if (file_) std::fflush(file_);
 }
 
 bool SolutionList::take(std::span<const int> perm, long long objective) {
   std::lock_guard<std::mutex> g(lock_);
   if (limit_ > 0 && taken_ >= limit_) return false;
+  if (sink_) {
+    if (closed_ || !sink_(perm, objective)) {
+      closed_ = true;
+      return false;
+    }
+    ++taken_;
+    return true;
+  }
   if (!open()) return false;  // the search stops; finish() reports why
   ++taken_;
   line_.clear();
@@ -83,6 +94,7 @@ unsigned long long SolutionList::taken() const {
 
 void SolutionList::finish() {
   std::lock_guard<std::mutex> g(lock_);
+  if (sink_) return;
   if (!open()) throw std::runtime_error(open_error_);
   if (std::fflush(file_) != 0 || std::ferror(file_))
     throw std::runtime_error("writing the solutions to " + shown_ + " failed: " + std::strerror(errno));

@@ -6,6 +6,7 @@
 #pragma once
 #include <chrono>
 #include <cstdio>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <span>
@@ -17,11 +18,18 @@ enum class ListFormat { lines, json };
 
 class SolutionList {
  public:
+  // A program that takes the solutions itself (the Python package's iterator): called
+  // under the list's lock, from the search's threads; false stops the search as a limit
+  // does (the consumer wants no more).
+  using Sink = std::function<bool(std::span<const int> perm, long long objective)>;
+
   // `out` empty: stdout. `limit` 0: no limit. Throws a located user error when `out`
   // cannot be written. The file is opened (and emptied) at the first solution or at
   // finish(), not here: the list is made before the module compiles, and a run that
   // ends during the compile (a signal, a compile error) left the user's file empty.
   SolutionList(const std::string& out, ListFormat format, unsigned long long limit, bool with_objective);
+  // Solutions go to `sink` instead of a file; destination() is "sink".
+  SolutionList(Sink sink, unsigned long long limit, bool with_objective);
   ~SolutionList();
   SolutionList(const SolutionList&) = delete;
   SolutionList& operator=(const SolutionList&) = delete;
@@ -36,6 +44,8 @@ class SolutionList {
  private:
   mutable std::mutex lock_;
   std::FILE* file_ = nullptr;
+  Sink sink_;
+  bool closed_ = false;  // the sink declined a solution
   bool owned_ = false;
   std::string out_;  // --out, opened by open(); empty: stdout
   // Under lock_: opens --out; false when it cannot (open_error_ says why). take() is

@@ -232,7 +232,9 @@ SolveResult solve(const SolveOptions& given) {
   opts.ub = start_incumbent(given, p.spec.goal);
   // Opened once every user error is known: a wrong option leaves no file behind.
   std::optional<SolutionList> list;
-  if (opts.list || opts.all_optimal)
+  if ((opts.list || opts.all_optimal) && opts.list_sink)
+    list.emplace(opts.list_sink, opts.list.value_or(0), optimises(p.spec.goal));
+  else if (opts.list || opts.all_optimal)
     list.emplace(opts.list_out, opts.list_format == "json" ? ListFormat::json : ListFormat::lines,
                  opts.list.value_or(0), optimises(p.spec.goal));
   // --all-optimal: a plain search first, for the optimum (list_all_optimal lists).

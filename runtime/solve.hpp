@@ -9,7 +9,9 @@
 #include "dsl/load_spec.hpp"
 #include "generator/generate.hpp"
 #include "runtime/compile_unit.hpp"
+#include "runtime/progress.hpp"
 #include "runtime/result.hpp"
+#include "runtime/solution_list.hpp"
 
 namespace permjit {
 
@@ -48,6 +50,9 @@ struct SolveOptions {
   std::string list_out;                        // --out FILE: where they go; empty: stdout
   std::string list_format;                     // lines (when empty) | json
   unsigned long long list_buffer = 0;          // dfs, ivm: solutions the device buffer holds at first; 0: 65,536
+  // A program's own taker of the listed solutions (runtime/solution_list.hpp), instead
+  // of list_out: --list and --all-optimal hand it every solution.
+  SolutionList::Sink list_sink;
 
   // ivm skeleton (docs/skeletons.md)
   unsigned long long explorers = 0;  // 0: as many as the device holds at once
@@ -61,6 +66,9 @@ struct SolveOptions {
   std::optional<double> checkpoint_every;  // seconds between checkpoints; unset: kDefaultCheckpointEvery
   std::string resume;                // continue from this checkpoint
   enum class Progress { automatic, on, off } progress = Progress::automatic;
+  // A program's own progress display: called with each sample instead of a line on
+  // stderr, whether or not stderr is a terminal (unless progress is off).
+  std::function<void(const ProgressSample&)> on_progress;
 
   // The defaults of the options above, named once.
   static constexpr int kDefaultBlockSize = 128;

@@ -3,7 +3,7 @@
 # CUDA toolkit (NVRTC and its headers) is present. Safe to run again.
 set -euo pipefail
 
-packages=(cmake g++ make python3 libtomlplusplus-dev catch2 libcli11-dev libfmt-dev
+packages=(cmake g++ make python3 python3-dev python3-pip libtomlplusplus-dev catch2 libcli11-dev libfmt-dev
           nlohmann-json3-dev libxxhash-dev llvm-14-tools
           libopenmpi-dev openmpi-bin)
 missing=()
@@ -16,6 +16,19 @@ if ((${#missing[@]})); then
   [ "$(id -u)" -eq 0 ] || sudo="sudo"
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+# The Python package: nanobind builds its module (scripts/build.sh, pip install .),
+# pytest and numpy run its tests (tests/python). From PyPI, for the python3 on PATH; a
+# Debian python3 that refuses pip (PEP 668) gets them in the user's site-packages.
+py_missing=()
+for m in nanobind pytest numpy; do
+  python3 -c "import $m" 2>/dev/null || py_missing+=("$m")
+done
+if ((${#py_missing[@]})); then
+  echo "installing for python3: ${py_missing[*]}"
+  python3 -m pip install -q "${py_missing[@]}" 2>/dev/null ||
+    python3 -m pip install -q --user --break-system-packages "${py_missing[@]}"
 fi
 
 cuda_root="${CUDAToolkit_ROOT:-/usr/local/cuda}"
