@@ -166,6 +166,7 @@ void apply_table(Opts& o, const nb::dict& kw, const Table<Opts>& table, const ch
 
 LoadOptions load_options(const nb::dict& load) {
   LoadOptions l;
+  l.data = "auto";  // the command line's default: the module makes the CLI's choice (data=)
   l.spec_path = nb::cast<std::string>(load["spec_path"]);
   l.spec_text = nb::cast<std::optional<std::string>>(load["spec_text"]);
   l.params = nb::cast<std::vector<std::string>>(load["params"]);
