@@ -12,6 +12,7 @@
 #include "errors.hpp"
 #include "kept_signal_handlers.hpp"
 #include "options.hpp"
+#include "runtime/kernel_interrupter.hpp"  // StopSignals
 #include "runtime/version.hpp"
 #include "solution_stream.hpp"
 
@@ -95,6 +96,9 @@ NB_MODULE(_permjit, m) {
   m.def("solve_json", &solve_json, nb::arg("load"), nb::arg("options"), nb::arg("progress"), nb::arg("on_progress").none());
   m.def("emit_text", &emit_text, nb::arg("load"), nb::arg("options"));
   m.def("check_text", &check_text, nb::arg("load"), nb::arg("options"));
+  // Whether a search listens for SIGINT and SIGTERM now (a request to stop with the
+  // partial result); while a module compiles they end the run (SearchInterrupted).
+  m.def("search_listening", &StopSignals::listening);
   nb::class_<SolutionStream>(m, "SolutionStream")
       .def("__init__",
            [](SolutionStream* self, const nb::dict& load, const nb::dict& kw) {
