@@ -16,8 +16,11 @@ name="$1" seconds="$2"
 shift 2
 build="${PERMJIT_FUZZ_BUILD_DIR:-build-fuzz}"
 cuda_root="${CUDAToolkit_ROOT:-/usr/local/cuda}"
+# The tests' configuration needs the benchmark instances: $PERMJIT_INSTANCES_DIR when set
+# (a worktree is not always beside ../shared).
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCUDAToolkit_ROOT="$cuda_root" \
-  -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DPERMJIT_FUZZ=ON >/dev/null
+  -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DPERMJIT_FUZZ=ON \
+  ${PERMJIT_INSTANCES_DIR:+-DPERMJIT_INSTANCES_DIR="$PERMJIT_INSTANCES_DIR"} >/dev/null
 cmake --build "$build" -j "$(nproc)" --target "fuzz_$name"
 root="$PWD"
 mkdir -p "$build/corpus/$name" "$build/findings/$name"
