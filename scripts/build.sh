@@ -13,5 +13,10 @@ if python3 -c "import nanobind" 2>/dev/null; then
 else
   echo "warning: nanobind not found for python3: the Python module and its tests are not built" >&2
 fi
-cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCUDAToolkit_ROOT="$cuda_root" "${python[@]}" >/dev/null
+# ccache, when installed, makes rebuilds of other checkouts of the tree cheap.
+launcher=()
+if command -v ccache >/dev/null; then
+  launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
+fi
+cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCUDAToolkit_ROOT="$cuda_root" "${python[@]}" "${launcher[@]}" >/dev/null
 cmake --build "$build" -j "$(nproc)" ${1:+--target "$@"}
