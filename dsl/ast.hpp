@@ -17,8 +17,22 @@ const char* type_name(Type t);
 
 struct Symbol;
 
-// The two-set reductions (Expr::Kind::pair_reduce); dsl/pair_ops.hpp names them.
-enum class PairOp : uint8_t { assign, arborescence, minprod };
+// The builtins of the language, in the order of their table (dsl/builtins.hpp, which
+// also says how to add one). The checker resolves each builtin name, call and
+// reduction to one of these; later stages switch on it.
+enum class Builtin : uint8_t {
+  none,
+  // Names: values of the node (Symbol::Kind::builtin).
+  d, last, first, free, all, v, perm,
+  // Functions: f(a, ...) (Expr::Kind::call).
+  min, max, abs, bit, test, popcount, lowest,
+  // Reductions: f(x in S: body) or f(x in lo..hi: body) (Expr::Kind::reduce).
+  sum, count, min_of, max_of,
+  // Two-set reductions: f(i in S, j in T: cost) (Expr::Kind::pair_reduce).
+  assign, arborescence, minprod,
+  // argsort(x in lo..hi: key, ...)[k] (Expr::Kind::argsort).
+  argsort,
+};
 
 struct Expr {
   enum class Kind { int_lit, bool_lit, name, unary, binary, cond, call, index, reduce, let, argsort, pair_reduce };
@@ -37,7 +51,9 @@ struct Expr {
   bool over_range = false;  // reduce (or side A) over lo..hi instead of a set
   std::string var2;          // pair_reduce: the bound name of side B
   bool over_range2 = false;  // pair_reduce: side B over lo..hi
-  PairOp pair = PairOp::assign;  // pair_reduce: which one
+  // call, reduce: which builtin, filled by the checker; pair_reduce, argsort: filled by
+  // the parser (their syntax is their own).
+  Builtin builtin = Builtin::none;
 
   Type type = Type::error;
   const Symbol* sym = nullptr;  // name, index base; the bound variable of reduce / let

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "dsl/pair_ops.hpp"
+#include "dsl/builtins.hpp"
 #include "dsl/static_eval.hpp"
 
 namespace permjit {
@@ -32,21 +32,6 @@ std::string did_you_mean(const std::string& name, const std::vector<std::string>
 }
 
 namespace {
-
-struct Builtin {
-  const char* name;
-  Type type;
-  bool needs_value;  // only where a value is being placed
-  const char* meaning;
-};
-const Builtin kBuiltins[] = {
-    {"d", Type::int_, false, "depth: the number of values placed"},
-    {"last", Type::int_, false, "the value placed last"},
-    {"first", Type::int_, false, "the value placed first"},
-    {"free", Type::bits, false, "the set of values not yet placed"},
-    {"all", Type::bits, false, "the set of all values 0..size-1"},
-    {"v", Type::int_, true, "the value being placed"},
-};
 
 class Checker {
  public:
@@ -130,29 +115,21 @@ class Checker {
     }
     const Symbol& s = it->second;
     if (s.kind == Symbol::Kind::builtin) {
-      if (ctx_.path && s.name != "perm" && s.name != "all") {
+      const BuiltinInfo& b = builtin_info(s.builtin);
+      if (ctx_.path && !b.in_path) {
         err(e.loc, "'" + s.name + "' belongs to placement problems and is not defined in " + ctx_.where,
             "a path problem's node is its permutation `perm` and its state variables");
         return nullptr;
       }
-      if (s.name == "perm" && !ctx_.node) {
-        err(e.loc, "'perm' (the node's permutation) is not defined in " + std::string(ctx_.where),
-            "this expression is evaluated once, before the search, not at a node");
+      spec_.used_builtins.insert(b.id);
+      const std::string undefined = "'" + s.name + "' (" + b.meaning + ") is not defined in " + ctx_.where;
+      if (b.needs_value && !ctx_.value) {
+        err(e.loc, undefined, "'v' exists in branch.filter and branch.place only");
         return nullptr;
       }
-      spec_.used_builtins.insert(s.name);
-      for (const auto& b : kBuiltins) {
-        if (e.text != b.name) continue;
-        if (b.needs_value && !ctx_.value) {
-          err(e.loc, std::string("'") + b.name + "' (" + b.meaning + ") is not defined in " + ctx_.where,
-              "'v' exists in branch.filter and branch.place only");
-          return nullptr;
-        }
-        if (!b.needs_value && !ctx_.node && e.text != "all") {
-          err(e.loc, std::string("'") + b.name + "' (" + b.meaning + ") is not defined in " + ctx_.where,
-              "this expression is evaluated once, before the search, not at a node");
-          return nullptr;
-        }
+      if (b.at_node && !ctx_.node) {
+        err(e.loc, undefined, "this expression is evaluated once, before the search, not at a node");
+        return nullptr;
       }
     }
     if (s.kind == Symbol::Kind::state && !ctx_.node) {
@@ -237,42 +214,34 @@ class Checker {
     return err(e.loc, "unknown operator '" + op + "'");
   }
 
+  // A function call, resolved here once (e.builtin); its arity and argument types come
+  // from the builtins table.
   Type call(Expr& e) {
     const std::string& f = e.text;
-    auto arity = [&](size_t lo, size_t hi) {
-      if (e.args.size() >= lo && e.args.size() <= hi) return true;
+    const BuiltinInfo* b = builtin_named(f, BuiltinForm::call);
+    if (!b) {
+      for (auto& a : e.args) expr(*a);
+      std::vector<std::string> callable;
+      for (const BuiltinInfo& c : builtins())
+        if (c.form != BuiltinForm::name) callable.emplace_back(c.name);
+      return err(e.loc, "unknown function '" + f + "'", did_you_mean(f, callable));
+    }
+    e.builtin = b->id;
+    const size_t lo = b->min_args, hi = b->max_args == kAnyCount ? SIZE_MAX : b->max_args;
+    if (e.args.size() < lo || e.args.size() > hi) {
       std::string want = lo == hi ? std::to_string(lo) : (hi == SIZE_MAX ? "at least " + std::to_string(lo)
                                                                            : std::to_string(lo) + " to " + std::to_string(hi));
-      err(e.loc, f + "() takes " + want + " argument(s), given " + std::to_string(e.args.size()));
-      return false;
-    };
+      return err(e.loc, f + "() takes " + want + " argument(s), given " + std::to_string(e.args.size()));
+    }
     bool ok = true;
-    if (f == "min" || f == "max") {
-      if (!arity(2, SIZE_MAX)) return Type::error;
-      for (auto& a : e.args) ok &= want(*a, Type::int_, (f + "() argument").c_str()) != Type::error;
-      return ok ? Type::int_ : Type::error;
+    for (size_t i = 0; i < e.args.size(); ++i) {
+      static const char* const kOrdinal[] = {"first", "second", "third", "fourth"};
+      const std::string role = hi == 1 || hi == SIZE_MAX ? f + "() argument"
+                               : i < std::size(kOrdinal) ? std::string("the ") + kOrdinal[i] + " argument of " + f + "()"
+                                                         : "argument " + std::to_string(i + 1) + " of " + f + "()";
+      ok &= want(*e.args[i], b->arg_types[std::min<size_t>(i, b->arg_types.size() - 1)], role.c_str()) != Type::error;
     }
-    if (f == "abs") {
-      if (!arity(1, 1)) return Type::error;
-      return want(*e.args[0], Type::int_, "abs() argument");
-    }
-    if (f == "bit") {
-      if (!arity(1, 1)) return Type::error;
-      return want(*e.args[0], Type::int_, "bit() argument") == Type::error ? Type::error : Type::bits;
-    }
-    if (f == "test") {
-      if (!arity(2, 2)) return Type::error;
-      ok &= want(*e.args[0], Type::bits, "the first argument of test()") != Type::error;
-      ok &= want(*e.args[1], Type::int_, "the second argument of test()") != Type::error;
-      return ok ? Type::bool_ : Type::error;
-    }
-    if (f == "popcount" || f == "lowest") {
-      if (!arity(1, 1)) return Type::error;
-      return want(*e.args[0], Type::bits, (f + "() argument").c_str()) == Type::error ? Type::error : Type::int_;
-    }
-    for (auto& a : e.args) expr(*a);
-    return err(e.loc, "unknown function '" + f + "'",
-               did_you_mean(f, {"min", "max", "abs", "bit", "test", "popcount", "lowest", "sum", "count"}));
+    return ok ? b->type : Type::error;
   }
 
   Type index(Expr& e) {
@@ -296,6 +265,9 @@ class Checker {
   }
 
   Type reduce(Expr& e) {
+    const BuiltinInfo* r = builtin_named(e.text, BuiltinForm::reduce);
+    PJ_INTERNAL_ASSERT(r, "the parser made a reduction of '" + e.text + "'");
+    e.builtin = r->id;
     bool ok = true;
     if (e.over_range) {
       ok &= want(*e.args[0], Type::int_, "the start of a range") != Type::error;
@@ -309,10 +281,10 @@ class Checker {
     Type body = expr(*e.args.back());
     scope_.resize(mark);
     if (!ok || body == Type::error) return Type::error;
-    Type need = e.text == "count" ? Type::bool_ : Type::int_;
+    const Type need = r->body;
     if (body != need)
       return err(e.args.back()->loc, "the body of " + e.text + "() must be " + type_name(need) + ", found " + type_name(body));
-    return Type::int_;
+    return r->type;
   }
 
   // argsort(x in lo..hi: keys...)[position]: the position-th value of lo..hi in the
@@ -337,7 +309,7 @@ class Checker {
   // each side a set or a range of ints; a cost sees both names, each of minprod's
   // values its own.
   Type pair_reduce(Expr& e) {
-    const bool assign = pair_op_info(e.pair).cost_matrix;
+    const bool assign = builtin_info(e.builtin).cost_matrix;
     const size_t b = side_b(e), body = first_body(e);
     bool ok = true;
     auto side = [&](size_t at, bool range, const std::string& var) {

@@ -1,6 +1,7 @@
 #include "dsl/load_path.hpp"
 
 
+#include "dsl/builtins.hpp"
 #include "dsl/checker.hpp"
 #include "dsl/start_data.hpp"
 #include "dsl/static_eval.hpp"
@@ -195,7 +196,7 @@ class PathReader {
     // h = sum(pos in 0..size: term): the checker binds `pos`, the generator reuses it.
     Loc at = term->loc;
     auto sum = std::make_unique<Expr>(Expr::Kind::reduce, at);
-    sum->text = "sum";
+    sum->text = builtin_info(Builtin::sum).name;
     sum->var = "pos";
     sum->over_range = true;
     auto lo = std::make_unique<Expr>(Expr::Kind::int_lit, at);

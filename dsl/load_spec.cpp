@@ -15,7 +15,7 @@
 #include "dsl/instance.hpp"
 #include "dsl/load_path.hpp"
 #include "dsl/load_symmetry.hpp"
-#include "dsl/pair_ops.hpp"
+#include "dsl/builtins.hpp"
 #include "dsl/parser.hpp"
 #include "dsl/static_eval.hpp"
 #include "dsl/toml_depth.hpp"
@@ -24,15 +24,16 @@
 namespace permjit {
 namespace {
 
-// Names the language reserves: builtins and functions.
-const std::set<std::string> kReserved = {"perm", "pos", "d",   "v",    "last", "first", "free",     "all",    "min",  "max",
-                                         "abs", "bit",  "test", "sum",   "popcount", "lowest", "count", "int",
-                                         "bits", "bool", "in",  "let",   "for",      "true",   "false",
-                                         "var", "if", "else", "return", "argsort"};
+// Names the language reserves besides the builtins' (dsl/builtins.hpp): keywords, type
+// names and `pos`, a path heuristic's position.
+const std::set<std::string> kReserved = {"pos", "int", "bits", "bool", "in",   "let",    "for",
+                                         "true", "false", "var", "if", "else", "return"};
 
-// Reserved too: the two-set reductions' names (dsl/pair_ops.hpp).
 bool reserved(const std::string& name) {
-  return kReserved.count(name) || pair_op_named(name) != nullptr;
+  if (kReserved.count(name)) return true;
+  for (const BuiltinInfo& b : builtins())
+    if (b.name == name) return true;
+  return false;
 }
 
 class Reader {
@@ -312,13 +313,13 @@ class Reader {
   }
 
   void add_builtins() {
-    for (const char* b : {"d", "last", "first", "v"})
-      spec_.symbols.emplace(b, Symbol{Symbol::Kind::builtin, b, Type::int_, {}, std::nullopt, nullptr, {}});
-    for (const char* b : {"free", "all"})
-      spec_.symbols.emplace(b, Symbol{Symbol::Kind::builtin, b, Type::bits, {}, std::nullopt, nullptr, {}});
-    // A path problem's node is a whole permutation; its length is set once the size is known.
-    if (spec_.goal == Goal::path)
-      spec_.symbols.emplace("perm", Symbol{Symbol::Kind::builtin, "perm", Type::int_, {0}, std::nullopt, nullptr, {}});
+    for (const BuiltinInfo& b : builtins()) {
+      if (b.form != BuiltinForm::name || (b.path_only && spec_.goal != Goal::path)) continue;
+      // An array's dimensions (a path problem's `perm`) are set once the size is known.
+      Symbol s{Symbol::Kind::builtin, std::string(b.name), b.type, std::vector<int64_t>(b.dims, 0), std::nullopt, nullptr, {}};
+      s.builtin = b.id;
+      spec_.symbols.emplace(s.name, std::move(s));
+    }
   }
 
   // A type string: "int", "bits", "int[n][m]". Returns false after reporting.
@@ -744,9 +745,10 @@ class Reader {
       d_.error(b.place_back.loc, "branch.place_back needs branch.ends = 2 (values placed at both ends)",
                "add ends = 2 to [branch]");
     if (b.ends == 2)
-      for (const char* name : {"first", "last"})
-        if (spec_.used_builtins.count(name))
-          d_.error(b.ends_loc, std::string("'") + name + "' is not defined when values are placed at both ends (ends = 2)");
+      for (Builtin one_end : {Builtin::first, Builtin::last})
+        if (spec_.used_builtins.count(one_end))
+          d_.error(b.ends_loc, "'" + std::string(builtin_info(one_end).name) +
+                                   "' is not defined when values are placed at both ends (ends = 2)");
   }
 
   void read_place(const toml::node& n, const std::string& key, Placement& p) {

@@ -5,7 +5,7 @@
 #include <unordered_map>
 
 #include "dsl/lexer.hpp"
-#include "dsl/pair_ops.hpp"
+#include "dsl/builtins.hpp"
 
 namespace permjit {
 namespace {
@@ -15,8 +15,6 @@ namespace {
 const std::vector<std::vector<std::string>> kLevels = {
     {"||"}, {"&&"}, {"|"}, {"^"}, {"&"}, {"==", "!="}, {"<", "<=", ">", ">="},
     {"<<", ">>"}, {"+", "-"}, {"*", "/", "%"}};
-
-const std::vector<std::string> kReductions = {"sum", "min", "max", "count"};
 
 struct ParseFailed {};
 
@@ -330,10 +328,10 @@ class Parser {
         return e;
       }
       take();
-      if (name == "argsort") return argsort(loc);
-      if (const PairOpInfo* op = pair_op_named(name)) return pair_reduce(*op, loc);
-      bool reduction = false;
-      for (const auto& r : kReductions) reduction |= r == name;
+      // Builtins with a syntax of their own; the checker resolves calls and reductions.
+      if (builtin_named(name, BuiltinForm::argsort)) return argsort(loc);
+      if (const BuiltinInfo* op = builtin_named(name, BuiltinForm::pair_reduce)) return pair_reduce(*op, loc);
+      const bool reduction = builtin_named(name, BuiltinForm::reduce) != nullptr;
       if (reduction && peek().kind == Token::Kind::ident && is_keyword("in", 1)) return reduce(name, loc);
       auto e = std::make_unique<Expr>(Expr::Kind::call, loc);
       e->text = name;
@@ -353,6 +351,7 @@ class Parser {
   // argsort(x in lo..hi: key, ...)[position]: a sequence, so one element is taken.
   ExprPtr argsort(const Loc& loc) {
     auto e = std::make_unique<Expr>(Expr::Kind::argsort, loc);
+    e->builtin = Builtin::argsort;
     e->var = expect_ident("a variable after 'argsort(' (argsort(x in lo..hi: key)[i])");
     if (!is_keyword("in")) fail(peek().loc, "expected 'in' after the variable of argsort, found " + describe(peek()));
     take();
@@ -382,12 +381,12 @@ class Parser {
 
   // assign(i in S, j in T: cost), arborescence(i in S, j in T: cost) and minprod(x in
   // S: a, y in T: b): two bound names, each over a set or a range.
-  ExprPtr pair_reduce(const PairOpInfo& op, const Loc& loc) {
+  ExprPtr pair_reduce(const BuiltinInfo& op, const Loc& loc) {
     const bool assign = op.cost_matrix;
     const std::string shape(op.shape);
     auto e = std::make_unique<Expr>(Expr::Kind::pair_reduce, loc);
     e->text = op.name;
-    e->pair = op.op;
+    e->builtin = op.id;
     auto side = [&](std::string& var, bool& range, const char* which) {
       var = expect_ident((std::string("the ") + which + " variable of " + shape).c_str());
       if (!is_keyword("in"))

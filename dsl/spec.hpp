@@ -40,6 +40,7 @@ struct Symbol {
   // Data arrays read at run time (dsl/run_time_data.hpp): `values` is null and code may
   // assume only that every element lies in this range, the array's value class.
   std::optional<std::pair<int64_t, int64_t>> run_time_range;
+  Builtin builtin = Builtin::none;  // Kind::builtin: which one
   bool is_array() const { return !dims.empty(); }
 };
 
@@ -147,7 +148,7 @@ struct ProblemSpec {
   std::optional<ValueSymmetry> symmetry;
 
   // Builtins that some expression reads (the generator leaves the others out of Node).
-  std::set<std::string> used_builtins;
+  std::set<Builtin> used_builtins;
   // Every name the expressions can see, by name: params, data, state, builtins.
   std::map<std::string, Symbol> symbols;
   // --data auto: the instance's values are loaded compiled in, and where they live is

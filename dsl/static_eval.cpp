@@ -4,7 +4,7 @@
 #include <bit>
 #include <map>
 
-#include "dsl/pair_ops.hpp"
+#include "dsl/builtins.hpp"
 #include "dsl/pair_solvers.hpp"
 
 namespace permjit {
@@ -178,7 +178,7 @@ class Eval {
     auto as = side(e, 0, e.over_range), bs = side(e, side_b(e), e.over_range2);
     if (!as || !bs) return std::nullopt;
     const size_t body = first_body(e);
-    if (pair_op_info(e.pair).cost_matrix) {
+    if (builtin_info(e.builtin).cost_matrix) {
       std::vector<std::vector<int64_t>> cost(as->size(), std::vector<int64_t>(bs->size()));
       for (size_t a = 0; a < as->size(); ++a)
         for (size_t b = 0; b < bs->size(); ++b) {
@@ -190,7 +190,7 @@ class Eval {
         }
       locals_.erase(e.sym);
       locals_.erase(e.sym2);
-      if (e.pair == PairOp::arborescence) return min_cost_arborescence(*as, *bs, cost);
+      if (e.builtin == Builtin::arborescence) return min_cost_arborescence(*as, *bs, cost);
       return min_cost_assignment(cost);
     }
     std::vector<int64_t> va, vb;

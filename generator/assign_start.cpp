@@ -20,7 +20,7 @@ const Expr* first_assign(const Block& block) {
 // Depth first, arguments in order: a prelude's `let` before the value that reads it.
 const Expr* first_assign(const Expr* e) {
   if (!e) return nullptr;
-  if (e->kind == Expr::Kind::pair_reduce && e->pair == PairOp::assign) return e;
+  if (e->kind == Expr::Kind::pair_reduce && e->builtin == Builtin::assign) return e;
   for (const ExprPtr& a : e->args)
     if (const Expr* found = first_assign(a.get())) return found;
   return nullptr;

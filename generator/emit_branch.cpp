@@ -107,11 +107,11 @@ void emit_placement(GenContext& g, const char* name, const Placement& how, const
     g.out.generated_place();
   }
   g.out.line("c.free = p.free & ~vb;");
-  if (g.spec.used_builtins.count("d")) g.out.line("c.d = p.d + 1;");
+  if (g.spec.used_builtins.count(Builtin::d)) g.out.line("c.d = p.d + 1;");
   // c = p already holds what below_root takes from p.
-  if (g.spec.used_builtins.count("first") && !below_root)
+  if (g.spec.used_builtins.count(Builtin::first) && !below_root)
     g.out.line("c.first = pj::select<int>(p.free == kAll, v, p.first);  // the root has all values free");
-  if (g.spec.used_builtins.count("last")) g.out.line("c.last = v;");
+  if (g.spec.used_builtins.count(Builtin::last)) g.out.line("c.last = v;");
   if (g.spec.symmetry && !below_root)  // leaf_children_weight() (generator/emit_symmetry.cpp) sums this rule
     g.out.line("c.weight = pj::select<int>(p.free == kRootFree, 2 - int((kSelfMirrored & vb) != 0), p.weight);");
   g.out.dedent();
@@ -134,7 +134,7 @@ void emit_place(GenContext& g) {
   // place() of a node that is not the root: without the root's tests where place() has
   // some (the first value, the symmetry's weight), which a loop that places below the
   // root (the ivm explorer) would otherwise run for every child.
-  const bool root_differs = g.spec.used_builtins.count("first") || g.spec.symmetry;
+  const bool root_differs = g.spec.used_builtins.count(Builtin::first) || g.spec.symmetry;
   g.out.line(std::string("constexpr bool kRootPlaceDiffers = ") + (root_differs ? "true" : "false") +
              ";  // place_below_root() is not place()");
   if (root_differs) {
@@ -166,9 +166,9 @@ void emit_root(GenContext& g) {
   g.out.line("PJ_HD void root(Node& s) {");
   g.out.indent();
   g.out.line("s.free = kAll;");
-  if (s.used_builtins.count("d")) g.out.line("s.d = 0;");
-  if (s.used_builtins.count("first")) g.out.line("s.first = 0;");
-  if (s.used_builtins.count("last")) g.out.line("s.last = 0;");
+  if (s.used_builtins.count(Builtin::d)) g.out.line("s.d = 0;");
+  if (s.used_builtins.count(Builtin::first)) g.out.line("s.first = 0;");
+  if (s.used_builtins.count(Builtin::last)) g.out.line("s.last = 0;");
   if (s.symmetry) g.out.line("s.weight = 1;");
   ExprEmitter x(s, g.out, NodeNames{"s.", "s.", 0, 0}, g.local_ids, g.width.wide);
   for (const auto& v : s.state) {

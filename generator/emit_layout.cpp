@@ -267,10 +267,10 @@ std::vector<NodeField> node_fields(const GenContext& g) {
   }
   fields.push_back({"Mask free;", "  // values not yet placed", "free", {}});
   // Only what the spec reads: every field is stored per level of a search stack.
-  if (g.spec.used_builtins.count("d")) fields.push_back({"int d;", "      // number of values placed", "d", {}});
-  if (g.spec.used_builtins.count("first"))
+  if (g.spec.used_builtins.count(Builtin::d)) fields.push_back({"int d;", "      // number of values placed", "d", {}});
+  if (g.spec.used_builtins.count(Builtin::first))
     fields.push_back({"int first;", "  // value placed first (0 at the root)", "first", {}, true});
-  if (g.spec.used_builtins.count("last")) fields.push_back({"int last;", "   // value placed last (0 at the root)", "last", {}});
+  if (g.spec.used_builtins.count(Builtin::last)) fields.push_back({"int last;", "   // value placed last (0 at the root)", "last", {}});
   if (g.spec.symmetry)
     fields.push_back({"int weight;", "  // [symmetry]: solutions each leaf below counts for (1 or 2)", "weight", {}, true});
   return fields;

@@ -95,7 +95,7 @@ std::string ExprEmitter::pair_reduce(const Expr& e) {
   const size_t b_at = side_b(e), body = first_body(e);
   const std::string type = cxx_type(Type::int_, wide_);
   std::string la, na, lb, nb;
-  if (e.pair == PairOp::minprod) {
+  if (e.builtin == Builtin::minprod) {
     const std::string acc = tmp(e.text);
     std::string va, vb;
     gather_side(e, 0, e.over_range, e.sym, la, na, e.args[body].get(), &va);
@@ -173,7 +173,7 @@ std::string ExprEmitter::solve_pair(const Expr& e, const CostMatrix& m) {
   const std::string acc = tmp(e.text);
   const std::string sizes = "<" + type + ", " + std::to_string(m.ca) + ", " + std::to_string(m.cb) + ">";
   out_.require_call();
-  if (e.pair == PairOp::arborescence)  // which elements of A are elements of B: their values
+  if (e.builtin == Builtin::arborescence)  // which elements of A are elements of B: their values
     out_.line("const " + type + " " + acc + " = pj::arborescence_min" + sizes + "(" + m.cost + ", " + m.la + ", " + m.na +
               ", " + m.lb + ", " + m.nb + ");");
   else if (&e != started_)

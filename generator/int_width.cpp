@@ -262,10 +262,10 @@ class Analysis {
       count[s] = std::clamp<Wide>(hi.hi - lo.lo, 0, Wide(1) << 60);
     }
     // assign and minprod: min(|A|, |B|) terms; arborescence: an arc into each of B.
-    const Wide k = e.pair == PairOp::arborescence ? count[1] : std::min(count[0], count[1]);
+    const Wide k = e.builtin == Builtin::arborescence ? count[1] : std::min(count[0], count[1]);
     const size_t body = first_body(e);
     Span term = expr(*e.args[body]);
-    if (e.pair == PairOp::minprod) {
+    if (e.builtin == Builtin::minprod) {
       Span b = expr(*e.args[body + 1]);
       Wide c[4] = {term.lo * b.lo, term.lo * b.hi, term.hi * b.lo, term.hi * b.hi};
       term = checked(capped(*std::min_element(c, c + 4), *std::max_element(c, c + 4)), e.loc);

@@ -19,7 +19,7 @@ void names_bound(const Expr& e, std::set<const Symbol*>& out) {
 }
 
 void minprods(const Expr& e, std::vector<const Expr*>& out) {
-  if (e.kind == Expr::Kind::pair_reduce && e.pair != PairOp::minprod) return;  // its own hoisting
+  if (e.kind == Expr::Kind::pair_reduce && e.builtin != Builtin::minprod) return;  // its own hoisting
   if (e.kind == Expr::Kind::pair_reduce) {
     out.push_back(&e);
     return;

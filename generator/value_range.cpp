@@ -130,11 +130,11 @@ ValueRange value_range(const Expr& e, const RangeEnv& env) {
       }
       const size_t body = first_body(e);
       ValueRange term = value_range(*e.args[body], inner);
-      if (e.pair == PairOp::minprod)
+      if (e.builtin == Builtin::minprod)
         term = combine(term, value_range(*e.args[body + 1], inner), [](int64_t x, int64_t y) { return x * y; });
       if (!sane(term)) return unknown();
       // assign and minprod: min(|A|, |B|) terms; arborescence: an arc into each of B.
-      const int64_t k = e.pair == PairOp::arborescence ? count[1] : std::min(count[0], count[1]);
+      const int64_t k = e.builtin == Builtin::arborescence ? count[1] : std::min(count[0], count[1]);
       r = ValueRange::between(std::min<int64_t>(0, k * term.lo), std::max<int64_t>(0, k * term.hi));
       return sane(r) ? r : unknown();
     }

@@ -1,6 +1,7 @@
 // Under test: dsl/checker.cpp (names, types, update blocks) against a loaded qap spec.
 #include <catch2/catch.hpp>
 
+#include "dsl/builtins.hpp"
 #include "dsl/checker.hpp"
 #include "dsl/parser.hpp"
 #include "tests/test_paths.hpp"
@@ -195,4 +196,53 @@ TEST_CASE("a reduction used as a call does not suggest its own name", "[checker]
   CHECK(f.check("sum(free)", d) == Type::error);
   REQUIRE(d.error_count() == 1);
   CHECK(d.all()[0].hint != "did you mean 'sum'?");
+}
+
+// The checker resolves each builtin once (Expr::builtin, Symbol::builtin); later stages
+// switch on that id. min and max are a function and a reduction by one name.
+TEST_CASE("builtins resolve to their table entries", "[checker][builtins]") {
+  Fixture f;
+  Diagnostics d;
+  REQUIRE(f.check("min(1, 2) + min(i in free: i) + sum(i in 0..n: i) + popcount(free)", d) == Type::int_);
+  const Expr& e = *f.exprs.back();  // ((min + min_of) + sum) + popcount
+  CHECK(e.args[1]->builtin == Builtin::popcount);
+  CHECK(e.args[0]->args[1]->builtin == Builtin::sum);
+  CHECK(e.args[0]->args[0]->args[0]->builtin == Builtin::min);
+  CHECK(e.args[0]->args[0]->args[1]->builtin == Builtin::min_of);
+  CHECK(e.args[0]->args[0]->args[1]->args[0]->sym->builtin == Builtin::free);
+}
+
+// Every function of the table gets its arity message, at the call, from its entry.
+TEST_CASE("a function called with the wrong number of arguments, for every function", "[checker][builtins]") {
+  Fixture f;
+  for (const BuiltinInfo& b : builtins()) {
+    if (b.form != BuiltinForm::call) continue;
+    const std::string name(b.name);
+    const size_t given = b.max_args == kAnyCount ? b.min_args - 1 : b.max_args + 1;
+    std::string call = name + "(";
+    for (size_t i = 0; i < given; ++i) call += i ? ", 1" : "1";
+    call += ")";
+    const std::string want = b.min_args == b.max_args ? std::to_string(b.min_args)
+                             : b.max_args == kAnyCount ? "at least " + std::to_string(b.min_args)
+                                                       : std::to_string(b.min_args) + " to " + std::to_string(b.max_args);
+    error_of(f, "1 + " + call, 5, name + "() takes " + want + " argument(s), given " + std::to_string(given));
+  }
+}
+
+TEST_CASE("builtin argument and name errors", "[checker][builtins]") {
+  Fixture f;
+  error_of(f, "test(free, free)", 12, "the second argument of test() must be int, found bits");
+  error_of(f, "popcount(3)", 10, "popcount() argument must be bits, found int");
+  error_of(f, "max(1, free, 2)", 8, "max() argument must be int, found bits");
+  // A name of the node is not a function; a two-set reduction's name is suggested.
+  error_of(f, "free(1)", 1, "unknown function 'free'");
+  Diagnostics d;
+  CHECK(f.check("asign(1)", d) == Type::error);
+  REQUIRE(d.error_count() == 1);
+  CHECK(d.all()[0].message == "unknown function 'asign'");
+  CHECK(d.all()[0].hint == "did you mean 'assign'?");
+  Diagnostics d2;
+  CHECK(f.check("popcnt(free)", d2) == Type::error);
+  REQUIRE(d2.error_count() == 1);
+  CHECK(d2.all()[0].hint == "did you mean 'popcount'?");
 }
