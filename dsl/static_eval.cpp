@@ -46,15 +46,8 @@ class Eval {
           if (!x) return x;
           v.push_back(*x);
         }
-        const std::string& f = e.text;
-        if (f == "min") return *std::min_element(v.begin(), v.end());
-        if (f == "max") return *std::max_element(v.begin(), v.end());
-        if (f == "abs") return v[0] < 0 ? static_cast<int64_t>(0 - static_cast<uint64_t>(v[0])) : v[0];
-        if (f == "bit") return v[0] >= 0 && v[0] < 64 ? static_cast<int64_t>(uint64_t{1} << v[0]) : 0;
-        if (f == "test") return v[1] >= 0 && v[1] < 64 ? (static_cast<uint64_t>(v[0]) >> v[1]) & 1 : 0;
-        if (f == "popcount") return std::popcount(static_cast<uint64_t>(v[0]));
-        if (f == "lowest") return v[0] == 0 ? -1 : std::countr_zero(static_cast<uint64_t>(v[0]));
-        return std::nullopt;
+        if (e.builtin == Builtin::none) return std::nullopt;  // not checked (yet)
+        return builtin_info(e.builtin).eval(v);
       }
       case K::index: {
         const Symbol* s = e.sym;
@@ -89,17 +82,16 @@ class Eval {
           set = static_cast<uint64_t>(*s);
         }
         // Empty sums, counts, minima and maxima are 0 (see docs/spec-language.md).
+        if (e.builtin == Builtin::none) return std::nullopt;  // not checked (yet)
+        const BuiltinInfo& r = builtin_info(e.builtin);
         std::optional<int64_t> acc;
         for (int64_t x = lo; x < hi; ++x) {
           if (set && !((*set >> x) & 1)) continue;
           locals_[e.sym] = x;
           auto b = run(*e.args.back());
           if (!b) return b;
-          if (!acc) acc = e.text == "count" ? int64_t(*b != 0) : *b;
-          else if (e.text == "sum") *acc = static_cast<int64_t>(static_cast<uint64_t>(*acc) + static_cast<uint64_t>(*b));
-          else if (e.text == "count") *acc += *b != 0;
-          else if (e.text == "min") acc = std::min(*acc, *b);
-          else acc = std::max(*acc, *b);
+          const int64_t term = r.body == Type::bool_ ? int64_t(*b != 0) : *b;
+          acc = acc ? r.fold(*acc, term) : term;
         }
         locals_.erase(e.sym);
         return acc.value_or(0);
