@@ -42,7 +42,7 @@ bool ExprEmitter::reads_only_fixed(const Expr& e, const Symbol* var) const {
         case Symbol::Kind::param:
         case Symbol::Kind::data: return true;
         case Symbol::Kind::state: return false;
-        case Symbol::Kind::builtin: return s->name == "all";
+        case Symbol::Kind::builtin: return s->builtin == Builtin::all;
         case Symbol::Kind::local:
           if (s == var) return true;
           for (const auto& loop : loops_)
@@ -69,10 +69,15 @@ bool ExprEmitter::reads_only_fixed(const Expr& e, const Symbol* var) const {
 
 bool ExprEmitter::from_parent_eligible(const Expr& e) const {
   if (e.kind != Expr::Kind::reduce || e.over_range) return false;
-  if (e.text != "min" && e.text != "max" && e.text != "sum" && e.text != "count") return false;
+  switch (e.builtin) {
+    case Builtin::min_of:
+    case Builtin::max_of:
+    case Builtin::sum:
+    case Builtin::count: break;
+    default: return false;  // a reduction without a split form
+  }
   const Expr& set = *e.args[0];
-  if (set.kind != Expr::Kind::name || !set.sym || set.sym->kind != Symbol::Kind::builtin || set.sym->name != "free")
-    return false;
+  if (set.kind != Expr::Kind::name || !set.sym || set.sym->builtin != Builtin::free) return false;
   return reads_only_fixed(*e.args.back(), e.sym);
 }
 
@@ -92,7 +97,7 @@ std::string ExprEmitter::prepare_reduction(const Expr& e) {
   const std::string index = parent_slot_index(&dims);
   const std::string t = cxx_type(Type::int_, wide_);
   const std::string& op = e.text;
-  const bool extreme = op == "min" || op == "max";
+  const bool extreme = e.builtin == Builtin::min_of || e.builtin == Builtin::max_of;
   const std::string acc = tmp(op), second = acc + "_second", arg = acc + "_arg";
   const std::string any = acc + "_any", any2 = acc + "_any2";
   const std::string var = local_name(e.sym), set = tmp("set");
@@ -115,12 +120,12 @@ std::string ExprEmitter::prepare_reduction(const Expr& e) {
     Taken t(*this, in);
     body = emit(*e.args.back());
   }
-  if (op == "sum") {
+  if (e.builtin == Builtin::sum) {
     out_.line(acc + " += " + select(Type::int_, in, body, "0", wide_) + ";");
-  } else if (op == "count") {
+  } else if (e.builtin == Builtin::count) {
     out_.line(acc + " += int(bool(" + in + " & " + body + "));");
   } else {
-    const std::string cmp = op == "min" ? " < " : " > ";
+    const std::string cmp = e.builtin == Builtin::min_of ? " < " : " > ";
     const std::string term = tmp("term"), better = tmp("better"), better2 = tmp("better2");
     out_.line("const " + t + " " + term + " = " + body + ";");
     out_.line("const bool " + better + " = bool(" + in + " & (!" + any + " | (" + term + cmp + acc + ")));");
@@ -150,8 +155,7 @@ std::string ExprEmitter::prepare_reduction(const Expr& e) {
 std::string ExprEmitter::reduction_from_parent(const Expr& e) {
   const std::string member = "prep.r" + std::to_string(next_parent_slot_++);
   const std::string index = parent_slot_index(nullptr);
-  const std::string& op = e.text;
-  if (op == "min" || op == "max")
+  if (e.builtin == Builtin::min_of || e.builtin == Builtin::max_of)
     return select(Type::int_, "bool(v_placed == " + member + "_arg" + index + ")", member + "_second" + index,
                   member + index, wide_);
   // The parent's sum or count less the term of the value the child placed.
@@ -159,7 +163,7 @@ std::string ExprEmitter::reduction_from_parent(const Expr& e) {
   out_.line("const int " + var + " = v_placed;");
   env_.locals[e.sym] = ValueRange::between(0, spec_.size - 1);
   const std::string body = emit(*e.args.back());
-  if (op == "sum") return "(" + member + index + " - " + body + ")";
+  if (e.builtin == Builtin::sum) return "(" + member + index + " - " + body + ")";
   return "(" + member + index + " - int(bool(" + body + ")))";
 }
 

@@ -44,9 +44,11 @@ std::string ExprEmitter::name(const Expr& e) {
     case Symbol::Kind::state: return names_.state + state_name(s->name);
     case Symbol::Kind::local: return local_name(s);
     case Symbol::Kind::builtin:
-      if (s->name == "v") return "v";
-      if (s->name == "all") return "kAll";
-      return names_.builtins + s->name;
+      switch (s->builtin) {
+        case Builtin::v: return "v";
+        case Builtin::all: return "kAll";
+        default: return names_.builtins + s->name;  // a member of Node: s.d, p.free, ...
+      }
   }
   return "?";
 }
@@ -144,27 +146,32 @@ std::string ExprEmitter::emit(const Expr& e) {
 std::string ExprEmitter::call(const Expr& e) {
   std::vector<std::string> a;
   for (const auto& x : e.args) a.push_back(emit(*x));
-  const std::string& f = e.text;
-  if (f == "min" || f == "max") {
-    std::string s = a[0];
-    for (size_t i = 1; i < a.size(); ++i) s = "pj::" + f + (wide_ ? "<Int>(" : "(") + s + ", " + a[i] + ")";
-    return s;
+  switch (e.builtin) {
+    case Builtin::min:
+    case Builtin::max: {
+      const std::string f = e.builtin == Builtin::min ? "pj::min" : "pj::max";
+      std::string s = a[0];
+      for (size_t i = 1; i < a.size(); ++i) s = f + (wide_ ? "<Int>(" : "(") + s + ", " + a[i] + ")";
+      return s;
+    }
+    case Builtin::abs: return wide_ ? "pj::abs(Int(" + a[0] + "))" : "pj::abs(" + a[0] + ")";
+    // An index the generator cannot prove inside the word gets the defined form.
+    case Builtin::bit:
+      if (!placed_bit_.empty() && is_placed_value(*e.args[0])) return placed_bit_;
+      return (in_word(*e.args[0]) ? "pj::bit<Mask>(" : "pj::bit_any<Mask>(") + a[0] + ")";
+    case Builtin::test:
+      if (!placed_bit_.empty() && is_placed_value(*e.args[1])) return "((" + a[0] + " & " + placed_bit_ + ") != 0)";
+      return (in_word(*e.args[1]) ? "pj::test(" : "pj::test_any(") + a[0] + ", " + a[1] + ")";
+    case Builtin::popcount: return "pj::popcount(" + a[0] + ")";
+    case Builtin::lowest: return "pj::lowest(" + a[0] + ")";
+    default: break;
   }
-  if (f == "abs") return wide_ ? "pj::abs(Int(" + a[0] + "))" : "pj::abs(" + a[0] + ")";
-  if (!placed_bit_.empty()) {
-    if (f == "bit" && is_placed_value(*e.args[0])) return placed_bit_;
-    if (f == "test" && is_placed_value(*e.args[1])) return "((" + a[0] + " & " + placed_bit_ + ") != 0)";
-  }
-  // An index the generator cannot prove inside the word gets the defined form.
-  if (f == "bit") return (in_word(*e.args[0]) ? "pj::bit<Mask>(" : "pj::bit_any<Mask>(") + a[0] + ")";
-  if (f == "test") return (in_word(*e.args[1]) ? "pj::test(" : "pj::test_any(") + a[0] + ", " + a[1] + ")";
-  if (f == "popcount") return "pj::popcount(" + a[0] + ")";
-  if (f == "lowest") return "pj::lowest(" + a[0] + ")";
-  PJ_INTERNAL_ASSERT(false, "unknown function " + f);
+  PJ_INTERNAL_ASSERT(false, "a call of '" + e.text + "' that the checker did not resolve to a function");
+  return {};
 }
 
 bool ExprEmitter::is_placed_value(const Expr& e) const {
-  return e.kind == Expr::Kind::name && e.sym && e.sym->kind == Symbol::Kind::builtin && e.sym->name == "v";
+  return e.kind == Expr::Kind::name && e.sym && e.sym->builtin == Builtin::v;
 }
 
 void ExprEmitter::open_range(const Expr& lo, const Expr& hi, const Symbol* sym, std::string& guard) {
@@ -254,11 +261,11 @@ std::string ExprEmitter::reduce(const Expr& e) {
   std::string var = local_name(e.sym);
   std::string any = acc + "_any";
   const std::string& op = e.text;
-  const bool extreme = op == "min" || op == "max";
+  const bool extreme = e.builtin == Builtin::min_of || e.builtin == Builtin::max_of;
   // A min or max starts at the type's extreme and takes every term, the terms of values
   // outside the set replaced by that extreme: one select and one min per value. Empty,
   // it is 0 (below): `any` says whether a value was seen.
-  const std::string limit = op == "min" ? (wide_ ? "9223372036854775807LL" : "2147483647")
+  const std::string limit = e.builtin == Builtin::min_of ? (wide_ ? "9223372036854775807LL" : "2147483647")
                                         : (wide_ ? "(-9223372036854775807LL - 1)" : "(-2147483647 - 1)");
   out_.line(cxx_type(Type::int_, wide_) + " " + acc + " = " + (extreme ? limit : "0") + ";");
   std::string guard, set;
@@ -281,9 +288,9 @@ std::string ExprEmitter::reduce(const Expr& e) {
     body = emit(*e.args.back());
   }
   std::string in = guard.empty() ? "true" : guard;
-  if (op == "sum") {
+  if (e.builtin == Builtin::sum) {
     out_.line(acc + " += " + (guard.empty() ? body : select(Type::int_, in, body, "0", wide_)) + ";");
-  } else if (op == "count") {
+  } else if (e.builtin == Builtin::count) {
     out_.line(acc + " += int(bool(" + in + " & " + body + "));");
   } else {
     const std::string term = guard.empty() ? body : select(Type::int_, in, body, limit, wide_);

@@ -162,9 +162,12 @@ class Analysis {
     if (!s) return kInt32;
     if (auto it = vars_.find(s); it != vars_.end()) return it->second;
     if ((s->kind == Symbol::Kind::param || s->kind == Symbol::Kind::data) && s->value) return exact(*s->value);
-    if (s->kind == Symbol::Kind::builtin) {
-      if (s->name == "d") return d_;
-      if (s->name == "v" || s->name == "last" || s->name == "first") return {0, spec_.size - 1};
+    switch (s->builtin) {
+      case Builtin::d: return d_;
+      case Builtin::v:
+      case Builtin::last:
+      case Builtin::first: return {0, spec_.size - 1};
+      default: break;
     }
     return kInt32;
   }
@@ -213,18 +216,22 @@ class Analysis {
   Span call(const Expr& e) {
     std::vector<Span> a;
     for (const auto& x : e.args) a.push_back(expr(*x));
-    const std::string& f = e.text;
-    if (f == "min" || f == "max") {
-      Span r = a[0];
-      for (size_t i = 1; i < a.size(); ++i)
-        r = f == "min" ? Span{std::min(r.lo, a[i].lo), std::min(r.hi, a[i].hi)}
-                       : Span{std::max(r.lo, a[i].lo), std::max(r.hi, a[i].hi)};
-      return r;
+    switch (e.builtin) {
+      case Builtin::min:
+      case Builtin::max: {
+        Span r = a[0];
+        for (size_t i = 1; i < a.size(); ++i)
+          r = e.builtin == Builtin::min ? Span{std::min(r.lo, a[i].lo), std::min(r.hi, a[i].hi)}
+                                        : Span{std::max(r.lo, a[i].lo), std::max(r.hi, a[i].hi)};
+        return r;
+      }
+      case Builtin::abs: return checked({a[0].lo >= 0 ? a[0].lo : a[0].hi <= 0 ? -a[0].hi : 0, magnitude(a[0])}, e.loc);
+      case Builtin::popcount: return {0, 64};
+      case Builtin::lowest: return {-1, 63};
+      default: break;
     }
-    if (f == "abs") return checked({a[0].lo >= 0 ? a[0].lo : a[0].hi <= 0 ? -a[0].hi : 0, magnitude(a[0])}, e.loc);
-    if (f == "popcount") return {0, 64};
-    if (f == "lowest") return {-1, 63};
-    return {0, 1};  // bit, test: not ints
+    // Without a rule of its own, a builtin's int result may be any int32 (bit, test: not ints).
+    return e.type == Type::int_ ? kInt32 : Span{0, 1};
   }
 
   Span reduce(const Expr& e) {
@@ -239,8 +246,8 @@ class Analysis {
     }
     vars_[e.sym] = var;
     Span body = expr(*e.args.back());
-    if (e.text == "count") return {0, count};
-    if (e.text == "sum") return checked(capped(std::min<Wide>(0, count * body.lo), std::max<Wide>(0, count * body.hi)), e.loc);
+    if (e.builtin == Builtin::count) return {0, count};
+    if (e.builtin == Builtin::sum) return checked(capped(std::min<Wide>(0, count * body.lo), std::max<Wide>(0, count * body.hi)), e.loc);
     return hull(body, exact(0));  // an empty min or max is 0
   }
 

@@ -36,9 +36,12 @@ ValueRange value_range(const Expr& e, const RangeEnv& env) {
       if (!s) return unknown();
       if (auto it = env.locals.find(s); it != env.locals.end()) return it->second;
       if ((s->kind == Symbol::Kind::param || s->kind == Symbol::Kind::data) && s->value) return ValueRange::exact(*s->value);
-      if (s->kind == Symbol::Kind::builtin) {
-        if (s->name == "d") return ValueRange::between(env.depth_lo, env.depth_hi);
-        if (s->name == "v" || s->name == "last" || s->name == "first") return ValueRange::between(0, env.size - 1);
+      switch (s->builtin) {
+        case Builtin::d: return ValueRange::between(env.depth_lo, env.depth_hi);
+        case Builtin::v:
+        case Builtin::last:
+        case Builtin::first: return ValueRange::between(0, env.size - 1);
+        default: break;
       }
       return unknown();
     }
@@ -63,27 +66,28 @@ ValueRange value_range(const Expr& e, const RangeEnv& env) {
     }
     case K::cond: return hull(sub(1), sub(2));
     case K::call: {
-      const std::string& f = e.text;
-      if (f == "popcount") return ValueRange::between(0, env.size);
-      if (f == "lowest") return ValueRange::between(-1, env.size - 1);
-      if (f == "test") return ValueRange::between(0, 1);
-      if (f == "abs") {
-        r = sub(0);
-        if (!r.known) return r;
-        int64_t m = std::max(std::abs(r.lo), std::abs(r.hi));
-        return ValueRange::between(r.lo >= 0 ? r.lo : r.hi <= 0 ? -r.hi : 0, m);
-      }
-      if (f == "min" || f == "max") {
-        r = sub(0);
-        for (size_t i = 1; i < e.args.size(); ++i) {
-          ValueRange b = sub(i);
-          if (!r.known || !b.known) return unknown();
-          r = f == "min" ? ValueRange::between(std::min(r.lo, b.lo), std::min(r.hi, b.hi))
-                         : ValueRange::between(std::max(r.lo, b.lo), std::max(r.hi, b.hi));
+      switch (e.builtin) {
+        case Builtin::popcount: return ValueRange::between(0, env.size);
+        case Builtin::lowest: return ValueRange::between(-1, env.size - 1);
+        case Builtin::test: return ValueRange::between(0, 1);
+        case Builtin::abs: {
+          r = sub(0);
+          if (!r.known) return r;
+          int64_t m = std::max(std::abs(r.lo), std::abs(r.hi));
+          return ValueRange::between(r.lo >= 0 ? r.lo : r.hi <= 0 ? -r.hi : 0, m);
         }
-        return r;
+        case Builtin::min:
+        case Builtin::max:
+          r = sub(0);
+          for (size_t i = 1; i < e.args.size(); ++i) {
+            ValueRange b = sub(i);
+            if (!r.known || !b.known) return unknown();
+            r = e.builtin == Builtin::min ? ValueRange::between(std::min(r.lo, b.lo), std::min(r.hi, b.hi))
+                                          : ValueRange::between(std::max(r.lo, b.lo), std::max(r.hi, b.hi));
+          }
+          return r;
+        default: return unknown();  // bit: a set, not a number
       }
-      return unknown();
     }
     case K::index: {
       const Symbol* s = e.sym;
@@ -92,12 +96,12 @@ ValueRange value_range(const Expr& e, const RangeEnv& env) {
         return ValueRange::between(*lo, *hi);
       }
       if (s && s->run_time_range) return ValueRange::between(s->run_time_range->first, s->run_time_range->second);
-      if (s && s->kind == Symbol::Kind::builtin && s->name == "perm") return ValueRange::between(0, env.size - 1);
+      if (s && s->builtin == Builtin::perm) return ValueRange::between(0, env.size - 1);
       return unknown();
     }
     case K::reduce: {
-      if (e.text == "count") return ValueRange::between(0, env.size);
-      if (e.text == "sum") return unknown();
+      if (e.builtin == Builtin::count) return ValueRange::between(0, env.size);
+      if (e.builtin == Builtin::sum) return unknown();
       RangeEnv inner = env;
       inner.locals[e.sym] = ValueRange::between(0, env.size - 1);  // a safe cover for the body's variable
       if (e.over_range) {
