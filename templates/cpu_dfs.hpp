@@ -97,14 +97,8 @@ inline void reach_limit(Shared& sh) {
 }
 
 // True when a node with this bound cannot lead to a leaf better than `best`.
-inline bool pruned(long long bound, long long best) {
-  if constexpr (kGoal == pj::Goal::minimize) return bound >= best;
-  else return bound <= best;
-}
-inline bool improves(long long value, long long best) {
-  if constexpr (kGoal == pj::Goal::minimize) return value < best;
-  else return value > best;
-}
+inline bool pruned(long long bound, long long best) { return pj::prunes<kGoal>(bound, best); }
+inline bool improves(long long value, long long best) { return pj::improves<kGoal>(value, best); }
 // A bound that prunes nothing (a subtree root whose bound was never computed).
 constexpr long long kNoBound = kGoal == pj::Goal::maximize ? LLONG_MAX : LLONG_MIN;
 

@@ -38,7 +38,7 @@ constexpr int kSize = problem::kSize;
 constexpr int kFirst = problem::kPrefixLength;  // positions before it hold the fixed prefix
 constexpr long long kInfeasible = kGoal == pj::Goal::maximize ? LLONG_MIN : LLONG_MAX;
 
-inline bool better(long long a, long long b) { return kGoal == pj::Goal::minimize ? a < b : a > b; }
+inline bool better(long long a, long long b) { return pj::improves<kGoal>(a, b); }
 inline bool allowed(Mask cand, int v) { return (cand >> v) & 1; }
 
 using Rng = pj_host::SplitMix64;  // templates/host_rng.h
@@ -83,7 +83,7 @@ class Chain {
       if (better(value, best_value_)) {
         for (int i = 0; i < kSize; ++i) best_[i] = trial[i];
         best_value_ = value;
-        if (kGoal == pj::Goal::minimize ? value <= bound : value >= bound) optimal.store(true);
+        if (pj::prunes<kGoal>(bound, value)) optimal.store(true);  // nothing better than value exists
       }
     }
   }

@@ -23,10 +23,10 @@ constexpr int kSize = problem::kSize;
 
 using Rng = pj_host::SplitMix64;  // templates/host_rng.h
 
-inline bool better(long long a, long long b) { return kGoal == pj::Goal::minimize ? a < b : a > b; }
+inline bool better(long long a, long long b) { return pj::improves<kGoal>(a, b); }
 // A bound that would prune a leaf below it worth `best`.
 inline bool invalid(long long bound, long long best) {
-  return kGoal == pj::Goal::minimize ? bound > best : bound < best;
+  return pj::improves<kGoal>(best, bound);  // the leaf is better than the bound allows
 }
 
 struct Walk {

@@ -22,12 +22,8 @@ constexpr int kNodeWords = sizeof(Node) / 4;
 static_assert(sizeof(Node) % 4 == 0, "a node is a whole number of 32-bit words");
 constexpr bool kOptimise = kGoal != pj::Goal::count;
 
-__device__ __forceinline__ bool pruned(int bound, int best) {
-  return kGoal == pj::Goal::minimize ? bound >= best : bound <= best;
-}
-__device__ __forceinline__ bool improves(int value, int best) {
-  return kGoal == pj::Goal::minimize ? value < best : value > best;
-}
+__device__ __forceinline__ bool pruned(int bound, int best) { return pj::prunes<kGoal>(bound, best); }
+__device__ __forceinline__ bool improves(int value, int best) { return pj::improves<kGoal>(value, best); }
 // atomicMin when minimising, atomicMax when maximising; returns the old value.
 __device__ __forceinline__ int atomic_improve(int* slot, int value) {
   return kGoal == pj::Goal::minimize ? atomicMin(slot, value) : atomicMax(slot, value);

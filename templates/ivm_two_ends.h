@@ -39,9 +39,8 @@ PJ_HD EndBits with_end(EndBits bits, int k, int end) {
 
 // Whether a bound prunes against the incumbent `best` (never when counting).
 PJ_HD bool prunes(int bound, int best) {
-  if constexpr (problem::kGoal == pj::Goal::minimize) return bound >= best;
-  if constexpr (problem::kGoal == pj::Goal::maximize) return bound <= best;
-  return false;
+  if constexpr (problem::kGoal == pj::Goal::count) return false;
+  else return pj::prunes<problem::kGoal>(bound, best);
 }
 
 // The values of a path in the order of their positions: the front values left to right,

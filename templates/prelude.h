@@ -34,6 +34,21 @@ template <class T>
 PJ_HD T min(T a, T b) { return a < b ? a : b; }
 template <class T>
 PJ_HD T max(T a, T b) { return a < b ? b : a; }
+
+// The goal's order, written once: every skeleton and the generated staged bound prune,
+// record and tighten with these (docs/decisions.md, "The goal's order in the prelude").
+// A count prunes as a maximisation would; its skeletons do not ask.
+// A node whose bound is `bound` cannot lead to a leaf better than `best` (the two may be
+// of different int types, compared as C++ compares them).
+template <Goal G, class B, class T>
+PJ_HD bool prunes(B bound, T best) { return G == Goal::minimize ? bound >= best : bound <= best; }
+// `value` is better than `best`.
+template <Goal G, class V, class T>
+PJ_HD bool improves(V value, T best) { return G == Goal::minimize ? value < best : value > best; }
+// The tighter of two bounds of one node.
+template <Goal G, class T>
+PJ_HD T tighter(T a, T b) { return G == Goal::minimize ? max<T>(a, b) : min<T>(a, b); }
+
 PJ_HD int abs(int a) { return a < 0 ? -a : a; }
 PJ_HD long long abs(long long a) { return a < 0 ? -a : a; }
 
