@@ -234,9 +234,10 @@ namespace {
 // Where refine holds an assign() (generator/assign_start.hpp), its body is a template,
 // refine_from<kStarted>: with kStarted the assign starts from a parent's AssignStart and
 // leaves the node's, and refine(s, bound) is refine_from<false>, so a skeleton that keeps
-// no AssignStart compiles the plain solver only. refined_bound and staged_bound_from
-// take the two pointers in every spec (an empty AssignStart where there is nothing to
-// keep), so that skeletons are written once.
+// no AssignStart compiles the plain solver only. refined_bound and staged_bound_from,
+// the same for every spec, are templates/staged_bound.h's, which follows this source
+// (ProblemSource::templates); they take the two pointers in every spec (an empty
+// AssignStart where there is nothing to keep), so that skeletons are written once.
 void emit_refine(GenContext& g) {
   const Branch& b = g.spec.branch;
   const std::string t = ExprEmitter::cxx_type(Type::int_, g.width.wide);
@@ -289,57 +290,6 @@ void emit_refine(GenContext& g) {
     g.out.line("(void)s;");
     g.out.line("return bound;");
   }
-  g.out.dedent();
-  g.out.line("}");
-  g.out.line("");
-  g.out.line("// The bound of a child whose bound() (`cheap`) does not prune it: the tighter of cheap");
-  g.out.line("// and refine(s, cheap). Skeletons that choose among children on their cheap bounds first");
-  g.out.line("// (two ends) call it on the survivors.");
-  g.out.line("PJ_HD " + t + " refined_bound(const Node& s, " + t + " cheap) {");
-  g.out.indent();
-  g.out.line("if (kStages == 1) return cheap;");
-  g.out.line("const " + t + " r = refine(s, cheap);");
-  g.out.line("return kGoal == pj::Goal::minimize ? pj::max<" + t + ">(cheap, r) : pj::min<" + t + ">(cheap, r);");
-  g.out.dedent();
-  g.out.line("}");
-  g.out.line("// The same, its assign() started from `from` and leaving the node's in `to` (kAssignStart;");
-  g.out.line("// else refined_bound(s, cheap)). A template: compiled only where a skeleton calls it.");
-  g.out.line("template <class Start>");
-  g.out.line("PJ_HD " + t + " refined_bound(const Node& s, " + t + " cheap, const Start* from, Start* to) {");
-  g.out.indent();
-  if (started) {
-    g.out.line("const " + t + " r = refine_from<true>(s, cheap, from, to);");
-    g.out.line("return kGoal == pj::Goal::minimize ? pj::max<" + t + ">(cheap, r) : pj::min<" + t + ">(cheap, r);");
-  } else {
-    g.out.line("(void)from;");
-    g.out.line("(void)to;");
-    g.out.line("return refined_bound(s, cheap);");
-  }
-  g.out.dedent();
-  g.out.line("}");
-  g.out.line("");
-  g.out.line("// The bound that a skeleton compares with its incumbent `best`, given s's first bound");
-  g.out.line("// `cheap` (bound(s), or child_bound from its parent): cheap when it prunes (or with one");
-  g.out.line("// stage), else refined_bound(s, cheap). With `from` and `to`, refined_bound's other form:");
-  g.out.line("// `to` is written only where the refinement is computed.");
-  // Plain, and with the AssignStart pointers passed on to refined_bound.
-  for (const auto& [params, args] : {std::pair{"", ""},
-                                     std::pair{", const AssignStart* from, AssignStart* to", ", from, to"}}) {
-    g.out.line("template <class Best>");
-    g.out.line("PJ_HD " + t + " staged_bound_from(const Node& s, " + t + " cheap, Best best" + params + ") {");
-    g.out.indent();
-    g.out.line("if (kStages == 1) return cheap;");
-    g.out.line("if (kGoal == pj::Goal::minimize ? cheap >= best : cheap <= best) return cheap;");
-    g.out.line(std::string("return refined_bound(s, cheap") + args + ");");
-    g.out.dedent();
-    g.out.line("}");
-  }
-  g.out.line("");
-  g.out.line("// staged_bound_from(s, bound(s), best).");
-  g.out.line("template <class Best>");
-  g.out.line("PJ_HD " + t + " staged_bound(const Node& s, Best best) {");
-  g.out.indent();
-  g.out.line("return staged_bound_from(s, bound(s), best);");
   g.out.dedent();
   g.out.line("}");
   g.out.line("");

@@ -65,7 +65,10 @@ ProblemSource generate_problem(const ProblemSpec& spec) {
   }
   emit_node_weight(g);
   emit_footer(g);
-  return ProblemSource{g.out.generated_name(), g.out.text(), g.width, std::move(g.data),
+  // A placement problem's staged bound (bound() and refine() combined) is spec-independent.
+  std::vector<std::string> after;
+  if (spec.goal != Goal::path) after.push_back("staged_bound.h");
+  return ProblemSource{g.out.generated_name(), g.out.text(), std::move(after), g.width, std::move(g.data),
                        g.out.unrolled_run_time_reads(), g.out.index_sites()};
 }
 
@@ -75,7 +78,7 @@ ProblemSource generate_ivm_layout(const ProblemSpec& spec) {
   PJ_INTERNAL_ASSERT(spec.size > 0, "the IVM layout needs a spec whose size is known");
   GenContext g(spec, spec.name + ".ivm.inc");
   emit_ivm_layout(g);
-  return ProblemSource{g.out.generated_name(), g.out.text()};
+  return ProblemSource{g.out.generated_name(), g.out.text(), {}};
 }
 
 }  // namespace permjit

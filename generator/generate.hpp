@@ -22,6 +22,9 @@ struct RunTimeArray {
 struct ProblemSource {
   std::string name;       // the file name the source calls itself in #line
   std::string text;
+  // Template parts (templates/NAME) that follow the text in every unit: code the same
+  // for every spec, over the functions this text defines.
+  std::vector<std::string> templates;
   IntWidth width;         // whether its ints are 64-bit (generator/int_width.hpp)
   // What the module needs when it loads: the run-time data arrays (empty when the
   // values are compiled in, --specialize data).

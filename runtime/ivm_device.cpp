@@ -15,7 +15,7 @@ namespace permjit {
 namespace {
 using clock_type = std::chrono::steady_clock;
 
-// The kernels' view of the explorers (pj_ivm::layout::Explorers in the generated layout).
+// The kernels' view of the explorers (pj_ivm::layout::Explorers, templates/ivm_explorer.h).
 struct ExplorersArg {
   CUdeviceptr I, V, M, last, ends;
   unsigned long long T;

@@ -18,6 +18,43 @@
 // incumbent cannot change (counting, or `--ub` at the optimum).
 #pragma once
 
+// The explorers' memory, over the generated layout's kLevels and Digit
+// (generator/emit_ivm.cpp).
+namespace pj_ivm::layout {
+
+// Row l of an explorer while it runs: the node at level l (as a stack keeps it:
+// problem::from_stack) and row l of M, the values still to try there, as a bitset
+// (the row of the paper's triangular byte matrix holds the same set; a bitset makes
+// the next value one find-first-set).
+struct LevelFields {
+  problem::StackNode node;
+  problem::Mask rem;
+};
+// Aligned to the largest of 16 and 8 bytes that divides its size, so that a push or pop
+// is vector accesses without padding: padding a 20-byte row to 32 took the rows of
+// N-Queens 19 with its symmetry out of shared memory, and its search 2x slower.
+constexpr unsigned long kLevelAlign = sizeof(LevelFields) % 16 == 0  ? 16
+                                      : sizeof(LevelFields) % 8 == 0 ? 8
+                                                                     : alignof(LevelFields);
+struct alignas(kLevelAlign) Level : LevelFields {};
+static_assert(sizeof(Level) == sizeof(LevelFields), "a row without padding");
+
+// The T explorers' IVMs between kernels, structure of arrays: entry l of explorer
+// i is at [l * T + i], so a warp saving or restoring one entry is coalesced.
+struct Explorers {
+  Digit* I;          // [T]: the level of the deepest row
+  Digit* V;          // [kLevels][T]: the value placed at each level of the current path
+  problem::Mask* M;  // [kLevels][T]: row l, the values still to try at level l
+  Digit* last;       // [kLevels][T]: the factoradic digits of the interval's last leaf
+  unsigned long long* ends;  // [T]: two ends (templates/ivm_two_ends.h; unused with one end),
+                            // bit l the end (1: back) of the node at level l of the path
+  unsigned long long T;
+};
+constexpr int kExplorerBytes =
+    1 + kLevels * (2 * int(sizeof(Digit)) + int(sizeof(problem::Mask))) + 8;
+
+}  // namespace pj_ivm::layout
+
 namespace pj_ivm {
 
 using problem::Mask;
