@@ -22,9 +22,14 @@ void record_list(std::string_view input);
 // An ivm checkpoint file, read as it is and again with its checksum made right, so
 // that the fields behind the checksum are reached too.
 void ivm_checkpoint(std::string_view input);
-// A cpu skeleton's checkpoint (runtime/range_checkpoint.hpp), read as it is and again
+// A cpu skeleton's checkpoint (runtime/distributed/range_checkpoint.hpp), read as it is and again
 // with its checksum made right.
 void range_checkpoint(std::string_view input);
+
+// `permjit solve problems/nqueens.toml --param n=6` followed by the input's lines, one
+// argument each: parsed by the program's own command line (tools/permjit/cli.hpp),
+// then every check a solve makes before its search (prepare_solve, require_runnable).
+void cli_options(std::string_view input);
 
 struct Entry {
   const char* name;  // the harness's name, and its folder under tests/fuzz/corpus/
