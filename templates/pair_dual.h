@@ -26,24 +26,54 @@
 
 namespace pj {
 
-// The optimal assignment of an m x m matrix read and written through at(r, c) (0-based),
-// every entry >= 0, which it then reduces by the optimal potentials: every entry stays
-// >= 0 and those of an optimal matching become 0. Returns the optimum. N > m.
-template <class T, int N, class At>
-PJ_HD T reduce_by_assignment(At at, int m) {
-  const T inf = T(1) << (8 * int(sizeof(T)) - 2);  // above 2U (generator/int_width.cpp)
-  T u[N], v[N];
-  int match[N];
+// The optimal assignment of the first m x m entries of `a`, every entry in [0, W], which
+// it then reduces by the optimal potentials: every entry stays >= 0 and those of an
+// optimal matching become 0. Returns the optimum.
+//
+// `warm`: started as Jonker and Volgenant do, from the columns' minima, the rows' least
+// reduced costs (feasible potentials) and each row matched to a free tight column where
+// it has one; a shortest augmenting path then matches each row left. Most rows of a
+// matrix reduced in an earlier round find their column at the start. Its ints: a free
+// row and a free column keep their starting potentials (in [0, W]), so a path is no
+// longer than their direct pair (W), and each of the at most m paths moves a potential
+// by at most W: every potential and reduced cost stays within (2m + 2) W, which the
+// caller keeps below the "infinite" 2^(bits - 2). Not warm: from zero potentials, whose
+// rows stay in [0, W] and columns in [-W, 0] (pair_reductions.h's assign_min), within
+// the 4W that generator/int_width.cpp keeps inside T.
+template <class T, int N>
+PJ_HD T reduce_by_assignment(T (&a)[N][N], int m, bool warm) {
+  const T inf = T(1) << (8 * int(sizeof(T)) - 2);
+  T u[N + 1], v[N + 1];
+  int match[N + 1];
+  bool taken[N + 1];
   for (int j = 0; j <= m; ++j) {
     u[j] = v[j] = T(0);
     match[j] = 0;
+    taken[j] = false;
   }
-  auto cost = [&](int r, int j) { return at(r - 1, j - 1); };
-  for (int r = 1; r <= m; ++r) augment_row(cost, r, m, inf, u, v, match);
+  for (int j = 1; warm && j <= m; ++j) {
+    T least = a[0][j - 1];
+    for (int r = 1; r < m; ++r) least = a[r][j - 1] < least ? a[r][j - 1] : least;
+    v[j] = least;
+  }
+  for (int r = 1; warm && r <= m; ++r) {
+    T least = a[r - 1][0] - v[1];
+    for (int j = 2; j <= m; ++j) least = a[r - 1][j - 1] - v[j] < least ? a[r - 1][j - 1] - v[j] : least;
+    u[r] = least;
+    for (int j = 1; j <= m; ++j)
+      if (match[j] == 0 && a[r - 1][j - 1] - v[j] == least) {
+        match[j] = r;
+        taken[r] = true;
+        break;
+      }
+  }
+  auto cost = [&](int r, int j) { return a[r - 1][j - 1]; };
+  for (int r = 1; r <= m; ++r)
+    if (!taken[r]) augment_row(cost, r, m, inf, u, v, match);
   T total = T(0);
   for (int r = 1; r <= m; ++r) total += u[r] + v[r];
-  for (int r = 1; r <= m; ++r)
-    for (int j = 1; j <= m; ++j) at(r - 1, j - 1) -= u[r] + v[j];
+  for (int r = 0; r < m; ++r)
+    for (int j = 0; j < m; ++j) a[r][j] -= u[r + 1] + v[j + 1];
   return total;
 }
 
@@ -77,13 +107,16 @@ PJ_HD T dual_assign_bound(T (&c)[K][K], T (&q)[K][K][K][K], int m, int rounds) {
   // Scaled up: spreading divides by m - 1 and balancing by 2, and in units of 1 the
   // remainders stall the ascent (nug12's root: 495 in units of 1, 511 in units of 4096,
   // after 50 rounds). Every entry stays within U = m high + m (m - 1) high2 (the header
-  // says why) times the scale, and the Hungarian's within twice that, below its
-  // "infinite" 2^(bits - 2): the scale is the largest power of two up to 4096 with
-  // U scale <= 2^(bits - 3), at least 1 (generator/int_width.cpp keeps 4U inside T).
-  const T most = T(1) << (8 * int(sizeof(T)) - 3);
+  // says why) times the scale; the warm-started solver's values within (2m + 2) times
+  // that, below its "infinite" 2^(bits - 2). The scale is the largest power of two up
+  // to 4096 that keeps them there; where even 1 does not, the solver starts cold, within
+  // the 4U that generator/int_width.cpp keeps inside T.
+  const T most = T(1) << (8 * int(sizeof(T)) - 2);
   const T u_max = T(m) * high + T(m) * T(m - 1) * high2;
+  const T reach = T(2 * m + 2);
+  const bool warm = u_max <= most / reach;
   T scale = T(1);
-  while (scale < T(4096) && u_max <= most / (scale * T(2))) scale *= T(2);
+  while (warm && scale < T(4096) && u_max <= most / (reach * scale * T(2))) scale *= T(2);
   for (int i = 0; i < m; ++i)
     for (int j = 0; j < m; ++j) {
       c[i][j] *= scale;
@@ -120,13 +153,17 @@ PJ_HD T dual_assign_bound(T (&c)[K][K], T (&q)[K][K][K][K], int m, int rounds) {
             }
     }
     // Each leader's sub-problem: rows k != i, columns l != j.
+    // Each copied into a dense matrix: the solver's loops then read it directly.
     for (int i = 0; i < m; ++i)
       for (int j = 0; j < m; ++j) {
-        auto at = [&](int r, int s) -> T& { return q[i][j][r < i ? r : r + 1][s < j ? s : s + 1]; };
-        c[i][j] += reduce_by_assignment<T, K + 1>(at, m - 1);
+        T sub[K][K];
+        for (int r = 0; r + 1 < m; ++r)
+          for (int t = 0; t + 1 < m; ++t) sub[r][t] = q[i][j][r < i ? r : r + 1][t < j ? t : t + 1];
+        c[i][j] += reduce_by_assignment(sub, m - 1, warm);
+        for (int r = 0; r + 1 < m; ++r)
+          for (int t = 0; t + 1 < m; ++t) q[i][j][r < i ? r : r + 1][t < j ? t : t + 1] = sub[r][t];
       }
-    auto leader = [&](int r, int s) -> T& { return c[r][s]; };
-    bound += reduce_by_assignment<T, K + 1>(leader, m);
+    bound += reduce_by_assignment(c, m, warm);
   }
   // Every bijection's cost, an integer, is at least bound / scale: so at least its ceiling.
   return base + (bound + scale - T(1)) / scale;

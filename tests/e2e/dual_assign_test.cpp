@@ -5,7 +5,10 @@
 // assign() + minprod() bound and later rounds at least that. Through the probe spec of
 // reduction_probe.hpp.
 #include <climits>
+#include <algorithm>
 #include <functional>
+#include <numeric>
+#include <optional>
 
 #include "reduction_probe.hpp"
 
@@ -101,5 +104,46 @@ TEST_CASE("dualassign() over product-form pair costs starts at Gilmore-Lawler's 
     const long long raised = probe(3, k, k, 4, c);
     CHECK(raised >= gl);
     CHECK(raised <= want);
+  }
+}
+
+TEST_CASE("QAP with the dual-ascent bound (qap.toml lb = 3): the optimum, and inside Gilmore-Lawler's tree",
+          "[e2e][dualassign]") {
+  for (unsigned seed : {491u, 492u}) {
+    const int n = 8;
+    const Matrix a = random_matrix(n, 0, 9, seed), b = random_matrix(n, 0, 9, seed + 100);
+    INFO("seed " << seed);
+    std::vector<int> p(n);
+    std::iota(p.begin(), p.end(), 0);
+    long long want = LLONG_MAX;
+    do {
+      long long s = 0;
+      for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j) s += (long long)a[i][j] * b[p[i]][p[j]];
+      want = std::min(want, s);
+    } while (std::next_permutation(p.begin(), p.end()));
+    const std::string inst = temp_file("dualassign_qap" + std::to_string(seed) + ".dat", qaplib_text(a, b));
+    auto run = [&](std::vector<std::string> params, std::optional<long long> ub, int threads) {
+      SolveOptions o;
+      o.load.spec_path = problem("qap.toml");
+      o.load.instance_path = inst;
+      o.load.params = std::move(params);
+      o.backend = "cpu";
+      o.skeleton = "cpu";
+      o.threads = threads;
+      o.ub = ub;
+      o.cache_dir = cache_dir();
+      return solve(o);
+    };
+    SolveResult scratch = run({"lb=3", "rounds=2"}, std::nullopt, 2);
+    REQUIRE(scratch.found);
+    CHECK(scratch.objective == want);
+    // At the optimum: the same tree on one thread and on two, and no node that
+    // Gilmore-Lawler prunes is evaluated (the bound is at least its value everywhere).
+    SolveResult one = run({"lb=3", "rounds=2"}, want, 1), two = run({"lb=3", "rounds=2"}, want, 2);
+    CHECK(one.evaluated == two.evaluated);
+    CHECK(one.expanded == two.expanded);
+    SolveResult gl = run({"lb=2"}, want, 1);
+    CHECK(one.evaluated <= gl.evaluated);
   }
 }
