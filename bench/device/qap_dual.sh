@@ -10,7 +10,7 @@ set -uo pipefail
 source bench/device/solve_log.sh
 f="$OUT/qap-dual.jsonl"
 Q=$I/qap
-(cd /tmp && timeout 170 permjit_gpu_tests "[dualassign]" --durations yes 2>&1 | tee "$OUT/gpu-tests-dualassign.log" | tail -8)
+(cd /tmp && timeout "${GPU_TESTS_LIMIT:-170}" permjit_gpu_tests "[dualassign]" --durations yes 2>&1 | tee "$OUT/gpu-tests-dualassign.log" | tail -8)
 export SOLVE_TIMEOUT=60
 for t in nug12:578 nug14:1014; do
   for lb in 2 3; do
