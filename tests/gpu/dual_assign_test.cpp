@@ -13,8 +13,8 @@ using namespace permjit::test;
 namespace {
 
 // One leaf (candidates = bit(d)) whose objective is dualassign() over random costs: the
-// value the device computes, when the kernel reaches the leaf (the CPU frontier stops
-// at depth 1).
+// value the device computes, when the kernel reaches the leaf (dfs: the CPU frontier
+// stops at depth 1).
 const char* kObjective = R"(dualassign(i in ~(all << dims[0]), j in ~(all << dims[1]): c[i][j],
                       k, l: c[i][k] - c[l][j] + 2 * c[k][l], dims[2])
 )";
@@ -30,7 +30,7 @@ long long probe_on(const std::string& skeleton, int rows, int cols, int rounds, 
     text += "\n";
   }
   Run r{spec, temp_file("gpu_dualassign_probe.txt", text), {}, {}};
-  SolveResult s = solve_with(r, skeleton, skeleton == "cpu" ? 0 : 1);
+  SolveResult s = solve_with(r, skeleton, skeleton == "dfs" ? 1 : 0);  // --dcpu is an option of dfs alone
   REQUIRE(s.found);
   return s.objective;
 }
