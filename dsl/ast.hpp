@@ -18,7 +18,7 @@ const char* type_name(Type t);
 struct Symbol;
 
 // The two-set reductions (Expr::Kind::pair_reduce); dsl/pair_ops.hpp names them.
-enum class PairOp : uint8_t { assign, arborescence, minprod };
+enum class PairOp : uint8_t { assign, arborescence, minprod, dualassign };
 
 struct Expr {
   enum class Kind { int_lit, bool_lit, name, unary, binary, cond, call, index, reduce, let, argsort, pair_reduce };
@@ -31,17 +31,21 @@ struct Expr {
   // argsort: [lo, hi, position, key...] (the position-th value of lo..hi by its keys)
   // pair_reduce (`pair`, text its name): [side A..., side B..., body...], each side a
   // set or lo, hi (see side_b / first_body); assign and arborescence have one body (the
-  // cost of var, var2), minprod two (the value of var, the value of var2).
+  // cost of var, var2), minprod two (the value of var, the value of var2), dualassign
+  // three (the cost of var, var2; the pair cost of var, var2, var3, var4; the rounds).
   std::vector<std::unique_ptr<Expr>> args;
   std::string var;          // the bound name of reduce / let / argsort / side A of pair_reduce
   bool over_range = false;  // reduce (or side A) over lo..hi instead of a set
   std::string var2;          // pair_reduce: the bound name of side B
   bool over_range2 = false;  // pair_reduce: side B over lo..hi
   PairOp pair = PairOp::assign;  // pair_reduce: which one
+  std::string var3, var4;        // dualassign: the second element of side A, of side B
 
   Type type = Type::error;
   const Symbol* sym = nullptr;  // name, index base; the bound variable of reduce / let
   const Symbol* sym2 = nullptr;  // pair_reduce: the bound variable of side B
+  const Symbol* sym3 = nullptr;  // dualassign: the pair cost's second element of side A
+  const Symbol* sym4 = nullptr;  //   and of side B
 
   Expr(Kind k, Loc l) : kind(k), loc(std::move(l)) {}
 };

@@ -357,9 +357,21 @@ class Checker {
       scope_.resize(mark);
     }
     e.sym2 = bind_local(e.var2, Type::int_, e.loc);
-    ok &= want(*e.args.back(), Type::int_, (assign ? "the cost of " + e.text + "()" : std::string("the second value of minprod()")).c_str()) != Type::error;
+    if (e.pair == PairOp::dualassign) {  // the cost sees i, j; the pair cost i, j, k, l; the rounds none
+      ok &= want(*e.args[body], Type::int_, "the cost of dualassign()") != Type::error;
+      e.sym3 = bind_local(e.var3, Type::int_, e.loc);
+      e.sym4 = bind_local(e.var4, Type::int_, e.loc);
+      ok &= want(*e.args[body + 1], Type::int_, "the pair cost of dualassign()") != Type::error;
+      scope_.resize(mark);
+      ok &= want(*e.args[body + 2], Type::int_, "the number of rounds of dualassign()") != Type::error;
+    } else {
+      ok &= want(*e.args.back(), Type::int_, (assign ? "the cost of " + e.text + "()" : std::string("the second value of minprod()")).c_str()) != Type::error;
+    }
     scope_.resize(mark);
     if (!ok) return Type::error;
+    if (e.pair == PairOp::dualassign && ctx_.host)
+      return err(e.loc, "dualassign() is a bound computed at each node; it is not available in " + std::string(ctx_.where),
+                 "use it in branch.bound or branch.refine");
     if (!ctx_.solver)
       return err(e.loc, e.text + "() is not available in " + std::string(ctx_.where),
                  "use it in branch.bound, branch.refine, branch.objective or a [derived] value");

@@ -11,6 +11,7 @@ const PairOpInfo kPairOps[] = {
     {PairOp::assign, "assign", "assign(i in S, j in T: cost)", true},
     {PairOp::arborescence, "arborescence", "arborescence(i in S, j in T: cost)", true},
     {PairOp::minprod, "minprod", "minprod(x in S: a, y in T: b)", false},
+    {PairOp::dualassign, "dualassign", "dualassign(i in S, j in T: cost, k, l: pair cost, rounds)", true},
 };
 
 }  // namespace

@@ -381,7 +381,8 @@ class Parser {
   }
 
   // assign(i in S, j in T: cost), arborescence(i in S, j in T: cost) and minprod(x in
-  // S: a, y in T: b): two bound names, each over a set or a range.
+  // S: a, y in T: b): two bound names, each over a set or a range. dualassign(i in S, j
+  // in T: cost, k, l: pair cost, rounds) names a second element of each side too.
   ExprPtr pair_reduce(const PairOpInfo& op, const Loc& loc) {
     const bool assign = op.cost_matrix;
     const std::string shape(op.shape);
@@ -410,6 +411,16 @@ class Parser {
     side(e->var2, e->over_range2, "second");
     expect_punct(":", std::string("before the ") + (assign ? "cost" : "second value") + " of " + shape);
     bodies.push_back(expression());
+    if (op.op == PairOp::dualassign) {  // , k, l: pair cost, rounds
+      expect_punct(",", "before the pair cost's names of " + shape);
+      e->var3 = expect_ident(("the pair cost's first name (of S) in " + shape).c_str());
+      expect_punct(",", "between the pair cost's two names in " + shape);
+      e->var4 = expect_ident(("the pair cost's second name (of T) in " + shape).c_str());
+      expect_punct(":", "before the pair cost of " + shape);
+      bodies.push_back(expression());
+      expect_punct(",", "before the number of rounds of " + shape);
+      bodies.push_back(expression());
+    }
     expect_punct(")", "to close " + e->text + "()");
     for (auto& b : bodies) e->args.push_back(std::move(b));
     return built(std::move(e));

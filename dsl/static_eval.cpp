@@ -175,6 +175,8 @@ class Eval {
   // assign(i in S, j in T: cost): the cheapest matching of the smaller side into the
   // other; minprod(x in S: a, y in T: b): the minimal scalar product.
   std::optional<int64_t> pair_reduce(const Expr& e) {
+    // The checker keeps dualassign() out of the host's contexts.
+    PJ_INTERNAL_ASSERT(e.pair != PairOp::dualassign, "dualassign() reached the static evaluator");
     auto as = side(e, 0, e.over_range), bs = side(e, side_b(e), e.over_range2);
     if (!as || !bs) return std::nullopt;
     const size_t body = first_body(e);

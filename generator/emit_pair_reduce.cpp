@@ -95,6 +95,7 @@ std::string ExprEmitter::pair_reduce(const Expr& e) {
   const size_t b_at = side_b(e), body = first_body(e);
   const std::string type = cxx_type(Type::int_, wide_);
   std::string la, na, lb, nb;
+  if (e.pair == PairOp::dualassign) return dual_assign(e);
   if (e.pair == PairOp::minprod) {
     const std::string acc = tmp(e.text);
     std::string va, vb;

@@ -265,6 +265,7 @@ class Analysis {
     const Wide k = e.pair == PairOp::arborescence ? count[1] : std::min(count[0], count[1]);
     const size_t body = first_body(e);
     Span term = expr(*e.args[body]);
+    if (e.pair == PairOp::dualassign) return dual_assign(e, term, std::max(count[0], count[1]));
     if (e.pair == PairOp::minprod) {
       Span b = expr(*e.args[body + 1]);
       Wide c[4] = {term.lo * b.lo, term.lo * b.hi, term.hi * b.lo, term.hi * b.hi};
@@ -278,6 +279,28 @@ class Analysis {
       checked(capped(0, k * (term.hi - term.lo)), e.loc);
     }
     return checked(capped(std::min<Wide>(0, k * term.lo), std::max<Wide>(0, k * term.hi)), e.loc);
+  }
+
+  // dualassign() (templates/pair_dual.h): m = max(|A|, |B|) costs and m (m - 1) pair
+  // costs, zeros padding the smaller side. Every entry the procedure holds, shifted by its
+  // minimum, lies in [0, U] with U = m W + m (m - 1) W2 (W, W2 the spreads of the costs and
+  // of the pair costs, 0 included): each is part of some assignment's cost, which is at
+  // most U. Its Hungarian steps stay within 2U and its "infinite" is a quarter of the
+  // type's range above them, so 4U must fit, as must the result.
+  Span dual_assign(const Expr& e, Span term, Wide m) {
+    const size_t body = first_body(e);
+    m = std::min<Wide>(m, Wide(1) << 20);  // a side's capacity; larger ones fail in the generator, no overflow here
+    vars_[e.sym3] = vars_[e.sym];
+    vars_[e.sym4] = vars_[e.sym2];
+    Span pair = expr(*e.args[body + 1]);
+    expr(*e.args[body + 2]);  // the rounds: an int like any other
+    term = hull(term, exact(0));
+    pair = hull(pair, exact(0));
+    const Wide u = m * (term.hi - term.lo) + m * std::max<Wide>(0, m - 1) * (pair.hi - pair.lo);
+    checked(capped(0, 4 * u), e.loc);
+    return checked(capped(m * term.lo + m * std::max<Wide>(0, m - 1) * pair.lo,
+                          m * term.hi + m * std::max<Wide>(0, m - 1) * pair.hi),
+                   e.loc);
   }
 
   Span binary(const Expr& e) {
