@@ -48,7 +48,12 @@ std::string to_string(const Expr& e) {
       const size_t b = side_b(e), body = first_body(e);
       auto side = [&](size_t at, bool range) { return range ? a(at) + ".." + a(at + 1) : a(at); };
       std::string sa = e.var + " in " + side(0, e.over_range), sb = e.var2 + " in " + side(b, e.over_range2);
-      if (pair_op_info(e.pair).cost_matrix) return e.text + "(" + sa + ", " + sb + ": " + a(body) + ")";
+      if (pair_op_info(e.pair).cost_matrix) {
+        std::string chain;
+        if (e.chained) chain = " then " + std::string(pair_op_info(e.then).name);
+        if (e.chained && e.steps_expr) chain += " steps " + to_string(*e.steps_expr);
+        return e.text + "(" + sa + ", " + sb + ": " + a(body) + chain + ")";
+      }
       return e.text + "(" + sa + ": " + a(body) + ", " + sb + ": " + a(body + 1) + ")";
     }
   }

@@ -276,6 +276,16 @@ class Analysis {
       // (templates/pair_reductions.h).
       checked(capped(0, 4 * (term.hi - term.lo)), e.loc);
       checked(capped(0, k * (term.hi - term.lo)), e.loc);
+      // `then arborescence`: costs plus multipliers within 6W, shifted, under a quarter
+      // of the range; totals within 8kW past k times the largest cost; a step moves a
+      // multiplier by up to twice the bound times k (templates/lagrange_bounds.h).
+      if (e.chained) {
+        const Wide span = term.hi - term.lo, top = std::max<Wide>(magnitude(term), span);
+        checked(capped(0, 32 * span), e.loc);
+        checked(capped(0, 16 * k * span + k * top), e.loc);
+        checked(capped(0, 4 * k * k * (span + top)), e.loc);
+        return checked(capped(std::min<Wide>(0, k * term.lo), std::max<Wide>(0, k * term.hi + 8 * k * span)), e.loc);
+      }
     }
     return checked(capped(std::min<Wide>(0, k * term.lo), std::max<Wide>(0, k * term.hi)), e.loc);
   }
