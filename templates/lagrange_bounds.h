@@ -109,7 +109,7 @@ PJ_HD bool arborescence_tails(const T (&c)[KA][KB], const T (&pi)[KA], const int
     }
   }
   T in[N];
-  int pre[N], id_of[N], mark[N];
+  int pre[N], id_of[N], mark[N], member[N];
   bool alive[N], on_cycle[N];
   int parent[Ids];
   unsigned char cycle_tail[Ids], cycle_head[Ids], enter_tail[Ids], enter_head[Ids];
@@ -151,8 +151,9 @@ PJ_HD bool arborescence_tails(const T (&c)[KA][KB], const T (&pi)[KA], const int
     }
     if (cycle_at < 0) break;
     const int x = cycle_at, id = next_id++;
-    int y = x;
+    int members = 0, y = x;
     do {
+      member[members++] = y;
       on_cycle[y] = true;
       parent[id_of[y]] = id;
       cycle_tail[id_of[y]] = tail[pre[y]][y];
@@ -163,8 +164,8 @@ PJ_HD bool arborescence_tails(const T (&c)[KA][KB], const T (&pi)[KA], const int
       if (!alive[u] || on_cycle[u]) continue;
       T into = inf, out = inf;
       int into_from = x, out_from = x;
-      for (int z = 0; z <= nb; ++z) {
-        if (!on_cycle[z]) continue;
+      for (int k = 0; k < members; ++k) {
+        const int z = member[k];
         const T reduced = w[u][z] < inf ? w[u][z] - in[z] : inf;
         if (reduced < into) into = reduced, into_from = z;
         if (w[z][u] < out) out = w[z][u], out_from = z;
@@ -177,10 +178,9 @@ PJ_HD bool arborescence_tails(const T (&c)[KA][KB], const T (&pi)[KA], const int
       head[x][u] = head[out_from][u];
       if (u != 0 && on_cycle[pre[u]]) pre[u] = x;  // in[u] stays: w[x][u] == in[u]
     }
-    for (int z = 0; z <= nb; ++z) {
-      if (!on_cycle[z]) continue;
-      alive[z] = z == x;
-      on_cycle[z] = false;
+    for (int k = 0; k < members; ++k) {
+      alive[member[k]] = member[k] == x;
+      on_cycle[member[k]] = false;
     }
     id_of[x] = id;
     w[x][x] = inf;
@@ -217,8 +217,9 @@ PJ_HD bool arborescence_tails(const T (&c)[KA][KB], const T (&pi)[KA], const int
 // bound depend on the search's timing): the target lies above the best bound by a
 // quarter of it, shrinking by a quarter per step; the step moves each multiplier by
 // t * (out-degree - 1), t = max(1, (target - bound) / |g|^2). Multipliers stay within
-// +-(the largest reduced cost), which keeps every sum within the range generator/int_width
-// checks for (every cost and reduced cost within 6W, the total within 8kW).
+// +-(the largest reduced cost), and a step is at most that long, which keeps every sum
+// within the range generator/int_width checks for (every cost and reduced cost within
+// 6W, bounds, targets and multiplier sums within 16kW + 4k times the largest cost).
 template <class T, int KA, int KB, int LA, int LB>
 PJ_HD T assign_then_arborescence(const T (&c)[KA][KB], const int (&la)[LA], int na, const int (&lb)[LB], int nb,
                                  int steps) {
@@ -249,7 +250,7 @@ PJ_HD T assign_then_arborescence(const T (&c)[KA][KB], const int (&la)[LA], int 
     if (norm == T(0)) break;  // every element leaves once: a completion, bound == its cost
     const T excess = (best > T(0) ? best / T(1024) * share + best % T(1024) * share / T(1024) : T(0)) + T(1);
     T t = (best + excess - bound) / norm;
-    t = t < T(1) ? T(1) : t;
+    t = t < T(1) ? T(1) : t > top ? top : t;  // a longer step is clamped below anyway
     for (int a = 0; a < na; ++a) {
       const T p = pi[a] + t * T(deg[a] - 1);
       pi[a] = p > top ? top : p < -top ? -top : p;

@@ -95,13 +95,25 @@ TEST_CASE("then and steps stay names outside assign()", "[assign][lagrange]") {
 }
 
 TEST_CASE("assign then arborescence computes in 64 bits where its multipliers could pass 32", "[assign][int_width]") {
-  // Costs 0 and 1e7 over six elements: assign alone fits 32 bits, but the Lagrangian
-  // steps (up to 4k^2 times the spread) do not.
+  // Costs 0 and 3e7 over six elements: assign alone fits 32 bits, but the Lagrangian
+  // bound's sums (up to 16k times the spread + 4k times the largest cost) do not.
   const std::string plain = "assign(i in free | bit(last), j in free: w[i][j])";
   const std::string chained = "assign(i in free | bit(last), j in free: w[i][j] then arborescence steps 3)";
-  CHECK(source_with(plain, "10000000").find("pj::assign_min<int, 6, 6>") != std::string::npos);
-  std::string wide = source_with(chained, "10000000");
+  CHECK(source_with(plain, "30000000").find("pj::assign_min<int, 6, 6>") != std::string::npos);
+  std::string wide = source_with(chained, "30000000");
   CHECK(wide.find("using Int = long long;") != std::string::npos);
   CHECK(wide.find("pj::assign_then_arborescence<Int, 6, 6>") != std::string::npos);
   CHECK(source_with(chained, "1000").find("pj::assign_then_arborescence<int, 6, 6>") != std::string::npos);
+}
+
+TEST_CASE("a branch that a known condition leaves out does not widen the ints", "[assign][int_width]") {
+  // k == 4 before the search: the emitter writes the plain assign() alone, so the
+  // chained one's wider sums must not make the whole spec compute in 64 bits (they did,
+  // and kept atsp.toml's default off the GPU on ry48p).
+  const std::string bound = "k == 4 ? assign(i in free | bit(last), j in free: w[i][j]) : "
+                            "assign(i in free | bit(last), j in free: w[i][j] then arborescence steps 3)";
+  std::string src = source_with(bound, "30000000");
+  CHECK(src.find("using Int = long long;") == std::string::npos);
+  CHECK(src.find("pj::assign_min<int, 6, 6>") != std::string::npos);
+  CHECK(src.find("assign_then_arborescence") == std::string::npos);
 }
