@@ -11,7 +11,7 @@ source bench/device/solve_log.sh
 f="$OUT/atsp-lagrange.jsonl"
 limit="${ATSP_LIMIT:-15}"
 if [[ -z "${ATSP_SKIP_TESTS:-}" ]]; then
-  timeout 150 permjit_gpu_tests "[lagrange]" > "$OUT/gpu-tests.log" 2>&1
+  timeout "${ATSP_TEST_LIMIT:-150}" permjit_gpu_tests "[lagrange]" > "$OUT/gpu-tests.log" 2>&1
   echo "gpu tests [lagrange] exit $?"; tail -3 "$OUT/gpu-tests.log"
 fi
 # NAME or NAME:LB (a bound other than the default).
