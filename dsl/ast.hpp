@@ -40,6 +40,13 @@ struct Expr {
   bool over_range2 = false;  // pair_reduce: side B over lo..hi
   PairOp pair = PairOp::assign;  // pair_reduce: which one
   std::string var3, var4;        // dualassign: the second element of side A, of side B
+  // pair_reduce with `then` (additive bounding, docs/spec-language.md "Additive and
+  // Lagrangian bounds"): the reduction solved on this one's reduced costs, and how many
+  // subgradient steps move the multipliers of side A (`steps`, a constant; 0: none).
+  bool chained = false;
+  PairOp then = PairOp::arborescence;
+  std::unique_ptr<Expr> steps_expr;  // null: no `steps`
+  int64_t steps = 0;                 // its value, set by the checker
 
   Type type = Type::error;
   const Symbol* sym = nullptr;  // name, index base; the bound variable of reduce / let

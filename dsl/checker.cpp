@@ -375,7 +375,36 @@ class Checker {
     if (!ctx_.solver)
       return err(e.loc, e.text + "() is not available in " + std::string(ctx_.where),
                  "use it in branch.bound, branch.refine, branch.objective or a [derived] value");
+    if (e.chained && !chain(e)) return Type::error;
     return Type::int_;
+  }
+
+  // `assign(... then arborescence [steps K])` (docs/spec-language.md, "Additive and
+  // Lagrangian bounds"): only assign() has reduced costs to hand on, and only an
+  // arborescence adds to it (an assignment of its own reduced costs is 0); K is a
+  // constant, since it sizes the code's work per node.
+  bool chain(Expr& e) {
+    if (e.pair != PairOp::assign)
+      return err(e.loc, e.text + "() has no reduced costs to hand on with 'then'; only assign() has",
+                 "write assign(i in S, j in T: cost then arborescence)") != Type::error;
+    if (e.then != PairOp::arborescence)
+      return err(e.loc, "assign() then " + std::string(pair_op_info(e.then).name) +
+                            "() adds nothing: only arborescence can follow assign() with 'then'",
+                 "write assign(i in S, j in T: cost then arborescence)") != Type::error;
+    if (ctx_.host)
+      return err(e.loc, "assign() then arborescence is solved in the search's code, not in " + std::string(ctx_.where),
+                 "use assign() and arborescence() apart in [derived]") != Type::error;
+    if (!e.steps_expr) return true;
+    if (want(*e.steps_expr, Type::int_, "the steps of assign() then arborescence") == Type::error) return false;
+    auto k = eval_static(*e.steps_expr);
+    if (!k)
+      return err(e.steps_expr->loc, "the steps of assign() then arborescence must be known before the search",
+                 "write a number, or a [params] value") != Type::error;
+    if (*k < 0 || *k > kMaxLagrangeSteps)
+      return err(e.steps_expr->loc, "steps " + std::to_string(*k) + " is outside 0.." +
+                                        std::to_string(kMaxLagrangeSteps)) != Type::error;
+    e.steps = *k;
+    return true;
   }
 
   // A var's dimensions must be known before the search (they size a local array).

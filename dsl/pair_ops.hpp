@@ -2,6 +2,7 @@
 // reductions"): their names and shapes in one table, which the parser, the reserved
 // names, the checker and the printer read instead of comparing names.
 #pragma once
+#include <cstdint>
 #include <string_view>
 
 #include "dsl/ast.hpp"
@@ -15,6 +16,10 @@ struct PairOpInfo {
   // One cost that sees both names (a matrix over the two sides), or a value per side.
   bool cost_matrix;
 };
+
+// The most subgradient steps `assign(... then arborescence steps K)` takes per node: its
+// work per node grows with K, and a bound past the first few hundred steps moves little.
+constexpr int64_t kMaxLagrangeSteps = 1000;
 
 // The reduction called `name`, or nullptr.
 const PairOpInfo* pair_op_named(std::string_view name);

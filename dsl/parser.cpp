@@ -118,6 +118,9 @@ class Parser {
   bool is_keyword(const char* s, size_t k = 0) const {
     return peek(k).kind == Token::Kind::keyword && peek(k).text == s;
   }
+  // A word that is a keyword only where the grammar expects it (`then`, `steps` inside
+  // assign()): elsewhere it stays a name a spec may use.
+  bool is_word(const char* s) const { return peek().kind == Token::Kind::ident && peek().text == s; }
   Token take() { return t_[p_ < t_.size() - 1 ? p_++ : p_]; }
 
   static std::string describe(const Token& t) {
@@ -421,9 +424,29 @@ class Parser {
       expect_punct(",", "before the number of rounds of " + shape);
       bodies.push_back(expression());
     }
+    if (assign && is_word("then")) chain(*e);
     expect_punct(")", "to close " + e->text + "()");
     for (auto& b : bodies) e->args.push_back(std::move(b));
     return built(std::move(e));
+  }
+
+  // `... : cost then NEXT [steps K])`: NEXT solved on the reduced costs (additive
+  // bounding), with K subgradient steps on side A's multipliers. The checker decides
+  // which pairs are allowed; the parser only reads the names.
+  void chain(Expr& e) {
+    take();  // then
+    const Loc at = peek().loc;
+    const std::string next = expect_ident("the name of the reduction after 'then' (assign(i in S, j in T: cost then arborescence))");
+    const PairOpInfo* op = pair_op_named(next);
+    if (!op || !op->cost_matrix)
+      fail(at, "'" + next + "' is not a reduction over a cost matrix; after 'then' comes one of them",
+           "write assign(i in S, j in T: cost then arborescence)");
+    e.chained = true;
+    e.then = op->op;
+    if (is_word("steps")) {
+      take();
+      e.steps_expr = expression();
+    }
   }
 
   // sum(j in free: body), min(i in 0..n: body)

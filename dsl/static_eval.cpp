@@ -177,6 +177,7 @@ class Eval {
   std::optional<int64_t> pair_reduce(const Expr& e) {
     // The checker keeps dualassign() out of the host's contexts.
     PJ_INTERNAL_ASSERT(e.pair != PairOp::dualassign, "dualassign() reached the static evaluator");
+    if (e.chained) return std::nullopt;  // solved only in the search's code (the checker says so)
     auto as = side(e, 0, e.over_range), bs = side(e, side_b(e), e.over_range2);
     if (!as || !bs) return std::nullopt;
     const size_t body = first_body(e);

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "dsl/diagnostics.hpp"
+#include "dsl/static_eval.hpp"
 
 namespace permjit {
 namespace {
@@ -183,6 +184,9 @@ class Analysis {
       }
       case K::binary: return binary(e);
       case K::cond: {
+        // A condition known before the search: the emitter writes the branch it picks
+        // alone (emit_expr.cpp), so the other's values are never computed.
+        if (auto c = eval_static(*e.args[0])) return expr(*e.args[*c ? 1 : 2]);
         expr(*e.args[0]);
         Span a = expr(*e.args[1]);
         return hull(a, expr(*e.args[2]));
@@ -277,6 +281,15 @@ class Analysis {
       // (templates/pair_reductions.h).
       checked(capped(0, 4 * (term.hi - term.lo)), e.loc);
       checked(capped(0, k * (term.hi - term.lo)), e.loc);
+      // `then arborescence`: costs plus multipliers within 6W, shifted, under a quarter
+      // of the range; bounds, targets and multiplier sums within 16kW past 4k times the
+      // largest cost (templates/lagrange_bounds.h).
+      if (e.chained) {
+        const Wide span = term.hi - term.lo, top = std::max<Wide>(magnitude(term), span);
+        checked(capped(0, 32 * span), e.loc);
+        checked(capped(0, 16 * k * span + 4 * k * top), e.loc);
+        return checked(capped(std::min<Wide>(0, k * term.lo), std::max<Wide>(0, k * term.hi + 8 * k * span)), e.loc);
+      }
     }
     return checked(capped(std::min<Wide>(0, k * term.lo), std::max<Wide>(0, k * term.hi)), e.loc);
   }

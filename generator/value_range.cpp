@@ -148,7 +148,9 @@ ValueRange value_range(const Expr& e, const RangeEnv& env) {
       if (!sane(term)) return unknown();
       // assign and minprod: min(|A|, |B|) terms; arborescence: an arc into each of B.
       const int64_t k = e.pair == PairOp::arborescence ? count[1] : std::min(count[0], count[1]);
-      r = ValueRange::between(std::min<int64_t>(0, k * term.lo), std::max<int64_t>(0, k * term.hi));
+      // `then arborescence` adds at most 8k times the costs' spread (templates/lagrange_bounds.h).
+      const int64_t extra = e.chained ? 8 * k * (term.hi - term.lo) : 0;
+      r = ValueRange::between(std::min<int64_t>(0, k * term.lo), std::max<int64_t>(0, k * term.hi + extra));
       return sane(r) ? r : unknown();
     }
     case K::let: {
