@@ -69,14 +69,16 @@ SymmetryReport verify_symmetry(const LoadOptions& load, const std::string& cache
 }
 
 std::string format_symmetry_report(const SymmetryReport& r) {
-  const std::string answer = r.counts ? fmt::format("{} solutions", r.without)
-                                      : r.found_without ? fmt::format("optimum {}", r.without) : std::string("no solution");
-  std::string s = fmt::format("symmetry: agrees: {} without it ({} nodes evaluated) and with\n", answer, r.evaluated_without);
+  const std::string answer = r.counts          ? fmt::format("{} solutions", r.without)
+                             : r.found_without ? fmt::format("optimum {}", r.without)
+                                               : std::string("no solution");
+  std::string s =
+      fmt::format("symmetry: agrees: {} without it ({} nodes evaluated) and with\n", answer, r.evaluated_without);
   for (const SymmetryCheck& c : r.checks)
     s += fmt::format("  {}: {} nodes evaluated ({:.0f}%)\n", c.what, c.evaluated_with,
-                     r.evaluated_without ? 100.0 * static_cast<double>(c.evaluated_with) /
-                                               static_cast<double>(r.evaluated_without)
-                                         : 0.0);
+                     r.evaluated_without
+                         ? 100.0 * static_cast<double>(c.evaluated_with) / static_cast<double>(r.evaluated_without)
+                         : 0.0);
   return s;
 }
 

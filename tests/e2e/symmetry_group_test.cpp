@@ -22,9 +22,10 @@ std::string spec_text(const std::string& name, const std::string& branch, int su
   std::string gens;
   for (int k = 0; k < 3; ++k)
     if (subset >> k & 1) gens += std::string(gens.empty() ? "" : ", ") + "\"" + kNames[k] + "\"";
-  return "[problem]\nname = \"" + name + "\"\ngoal = \"count\"\nsize = \"n\"\n[params]\n"
-         "n = { type = \"int\", default = 5, range = [1, 10] }\n[branch]\n" + branch +
-         "\n[symmetry]\ngenerators = [" + gens + "]\n";
+  return "[problem]\nname = \"" + name +
+         "\"\ngoal = \"count\"\nsize = \"n\"\n[params]\n"
+         "n = { type = \"int\", default = 5, range = [1, 10] }\n[branch]\n" +
+         branch + "\n[symmetry]\ngenerators = [" + gens + "]\n";
 }
 
 SolveResult count(const std::string& spec, int n, bool ignore = false) {
@@ -40,16 +41,18 @@ SolveResult count(const std::string& spec, int n, bool ignore = false) {
 }
 }  // namespace
 
+// Each module is compiled for its size: the subgroups are tried at one size, the whole
+// group at several (the test's time is its compiles).
 TEST_CASE("every subgroup counts all permutations exactly: n!", "[e2e][symmetry]") {
   for (int subset = 1; subset < 8; ++subset) {
     const std::string spec = temp_file("perms" + std::to_string(subset) + ".toml", spec_text("perms", "", subset));
-    unsigned long long factorial = 1;
-    for (int n = 1; n <= 7; ++n) {
-      factorial *= static_cast<unsigned long long>(n);
+    for (int n : subset == 7 ? std::vector<int>{1, 2, 3, 5} : std::vector<int>{5}) {
       INFO("generators " << subset << ", n = " << n);
+      unsigned long long factorial = 1;
+      for (int k = 2; k <= n; ++k) factorial *= static_cast<unsigned long long>(k);
       const SolveResult r = count(spec, n);
       CHECK(r.solutions == factorial);
-      if (n >= 4) CHECK(r.evaluated < count(spec, n, true).evaluated);
+      if (n == 5) CHECK(r.evaluated < 325);  // the whole tree: 5 + 20 + 60 + 120 + 120
     }
   }
 }
@@ -57,11 +60,11 @@ TEST_CASE("every subgroup counts all permutations exactly: n!", "[e2e][symmetry]
 TEST_CASE("Hertzsprung's problem under every subgroup: OEIS A002464", "[e2e][symmetry]") {
   // No two values placed next to each other differ by one (kings on distinct rows and
   // columns that do not touch): the same under the eight symmetries of the square.
-  const unsigned long long expect[] = {1, 1, 0, 0, 2, 14, 90, 646, 5242};
+  const unsigned long long expect[] = {1, 0, 0, 2, 14, 90, 646, 5242, 47622};  // n = 1, 2, ...
   for (int subset = 1; subset < 8; ++subset) {
     const std::string spec = temp_file("kings" + std::to_string(subset) + ".toml",
                                        spec_text("kings", "filter = \"d == 0 || abs(v - last) != 1\"", subset));
-    for (int n = 1; n <= 9; ++n) {
+    for (int n : subset == 7 ? std::vector<int>{1, 4, 5, 6, 7} : std::vector<int>{6}) {
       INFO("generators " << subset << ", n = " << n);
       CHECK(count(spec, n).solutions == expect[n - 1]);
     }
@@ -87,7 +90,7 @@ objective = "touch"
 generators = ["invert", "reverse-positions", "reflect-values"]
 )spec";
   const std::string spec = temp_file("touching.toml", text);
-  for (const char* n : {"n=5", "n=7"}) {
+  for (const char* n : {"n=6"}) {
     INFO(n);
     const SymmetryReport r = verify_symmetry(LoadOptions{spec, {n}}, cache_dir());
     CHECK(r.agrees);
@@ -95,9 +98,9 @@ generators = ["invert", "reverse-positions", "reflect-values"]
     CHECK(r.checks.size() == 4);  // each generator, then the group
   }
   // find: whether a permutation exists (Hertzsprung's: none for n = 3, some for 5).
-  for (const char* n : {"n=3", "n=5", "n=6"}) {
+  for (const char* n : {"n=3", "n=5"}) {
     INFO(n);
-    std::string text_find = spec_text("kings", "filter = \"d == 0 || abs(v - last) != 1\"", 7);
+    std::string text_find = spec_text("kings", "filter = \"d == 0 || abs(v - last) != 1\"", 4);  // invert
     text_find.replace(text_find.find("\"count\""), 7, "\"find\"");
     const std::string f = temp_file("kings_find.toml", text_find);
     const SymmetryReport r = verify_symmetry(LoadOptions{f, {n}}, cache_dir());

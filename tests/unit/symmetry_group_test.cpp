@@ -48,17 +48,17 @@ TEST_CASE("each element maps a border as border_map says, on every permutation o
 namespace {
 // A count of size n = 6; [symmetry] on line 9, its generators on line 10.
 std::string group_spec(const std::string& symmetry_lines, const std::string& problem_extra = "") {
-  return "[problem]\n"                                            // 1
-         "name = \"t\"\n"                                         // 2
-         "goal = \"count\"\n"                                     // 3
-         "size = \"n\"\n" +                                       // 4
-         problem_extra +                                          // (one line, or none)
-         "[params]\n"                                             // 5
+  return "[problem]\n"                                             // 1
+         "name = \"t\"\n"                                          // 2
+         "goal = \"count\"\n"                                      // 3
+         "size = \"n\"\n" +                                        // 4
+         problem_extra +                                           // (one line, or none)
+         "[params]\n"                                              // 5
          "n = { type = \"int\", default = 6, range = [1, 10] }\n"  // 6
-         "[branch]\n"                                             // 7
-         "\n"                                                     // 8
-         "[symmetry]\n" +                                         // 9
-         symmetry_lines;                                          // 10...
+         "[branch]\n"                                              // 7
+         "\n"                                                      // 8
+         "[symmetry]\n" +                                          // 9
+         symmetry_lines;                                           // 10...
 }
 }  // namespace
 
@@ -94,7 +94,8 @@ TEST_CASE("symmetry generators and a value map are not both taken", "[load_spec]
   check_at(d.all()[0], 11, 9, "either value");
 }
 
-TEST_CASE("symmetry generators are refused with an empty list and with a fixed prefix", "[load_spec][symmetry][errors]") {
+TEST_CASE("symmetry generators are refused with an empty list and with a fixed prefix",
+          "[load_spec][symmetry][errors]") {
   auto empty = spec_errors(group_spec("generators = []\n"));
   REQUIRE(empty.all().size() == 1);
   check_at(empty.all()[0], 10, 14, "non-empty array");
