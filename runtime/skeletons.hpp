@@ -1,6 +1,7 @@
-// The registry of search skeletons: one row per skeleton, naming what it searches, the
-// options it takes and the translation units it compiles. Every choice by name goes
-// through it (find_skeleton, default_skeleton); nothing else compares skeleton names.
+// The registry of search skeletons: one row per skeleton, naming what it searches and
+// the translation units it compiles (the options each takes are the option table's,
+// runtime/option_table.hpp). Every choice by name goes through it (find_skeleton,
+// default_skeleton); nothing else compares skeleton names.
 #pragma once
 #include <optional>
 #include <span>
@@ -9,36 +10,39 @@
 
 #include "dsl/spec.hpp"
 #include "generator/generate.hpp"
-#include "runtime/cache.hpp"
-#include "runtime/compile_unit.hpp"
-#include "runtime/decision.hpp"
-#include "runtime/path_solver.hpp"
-#include "runtime/result.hpp"
-#include "runtime/skeleton_options.hpp"
+#include "runtime/backtrack/backtrack_skeletons.hpp"
+#include "runtime/compile/cache.hpp"
+#include "runtime/compile/compile_unit.hpp"
+#include "runtime/core/decision.hpp"
+#include "runtime/core/path_solver.hpp"
+#include "runtime/core/result.hpp"
+#include "runtime/core/skeleton_run.hpp"
+#include "runtime/ida/ida_skeleton.hpp"
+#include "runtime/ivm/ivm_skeleton.hpp"
 
 namespace permjit {
 
-struct SolveOptions;
-class WarmStart;
+// The registry's rows in code: the option table (runtime/option_table.hpp) names the
+// skeletons that take an option by these, never by their names.
+enum class SkeletonId : unsigned { cpu, dfs, ivm, cdp, rec, offload, ida, ida_thread, probe };
 
-enum class Backend { cpu, gpu };
-const char* backend_name(Backend b);
-
-struct SkeletonRun {
-  const ProblemSpec& spec;
-  const ProblemSource& source;
-  const SkeletonUnits& units;  // built by the row's `units`: what the run compiles
-  const SolveOptions& opts;
-  SolveResult& result;  // fill nodes, objective, times of compile and search
-  WarmStart* warm = nullptr;  // the incumbent found before the search, when there is one
-  Decision decision = {};     // solutions to record, list or stop at (runtime/decision.hpp)
-  ModuleCache cache() const;  // --cache-dir, else the default
-  // The incumbent the search starts from: --ub, else the warm start's (waiting for it;
-  // call it once the module is compiled, so that both run at once), else none.
-  std::optional<long long> start_bound() const;
+// A set of rows: `SkeletonId::cpu | SkeletonId::dfs`.
+struct SkeletonSet {
+  unsigned bits = 0;
+  constexpr SkeletonSet() = default;
+  constexpr SkeletonSet(SkeletonId id) : bits(1u << static_cast<unsigned>(id)) {}
+  constexpr SkeletonSet operator|(SkeletonSet o) const {
+    SkeletonSet s;
+    s.bits = bits | o.bits;
+    return s;
+  }
+  constexpr bool has(SkeletonId id) const { return (bits >> static_cast<unsigned>(id)) & 1u; }
+  constexpr bool empty() const { return bits == 0; }
 };
+constexpr SkeletonSet operator|(SkeletonId a, SkeletonId b) { return SkeletonSet(a) | SkeletonSet(b); }
 
 struct Skeleton {
+  SkeletonId id;
   std::string_view name;
   Backend backend = Backend::gpu;
   std::string_view summary;
@@ -64,11 +68,8 @@ struct Skeleton {
   // them, or a spec whose ints may pass them (generator/int_width.hpp), is refused
   // before any compile.
   bool int32_only = false;
-  // The options of runtime/skeleton_options.hpp that it takes.
-  std::span<const Takes> takes;
 
   bool searches(const ProblemSpec& spec) const { return spec.goal == Goal::path ? path : placement; }
-  const Takes* find_option(SkeletonOption o) const;
 };
 
 std::span<const Skeleton> skeletons();
@@ -80,23 +81,7 @@ const Skeleton& emit_default_skeleton(bool path);
 // "a, b and c": the names of the rows that `keep` accepts (for messages).
 std::string skeleton_names(bool (*keep)(const Skeleton&));
 
-// Each skeleton's search (runtime/<skeleton>_skeleton.cpp) and its units.
-void run_cpu_skeleton(SkeletonRun& run);
-SkeletonUnits cpu_units(const UnitInputs& in);
-void run_cpu_ida_skeleton(SkeletonRun& run);  // the cpu skeleton on a path problem
-void run_dfs_skeleton(SkeletonRun& run);
-SkeletonUnits dfs_units(const UnitInputs& in);
-void run_ivm_skeleton(SkeletonRun& run);
-SkeletonUnits ivm_units(const UnitInputs& in);
-void run_cdp_skeleton(SkeletonRun& run);
-SkeletonUnits cdp_units(const UnitInputs& in);
-void run_rec_skeleton(SkeletonRun& run);
-SkeletonUnits rec_units(const UnitInputs& in);
-void run_offload_skeleton(SkeletonRun& run);
-SkeletonUnits offload_units(const UnitInputs& in);
-void run_ida_skeleton(SkeletonRun& run);
-void run_ida_thread_skeleton(SkeletonRun& run);
-SkeletonUnits ida_units(const UnitInputs& in);  // one module holds both IDA* kernels
+// The units of the row that only `emit` shows.
 SkeletonUnits probe_units(const UnitInputs& in);
 
 }  // namespace permjit
