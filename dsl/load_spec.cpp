@@ -57,7 +57,7 @@ class Reader {
     read_state(section(root, "state", false));
     if (spec_.goal == Goal::path) read_path_shape(root);
     else read_branch_shape(root);
-    read_symmetry(root, spec_, d_, reading(), opts_.ignore_symmetry);  // after the branch: it needs branch.ends
+    read_symmetry(root, spec_, d_, reading(), opts_.ignore_symmetry, opts_.symmetry_generator);  // after the branch: it needs branch.ends
   }
 
  private:

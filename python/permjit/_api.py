@@ -100,14 +100,12 @@ def solutions(spec: SpecLike, params: Optional[Mapping[str, int]] = None, instan
     For count and find problems, or with ``all_optimal=True`` every optimal permutation.
     ``limit``: the first N (the search stops there). The search runs on a thread of
     its own and pauses while the consumer does not read; leaving the loop stops it.
-    A spec's [symmetry] makes the search visit one of each mirrored pair, so every
-    solution is listed only without it: ``no_symmetry`` is True unless given
-    (``no_symmetry=False`` is refused, as ``--list`` without ``--no-symmetry`` is).
+    Under a spec's [symmetry] each solution the search finds comes with the images it
+    was counted for: every solution once (``no_symmetry=True`` searches the whole tree).
     """
     if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
         raise ValueError("limit is None (every solution) or a count from 1")
     load = _load(spec, params, instance)
-    options.setdefault("no_symmetry", True)
     if not options.get("all_optimal"):
         options["list"] = limit or 0
     stream = _permjit.SolutionStream(load, options)

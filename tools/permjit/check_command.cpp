@@ -23,7 +23,7 @@ int check_command(CheckOptions opts) {
   if (spec.size) ok += ", size " + std::to_string(spec.size);
   ok += ")\n";
   if (opts.verify_symmetry) {
-    if (!spec.symmetry)
+    if (!spec.has_symmetry())
       command_line_error("--verify-symmetry", 1,
                          opts.load.ignore_symmetry ? "--verify-symmetry compares with and without [symmetry]: drop "
                                                      "--no-symmetry"
