@@ -2,6 +2,7 @@
 
 #include <dlfcn.h>
 
+#include <cstring>
 #include <stdexcept>
 
 #include "dsl/diagnostics.hpp"
@@ -46,8 +47,12 @@ IdaModule::IdaModule(const HostModule& compiled) {
   move_name_ = symbol<PjIdaMoveNameFn>(handle_, "pj_ida_move_name");
   expand_ = symbol<PjIdaExpandFn>(handle_, "pj_ida_expand");
   moves_to_ = symbol<PjIdaMovesToFn>(handle_, "pj_ida_moves_to");
+  pdb_count_ = symbol<PjPdbCountFn>(handle_, "pj_pdb_count");
+  pdb_entries_ = symbol<PjPdbEntriesFn>(handle_, "pj_pdb_entries");
+  pdb_build_ = symbol<PjPdbBuildFn>(handle_, "pj_pdb_build");
+  so_path_ = so_path;
   if (!abi || !search_ || !roots_ || !upper_ || !path_ || !path_via_ || !roots_free_ || !move_name_ || !expand_ ||
-      !moves_to_ || abi() != PJ_IDA_ABI) {
+      !moves_to_ || !pdb_count_ || !pdb_entries_ || !pdb_build_ || abi() != PJ_IDA_ABI) {
     dlclose(handle_);
     throw std::runtime_error("the compiled module " + so_path + " does not match this permjit (IDA ABI)");
   }
@@ -55,6 +60,14 @@ IdaModule::IdaModule(const HostModule& compiled) {
 }
 
 IdaModule::~IdaModule() { dlclose(handle_); }
+
+void IdaModule::set_pdb_tables(const std::vector<const unsigned char*>& tables) const {
+  if (tables.empty()) return;
+  void* at = dlsym(handle_, "pj_pdb_tables");
+  PJ_INTERNAL_ASSERT(at != nullptr && static_cast<int>(tables.size()) == pdb_count(),
+                     "the compiled module " + so_path_ + " has no table pointers for its pattern databases");
+  std::memcpy(at, tables.data(), tables.size() * sizeof(const unsigned char*));
+}
 
 PjIdaResult IdaModule::search(const PjIdaArgs& args) const {
   auto* r = new PjIdaResult{};  // large: keep it off the stack
