@@ -5,6 +5,7 @@
 #include "dsl/load_pattern_db.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <set>
 
 #include "dsl/checker.hpp"
@@ -37,7 +38,7 @@ class DatabaseReader {
       d_.error(p.loc, "'pattern_databases' must be a table ([pattern_databases])");
       return;
     }
-    r_.check_keys(*t, {"when", "goal", "track", "additive", "groups"}, "[pattern_databases]");
+    r_.check_keys(*t, {"when", "goal", "track", "additive", "groups", "reflect"}, "[pattern_databases]");
     if (const toml::node* w = t->get("when"); w && !enabled(*w)) return;
     p.on = true;
     read_goal(t->get("goal"), *t);
@@ -56,6 +57,7 @@ class DatabaseReader {
       else
         for (const auto& g : *a) read_group(g);
     }
+    if (const toml::node* rf = t->get("reflect")) read_reflection(*rf);
     check_moves();
   }
 
@@ -108,6 +110,64 @@ class DatabaseReader {
       return;
     }
     for (int64_t v : item->values) p.goal.push_back(static_cast<int>(v));
+  }
+
+  // A data item int[size] holding a permutation, its values; empty after an error (or
+  // when the values are not known: no instance).
+  std::vector<int> permutation_item(const toml::node* n, const Loc& where, const std::string& what) {
+    if (!n || !n->is_string()) {
+      d_.error(where, what + " names a data item holding a permutation, e.g. \"mirror\"");
+      return {};
+    }
+    const std::string name = n->as_string()->get();
+    const DataItem* item = spec_.find_data(name);
+    if (!item) {
+      std::vector<std::string> names;
+      for (const auto& i : spec_.data) names.push_back(i.name);
+      for (const auto& i : spec_.derived) names.push_back(i.name);
+      d_.error(r_.at(*n), "'" + name + "' is not a data item", did_you_mean(name, names));
+      return {};
+    }
+    if (item->dim_exprs.size() != 1) {
+      d_.error(r_.at(*n), "'" + name + "' must be a vector, int[size]");
+      return {};
+    }
+    if (item->values.empty()) return {};
+    std::set<int64_t> seen;
+    bool ok = static_cast<int>(item->values.size()) == spec_.size;
+    for (int64_t v : item->values) ok = ok && v >= 0 && v < spec_.size && seen.insert(v).second;
+    if (!ok) {
+      d_.error(r_.at(*n), "'" + name + "' is not a permutation of 0.." + std::to_string(spec_.size - 1));
+      return {};
+    }
+    return std::vector<int>(item->values.begin(), item->values.end());
+  }
+
+  // reflect = { positions = "item", values = "item" }: it must map the goal to itself
+  // (that it maps the moves to moves is checked on sampled nodes when the tables are built).
+  void read_reflection(const toml::node& n) {
+    PatternDatabases& p = spec_.path.databases;
+    p.reflect_loc = r_.at(n);
+    const toml::table* t = n.as_table();
+    if (!t) {
+      d_.error(p.reflect_loc, "reflect = { positions = \"<item>\", values = \"<item>\" }",
+               "the reflected node has values[v] at positions[p] where the node has v at p");
+      return;
+    }
+    r_.check_keys(*t, {"positions", "values"}, "reflect");
+    std::vector<int> pos = permutation_item(t->get("positions"), p.reflect_loc, "reflect.positions");
+    std::vector<int> val = permutation_item(t->get("values"), p.reflect_loc, "reflect.values");
+    if (pos.empty() || val.empty()) return;
+    if (!p.goal.empty())
+      for (int q = 0; q < spec_.size; ++q)
+        if (p.goal[static_cast<size_t>(pos[static_cast<size_t>(q)])] != val[static_cast<size_t>(p.goal[static_cast<size_t>(q)])]) {
+          d_.error(p.reflect_loc, "the reflection does not map the goal '" + p.goal_item + "' to itself (position " +
+                                      std::to_string(q) + ")",
+                   "a reflection must be a symmetry of the problem: goal and moves alike");
+          return;
+        }
+    p.reflect_positions = std::move(pos);
+    p.reflect_values = std::move(val);
   }
 
   // A value of a pattern or of track, at its place; -1 if it is not one.
@@ -247,6 +307,7 @@ std::string describe_pattern_databases(const PatternDatabases& p, int size) {
     o += ", tracking";
     for (int v : p.track) o += " " + std::to_string(v);
   }
+  if (!p.reflect_positions.empty()) o += ", and the max with their reflection";
   o += "\n";
   for (int g = 0; g < p.groups; ++g) {
     uint64_t entries = 0;
@@ -261,9 +322,10 @@ std::string describe_pattern_databases(const PatternDatabases& p, int size) {
     std::string missing;
     for (int v = 0; v < size; ++v)
       if (!covered.count(v)) missing += " " + std::to_string(v);
+    char mib[32];
+    std::snprintf(mib, sizeof mib, "%.1f", static_cast<double>(entries) / 1048576.0);
     o += "  group " + std::to_string(g + 1) + ": patterns of " + sizes + " values, " + std::to_string(entries) +
-         " entries (" + std::to_string((entries + 1048575) / 1048576) + " MiB, a byte each); not covered:" +
-         (missing.empty() ? " none" : missing) + "\n";
+         " entries (" + mib + " MiB, a byte each); not covered:" + (missing.empty() ? " none" : missing) + "\n";
   }
   return o;
 }

@@ -31,6 +31,12 @@ struct PatternDatabases {
   Loc track_loc;
   std::vector<Pattern> patterns;  // group by group
   int groups = 0;
+  // reflect = { positions, values }: a symmetry of the problem. The reflected node has
+  // value reflect_values[v] at position reflect_positions[p] where the node has v at p;
+  // it is as far from the goal, so the tables looked up on it bound the node too, and
+  // the heuristic takes the larger of both lookups (Korf and Felner 2002).
+  std::vector<int> reflect_positions, reflect_values;  // empty: no reflection
+  Loc reflect_loc;
 };
 
 // The number of ways to place k distinct values on n positions, n! / (n - k)!; UINT64_MAX

@@ -50,9 +50,10 @@ IdaModule::IdaModule(const HostModule& compiled) {
   pdb_count_ = symbol<PjPdbCountFn>(handle_, "pj_pdb_count");
   pdb_entries_ = symbol<PjPdbEntriesFn>(handle_, "pj_pdb_entries");
   pdb_build_ = symbol<PjPdbBuildFn>(handle_, "pj_pdb_build");
+  pdb_check_reflection_ = symbol<PjPdbCheckReflectionFn>(handle_, "pj_pdb_check_reflection");
   so_path_ = so_path;
   if (!abi || !search_ || !roots_ || !upper_ || !path_ || !path_via_ || !roots_free_ || !move_name_ || !expand_ ||
-      !moves_to_ || !pdb_count_ || !pdb_entries_ || !pdb_build_ || abi() != PJ_IDA_ABI) {
+      !moves_to_ || !pdb_count_ || !pdb_entries_ || !pdb_build_ || !pdb_check_reflection_ || abi() != PJ_IDA_ABI) {
     dlclose(handle_);
     throw std::runtime_error("the compiled module " + so_path + " does not match this permjit (IDA ABI)");
   }

@@ -51,6 +51,9 @@ class IdaModule {
     return pdb_build_(k, goal, table, 1, &info);
   }
   void set_pdb_tables(const std::vector<const unsigned char*>& tables) const;
+  int check_pdb_reflection(const int* goal, int steps, PjPdbBuildInfo& info) const {
+    return pdb_check_reflection_(goal, steps, &info);
+  }
   // See PjIdaMovesToFn (throws if there is no path).
   std::vector<int> moves_to(const void* from, int g, int last, const void* to, int to_g, int limit) const;
 
@@ -89,6 +92,7 @@ class IdaModule {
   PjPdbCountFn pdb_count_ = nullptr;
   PjPdbEntriesFn pdb_entries_ = nullptr;
   PjPdbBuildFn pdb_build_ = nullptr;
+  PjPdbCheckReflectionFn pdb_check_reflection_ = nullptr;
   std::string so_path_;
 };
 

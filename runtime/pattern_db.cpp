@@ -17,6 +17,7 @@ double since(clock_type::time_point t) { return std::chrono::duration<double>(cl
 // A build holds its table and the buckets of the search (4-byte indices; at most about
 // one per entry are alive at once on the sliding puzzles, budgeted at one per entry).
 constexpr unsigned long long kBuildBytesPerEntry = 1 + 4;
+constexpr int kReflectionSteps = 20000;  // nodes of the walk that checks a reflection
 
 std::string mib(unsigned long long bytes) { return std::to_string((bytes + (1 << 20) - 1) >> 20) + " MiB"; }
 
@@ -56,8 +57,8 @@ std::string goal_text(const std::vector<int>& goal) {
               "the tables hold costs to this permutation: it must be the goal");
       break;
     case PJ_PDB_STATE:
-      d.error(pat.loc, "after " + move + " the state is not decided by the positions of this pattern's and the "
-                       "tracked values",
+      d.error(pat.loc, "the state is not decided by the positions of this pattern's and the tracked values" +
+                           (info.move >= 0 ? " (after " + move + ")" : std::string()),
               "track the values whose positions the state follows (e.g. track = [0] for a blank)");
       break;
     case PJ_PDB_FAR:
@@ -100,6 +101,17 @@ PatternTables::PatternTables(const ProblemSpec& spec, const IdaModule& module, c
                                                                    " pattern tables, the spec " +
                                                                    std::to_string(p.patterns.size()));
   stage_.patterns = n;
+  if (!p.reflect_positions.empty()) {
+    // A reflection that is not a symmetry would make the reflected lookups overestimate.
+    PjPdbBuildInfo info{};
+    if (module.check_pdb_reflection(p.goal.data(), kReflectionSteps, info) != PJ_PDB_OK) {
+      Diagnostics d;
+      d.error(p.reflect_loc, "the reflection is not a symmetry of the moves: a node's children, reflected, are not "
+                             "its reflection's children",
+              "reflect must map every move to a move of the same cost (checked on a random walk from the goal)");
+      throw UserErrors(std::move(d));
+    }
+  }
   tables_.resize(static_cast<size_t>(n));
   std::vector<std::string> keys(static_cast<size_t>(n));
   std::vector<int> to_build;

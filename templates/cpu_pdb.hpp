@@ -5,9 +5,11 @@
 // (Dial's buckets: a move that moves none of the pattern's own values costs 0, so the
 // search is 0-1 BFS for unit costs). An abstract state is expanded as a concrete node:
 // its kept values at their positions, the others in increasing order in the positions
-// left, the state from root_state(); each child's state is checked against the one its
-// own abstract state gives, so that a spec whose moves depend on more than the kept
-// positions is refused, never given a wrong table.
+// left, the state from root_state(). The state must follow from the kept positions: it
+// is compared with the state of the opposite order of the other values, and each
+// child's state (by the move's `set`) with the one its own abstract state gives, so that
+// a spec whose state depends on more than the kept positions is refused, never given a
+// wrong table.
 #include <cstring>
 #include <new>
 #include <vector>
@@ -61,16 +63,18 @@ inline void unrank(unsigned idx, int k, int* pos) {
   }
 }
 
-// The concrete node of an abstract state: kept values at `pos`, the others in order.
-inline void node_of(const Abstract& a, const int* pos, Node& s) {
+// The concrete node of an abstract state: kept values at `pos`, the others in
+// increasing order (or, `reversed`, in decreasing order) in the positions left.
+inline void node_of(const Abstract& a, const int* pos, Node& s, bool reversed = false) {
   int perm[problem::kSize];
   for (int i = 0; i < problem::kSize; ++i) perm[i] = -1;
   for (int i = 0; i < a.k; ++i) perm[pos[i]] = a.values[i];
-  int next = 0;
+  int next = reversed ? problem::kSize - 1 : 0;
   for (int i = 0; i < problem::kSize; ++i) {
     if (perm[i] >= 0) continue;
-    while (a.kept[next]) ++next;
-    perm[i] = next++;
+    while (a.kept[next]) next += reversed ? -1 : 1;
+    perm[i] = next;
+    next += reversed ? -1 : 1;
   }
   const int* start[1] = {perm};
   problem::root_state(s, start);
@@ -114,8 +118,12 @@ inline int build(int pattern, const int* goal, unsigned char* table, PjPdbBuildI
         ++info->reached;
         info->max_cost = d;
         unrank(idx, a.k, pos);
-        Node s;
+        Node s, other;
         node_of(a, pos, s);
+        // The state must not depend on where the forgotten values are: the same kept
+        // positions with the others in the opposite order give the same state.
+        node_of(a, pos, other, true);
+        if (!problem::same_state(s, other)) return PJ_PDB_STATE;
         for (int m = 0; m < problem::kMoves; ++m) {
           if (!problem::applicable(s, m)) continue;
           Node c, check;
@@ -155,7 +163,72 @@ inline int build(int pattern, const int* goal, unsigned char* table, PjPdbBuildI
   return PJ_PDB_OK;
 }
 
+// The reflected node: reflect.values[v] at reflect.positions[p] for v at p.
+inline void reflect_node(const Node& s, Node& r) {
+  int perm[problem::kSize];
+  for (int q = 0; q < problem::kSize; ++q)
+    perm[problem::kPdbReflectPositions[q]] = problem::kPdbReflectValues[s.perm[q]];
+  const int* start[1] = {perm};
+  problem::root_state(r, start);
+}
+
+inline int check_reflection(const int* goal, int steps, PjPdbBuildInfo* info) {
+  info->move = -1;
+  if (!problem::kPdbReflect) return PJ_PDB_OK;
+  Node s;
+  const int* start[1] = {goal};
+  problem::root_state(s, start);
+  unsigned long long rng = 0x9e3779b97f4a7c15ull;
+  for (int step = 0; step < steps; ++step) {
+    Node r;
+    reflect_node(s, r);
+    Node mine[problem::kMoves], theirs[problem::kMoves];
+    int cost_mine[problem::kMoves], cost_theirs[problem::kMoves], n_mine = 0, n_theirs = 0;
+    for (int m = 0; m < problem::kMoves; ++m) {
+      int x, y;
+      Node c;
+      if (problem::applicable(s, m)) {
+        problem::apply_state(s, m, c, x, y);
+        reflect_node(c, mine[n_mine]);
+        cost_mine[n_mine++] = problem::move_cost(m);
+      }
+      if (problem::applicable(r, m)) {
+        problem::apply_state(r, m, theirs[n_theirs], x, y);
+        cost_theirs[n_theirs++] = problem::move_cost(m);
+      }
+    }
+    if (n_mine != n_theirs) return PJ_PDB_NOT_SYMMETRIC;
+    for (int i = 0; i < n_mine; ++i) {
+      bool found = false;
+      for (int j = 0; j < n_theirs && !found; ++j)
+        found = cost_mine[i] == cost_theirs[j] && problem::same_node(mine[i], theirs[j]);
+      if (!found) return PJ_PDB_NOT_SYMMETRIC;
+    }
+    if (n_mine == 0) break;
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    // The next node of the walk: a child of s (unreflected).
+    int pick = static_cast<int>(rng % static_cast<unsigned long long>(n_mine)), seen = 0;
+    for (int m = 0; m < problem::kMoves; ++m) {
+      if (!problem::applicable(s, m)) continue;
+      if (seen++ == pick) {
+        int x, y;
+        Node c;
+        problem::apply_state(s, m, c, x, y);
+        s = c;
+        break;
+      }
+    }
+  }
+  return PJ_PDB_OK;
+}
+
 }  // namespace cpu_pdb
+
+extern "C" int pj_pdb_check_reflection(const int* goal, int steps, PjPdbBuildInfo* info) {
+  return cpu_pdb::check_reflection(goal, steps, info);
+}
 
 extern "C" int pj_pdb_count(void) { return problem::kPdbPatterns; }
 

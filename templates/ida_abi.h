@@ -119,6 +119,7 @@ typedef const char* (*PjIdaMoveNameFn)(int);
 #define PJ_PDB_FAR 3          // an abstract cost passes 254
 #define PJ_PDB_SHARED_MOVE 4  // `move` exchanges a pattern value with an untracked one (additive groups)
 #define PJ_PDB_NO_MEMORY 5
+#define PJ_PDB_NOT_SYMMETRIC 6  // reflect: a sampled node's children, reflected, are not its reflection's
 struct PjPdbBuildInfo {
   int move;                   // the move a failure is about, or -1
   unsigned long long reached; // abstract states reached from the goal's
@@ -127,4 +128,7 @@ struct PjPdbBuildInfo {
 typedef int (*PjPdbCountFn)(void);
 typedef unsigned long long (*PjPdbEntriesFn)(int k);
 typedef int (*PjPdbBuildFn)(int k, const int* goal, unsigned char* table, int threads, PjPdbBuildInfo* info);
+// reflect: along a random walk of `steps` moves from the goal, each node's children,
+// reflected, are its reflection's children (same costs). PJ_PDB_OK or PJ_PDB_NOT_SYMMETRIC.
+typedef int (*PjPdbCheckReflectionFn)(const int* goal, int steps, PjPdbBuildInfo* info);
 }

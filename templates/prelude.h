@@ -272,13 +272,11 @@ struct PackedPerm {
   // The position of value v (present once): the fields equal to v become zero, and the
   // lowest set bit of the has-a-zero-field test is that field's (a borrow reaches only
   // the fields above it). Pattern databases look up a few values' positions per node.
-  static constexpr unsigned long long ones() {
-    unsigned long long m = 0;
-    for (int i = 0; i < N; ++i) m |= 1ull << (Bits * i);
-    return m;
-  }
+  // The lowest bit of every field: kField / ... as a sum of the geometric series 2^(Bits i).
+  static constexpr unsigned long long kOnes =
+      N * Bits == 64 ? ~0ull / kField : ((1ull << (N * Bits)) - 1) / kField;
   PJ_HD int find(int v) const {
-    constexpr unsigned long long kOnes = ones(), kHigh = kOnes << (Bits - 1);
+    constexpr unsigned long long kHigh = kOnes << (Bits - 1);
     const unsigned long long x = bits ^ (kOnes * static_cast<unsigned long long>(v));
     return lowest((x - kOnes) & ~x & kHigh) / Bits;
   }

@@ -9,7 +9,7 @@ using namespace permjit::unit;
 
 namespace {
 
-// The 8-puzzle (3x3); [pattern_databases] starts on line 27, its keys follow.
+// The 8-puzzle (3x3); [pattern_databases] is line 26, its keys follow.
 std::string spec_with(const std::string& databases, const std::string& moves_extra = "") {
   return "[problem]\n"                                                                          // 1
          "name = \"p\"\n"                                                                       // 2
@@ -37,12 +37,12 @@ std::string spec_with(const std::string& databases, const std::string& moves_ext
          "\n"
          "\n"
          "\n"
-         "[pattern_databases]\n" +
+         "[pattern_databases]\n" +  // 26
          databases;
 }
 
-constexpr int kFirst = 28;  // the line after [pattern_databases]
-const std::string kGoalTrack = "goal = \"solved\"\ntrack = [0]\n";  // lines 28, 29
+constexpr int kFirst = 27;  // the line after [pattern_databases]
+const std::string kGoalTrack = "goal = \"solved\"\ntrack = [0]\n";  // lines 27, 28
 
 }  // namespace
 
@@ -66,6 +66,22 @@ TEST_CASE("pattern databases load: groups, values, entries", "[pattern_db]") {
   const std::string d = describe_pattern_databases(p, 9);
   CHECK_THAT(d, Catch::Contains("group 2: patterns of 2 values"));
   CHECK_THAT(d, Catch::Contains("not covered: 3 4 5 6 7 8"));
+  CHECK(p.reflect_positions.empty());
+}
+
+TEST_CASE("a reflection loads when it maps the goal to itself", "[pattern_db]") {
+  // The 3x3 board's main diagonal: position and tile (r, c) -> (c, r).
+  std::string text = spec_with(kGoalTrack + "additive = [[1, 2]]\nreflect = { positions = \"mirror\", values = \"mirror\" }\n");
+  text.replace(text.find("[state]"), 7,
+               "mirror = { type = \"int[9]\", index = [\"p\"], value = \"(p % 3) * 3 + p / 3\" }\n[state]");
+  TempFile spec("p.toml", text);
+  TempFile inst("p.txt", "1 0 2 3 4 5 6 7 8\n");
+  LoadOptions o;
+  o.spec_path = spec.path();
+  o.instance_path = inst.path();
+  ProblemSpec s = load_ok(o);
+  CHECK(s.path.databases.reflect_positions == std::vector<int>{0, 3, 6, 1, 4, 7, 2, 5, 8});
+  CHECK_THAT(describe_pattern_databases(s.path.databases, 9), Catch::Contains("the max with their reflection"));
 }
 
 TEST_CASE("pattern databases are off when `when` is false", "[pattern_db]") {
@@ -89,7 +105,7 @@ TEST_CASE("pattern database errors are located", "[pattern_db]") {
   }
   SECTION("a tracked value in a pattern") {
     Diagnostics d = spec_errors(spec_with(kGoalTrack + "additive = [[0, 1]]\n"), {}, inst);
-    check_at(errors_of(d).at(0), kFirst + 2, 15, "value 0 is tracked");
+    check_at(errors_of(d).at(0), kFirst + 2, 14, "value 0 is tracked");
   }
   SECTION("an unknown goal item") {
     Diagnostics d = spec_errors(spec_with("goal = \"solve\"\nadditive = [[1]]\n"), {}, inst);
@@ -111,11 +127,24 @@ TEST_CASE("pattern database errors are located", "[pattern_db]") {
         spec_with(kGoalTrack + "additive = [[1]]\n",
                   "left = { when = \"perm[blank] == 0\", swap = [\"blank\", \"blank - 1\"], set = { blank = \"blank - 1\" } }\n"),
         {}, inst);
-    check_at(errors_of(d).at(0), 20, 15, "move 'left' reads perm");
+    check_at(errors_of(d).at(0), 20, 30, "move 'left' reads perm");  // at the expression that reads it
   }
   SECTION("an unknown key") {
-    Diagnostics d = spec_errors(spec_with(kGoalTrack + "additive = [[1]]\nreflect = 1\n"), {}, inst);
-    REQUIRE(find_error(d, "reflect"));
+    Diagnostics d = spec_errors(spec_with(kGoalTrack + "additive = [[1]]\nmirror = 1\n"), {}, inst);
+    REQUIRE(find_error(d, "mirror"));
+  }
+  SECTION("a reflection that moves the goal") {
+    // positions reversed, values kept: tile 1 would stand at position 7.
+    std::string text = spec_with(kGoalTrack + "additive = [[1]]\nreflect = { positions = \"back\", values = \"solved\" }\n");
+    text.replace(text.find("[state]"), 7, "back = { type = \"int[9]\", index = [\"p\"], value = \"8 - p\" }\n[state]");
+    Diagnostics d = spec_errors(text, {}, inst);
+    check_at(errors_of(d).at(0), kFirst + 4, 11, "the reflection does not map the goal 'solved' to itself");
+  }
+  SECTION("a reflection item that is not a permutation") {
+    Diagnostics d = spec_errors(
+        spec_with(kGoalTrack + "additive = [[1]]\nreflect = { positions = \"tiles\", values = \"solvd\" }\n"), {},
+        "1 1 2 3 4 5 6 7 8\n");
+    REQUIRE(find_error(d, "'solvd' is not a data item"));
   }
 }
 
@@ -130,5 +159,5 @@ TEST_CASE("a pattern table past 2^32 entries is an error at the pattern", "[patt
   std::string inst;
   for (int i = 0; i < 64; ++i) inst += std::to_string(i) + " ";
   Diagnostics d = spec_errors(spec, {}, inst + "\n");
-  check_at(errors_of(d).at(0), 24, 13, "abstract states");
+  check_at(errors_of(d).at(0), 23, 13, "abstract states");
 }
