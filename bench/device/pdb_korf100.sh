@@ -62,6 +62,6 @@ for sk in ("ida", "ida-thread"):
 opt = [int(x) for x in open(os.path.join(d, "instances/15puzzle/korf100_optimal.txt")).read().split()]
 for name in ("ida-build", "ida-cached-1", "ida-thread", "ida-manhattan"):
     rs = records(name)
-    ok = len(rs) == 100 and all(r["objective"] == opt[r["record"] - 1] and len(r["path"]) == opt[r["record"] - 1] for r in rs)
+    ok = len(rs) == 100 and all(r["cost"] == opt[r["record"] - 1] and len(r["path"]) == opt[r["record"] - 1] for r in rs)
     print(f"{name}: {len(rs)} records, every length optimal: {ok}")
 PY
