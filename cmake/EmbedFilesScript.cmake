@@ -1,6 +1,6 @@
 # Writes OUT: one raw string literal per file in FILES (comma-separated), and a name -> text table.
 string(REPLACE "," ";" FILES "${FILES}")
-set(body "// Generated at build time from templates/; do not edit.\n#include <span>\n#include <string_view>\n#include \"runtime/embedded.hpp\"\nnamespace permjit::embedded {\nnamespace {\n")
+set(body "// Generated at build time from templates/; do not edit.\n#include <span>\n#include <string_view>\n#include \"runtime/compile/embedded.hpp\"\nnamespace permjit::embedded {\nnamespace {\n")
 set(table "")
 foreach(f ${FILES})
   get_filename_component(name ${f} NAME)

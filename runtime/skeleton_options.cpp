@@ -8,7 +8,7 @@
 #include <fmt/core.h>
 
 #include "dsl/diagnostics.hpp"
-#include "runtime/mpi_run.hpp"
+#include "runtime/distributed/mpi_launch.hpp"
 #include "runtime/skeletons.hpp"
 #include "runtime/solve.hpp"
 

@@ -19,7 +19,7 @@ enum class SkeletonOption {
   offload, pool_max, pool_min, batch, in_flight,                    // offload
   balance, donate_after, ida_stack,                                 // ida, ida-thread
   explorers, trigger, ivm_rows, gpus, checkpoint, checkpoint_every, resume,  // ivm
-  // Decision and enumeration (runtime/decision.hpp). `target` stands for stopping at a
+  // Decision and enumeration (runtime/core/decision.hpp). `target` stands for stopping at a
   // solution: a row that takes it also searches goal = "find".
   target, list, all_optimal, list_buffer,
 };
@@ -34,5 +34,9 @@ struct Takes {
 // Every option given that `sk` does not take, that the spec's shape does not take, or
 // whose value is out of range, is a user error located on the command line.
 void check_skeleton_options(const SolveOptions& opts, const Skeleton& sk, const ProblemSpec& spec);
+
+// The decision options (runtime/core/decision.hpp) against the spec's goal and the
+// skeleton's row; located user errors, before any compile (decision_options.cpp).
+void check_decision_options(const SolveOptions& opts, const ProblemSpec& spec, const Skeleton& sk);
 
 }  // namespace permjit

@@ -3,9 +3,9 @@
 #include <vector>
 
 #include "dsl/diagnostics.hpp"
-#include "runtime/cache_dir_option.hpp"
+#include "runtime/compile/cache_dir_option.hpp"
+#include "runtime/core/warm_start.hpp"
 #include "runtime/solve.hpp"
-#include "runtime/warm_start.hpp"
 
 namespace permjit {
 
@@ -35,11 +35,20 @@ constexpr Takes kIdaTakes[] = {{O::all_solutions}, {O::roots}, {O::balance, "sta
 // A thread has no stack in shared memory to give nodes from: no donation.
 constexpr Takes kIdaThreadTakes[] = {{O::all_solutions}, {O::roots}, {O::balance, "static dynamic"}};
 
+// The cpu row searches both shapes: placement problems by backtracking, path problems
+// by IDA* (the two wings do not know of each other).
+void run_cpu_row(SkeletonRun& run) {
+  if (run.spec.goal == Goal::path)
+    run_cpu_ida_skeleton(run);
+  else
+    run_cpu_skeleton(run);
+}
+
 const Skeleton kSkeletons[] = {
     {.name = "cpu",
      .backend = Backend::cpu,
      .summary = "multi-threaded depth-first search (IDA* for path problems) on the host; the oracle",
-     .run = run_cpu_skeleton,
+     .run = run_cpu_row,
      .units = cpu_units,
      .open_path = open_cpu_ida,
      .path = true,

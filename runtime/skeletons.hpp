@@ -9,34 +9,18 @@
 
 #include "dsl/spec.hpp"
 #include "generator/generate.hpp"
-#include "runtime/cache.hpp"
-#include "runtime/compile_unit.hpp"
-#include "runtime/decision.hpp"
-#include "runtime/path_solver.hpp"
-#include "runtime/result.hpp"
+#include "runtime/backtrack/backtrack_skeletons.hpp"
+#include "runtime/compile/cache.hpp"
+#include "runtime/compile/compile_unit.hpp"
+#include "runtime/core/decision.hpp"
+#include "runtime/core/path_solver.hpp"
+#include "runtime/core/result.hpp"
+#include "runtime/core/skeleton_run.hpp"
+#include "runtime/ida/ida_skeleton.hpp"
+#include "runtime/ivm/ivm_skeleton.hpp"
 #include "runtime/skeleton_options.hpp"
 
 namespace permjit {
-
-struct SolveOptions;
-class WarmStart;
-
-enum class Backend { cpu, gpu };
-const char* backend_name(Backend b);
-
-struct SkeletonRun {
-  const ProblemSpec& spec;
-  const ProblemSource& source;
-  const SkeletonUnits& units;  // built by the row's `units`: what the run compiles
-  const SolveOptions& opts;
-  SolveResult& result;  // fill nodes, objective, times of compile and search
-  WarmStart* warm = nullptr;  // the incumbent found before the search, when there is one
-  Decision decision = {};     // solutions to record, list or stop at (runtime/decision.hpp)
-  ModuleCache cache() const;  // --cache-dir, else the default
-  // The incumbent the search starts from: --ub, else the warm start's (waiting for it;
-  // call it once the module is compiled, so that both run at once), else none.
-  std::optional<long long> start_bound() const;
-};
 
 struct Skeleton {
   std::string_view name;
@@ -80,23 +64,7 @@ const Skeleton& emit_default_skeleton(bool path);
 // "a, b and c": the names of the rows that `keep` accepts (for messages).
 std::string skeleton_names(bool (*keep)(const Skeleton&));
 
-// Each skeleton's search (runtime/<skeleton>_skeleton.cpp) and its units.
-void run_cpu_skeleton(SkeletonRun& run);
-SkeletonUnits cpu_units(const UnitInputs& in);
-void run_cpu_ida_skeleton(SkeletonRun& run);  // the cpu skeleton on a path problem
-void run_dfs_skeleton(SkeletonRun& run);
-SkeletonUnits dfs_units(const UnitInputs& in);
-void run_ivm_skeleton(SkeletonRun& run);
-SkeletonUnits ivm_units(const UnitInputs& in);
-void run_cdp_skeleton(SkeletonRun& run);
-SkeletonUnits cdp_units(const UnitInputs& in);
-void run_rec_skeleton(SkeletonRun& run);
-SkeletonUnits rec_units(const UnitInputs& in);
-void run_offload_skeleton(SkeletonRun& run);
-SkeletonUnits offload_units(const UnitInputs& in);
-void run_ida_skeleton(SkeletonRun& run);
-void run_ida_thread_skeleton(SkeletonRun& run);
-SkeletonUnits ida_units(const UnitInputs& in);  // one module holds both IDA* kernels
+// The units of the row that only `emit` shows.
 SkeletonUnits probe_units(const UnitInputs& in);
 
 }  // namespace permjit

@@ -9,11 +9,11 @@
 #include "dsl/run_time_data.hpp"
 #include "generator/choose_data.hpp"
 #include "generator/generate.hpp"
-#include "runtime/cuda_driver.hpp"
+#include "runtime/core/solution_list.hpp"
+#include "runtime/core/warm_start.hpp"
+#include "runtime/device/cuda_driver.hpp"
+#include "runtime/distributed/mpi_launch.hpp"
 #include "runtime/skeletons.hpp"
-#include "runtime/solution_list.hpp"
-#include "runtime/mpi_run.hpp"
-#include "runtime/warm_start.hpp"
 
 namespace permjit {
 
@@ -227,7 +227,7 @@ SolveResult solve(const SolveOptions& given) {
   PreparedSolve p = prepare_solve(given);
   require_runnable(*p.skeleton, given);
   SolveResult r = p.header;
-  // --target is an incumbent one past it (runtime/decision.hpp).
+  // --target is an incumbent one past it (runtime/core/decision.hpp).
   SolveOptions opts = given;
   opts.ub = start_incumbent(given, p.spec.goal);
   // Opened once every user error is known: a wrong option leaves no file behind.

@@ -1,14 +1,14 @@
 // `permjit solve --records`: many starts of one path problem in one process. The start
 // is run-time data of the module (dsl/start_data.hpp), so the source is the same for
 // every record: it is generated, compiled and loaded once, and the skeleton, opened
-// once (runtime/path_solver.hpp), searches record after record.
+// once (runtime/core/path_solver.hpp), searches record after record.
 #include <chrono>
 
 #include "dsl/diagnostics.hpp"
 #include "dsl/source.hpp"
 #include "dsl/start_data.hpp"
-#include "runtime/path_solver.hpp"
-#include "runtime/record_list.hpp"
+#include "runtime/core/path_solver.hpp"
+#include "runtime/core/record_list.hpp"
 #include "runtime/skeletons.hpp"
 #include "runtime/solve.hpp"
 

@@ -1,62 +1,30 @@
 #include "runtime/verify_bound.hpp"
 
-#include <dlfcn.h>
-
 #include <stdexcept>
 
 #include "dsl/diagnostics.hpp"
 #include "generator/generate.hpp"
-#include "runtime/cache.hpp"
-#include "runtime/cache_dir_option.hpp"
-#include "runtime/compile_unit.hpp"
-#include "runtime/host_compiler.hpp"
-#include "runtime/run_time_data.hpp"
+#include "runtime/compile/cache.hpp"
+#include "runtime/compile/cache_dir_option.hpp"
+#include "runtime/compile/compile_unit.hpp"
+#include "runtime/compile/host_compiler.hpp"
+#include "runtime/compile/host_library.hpp"
 #include "templates/verify_abi.h"
 
 namespace permjit {
-
-namespace {
-// The module's one entry point, with its ABI checked; closed with the object.
-class VerifyModule {
- public:
-  // `data`: the source's run-time arrays (dsl/run_time_data.hpp), written before the run.
-  VerifyModule(const std::string& path, const std::vector<RunTimeArray>& data)
-      : handle_(dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL)) {
-    if (!handle_) throw std::runtime_error("cannot load the compiled module " + path + ": " + dlerror());
-    auto abi = reinterpret_cast<PjVerifyAbiFn>(dlsym(handle_, "pj_verify_abi"));
-    run_ = reinterpret_cast<PjVerifyBoundFn>(dlsym(handle_, "pj_verify_bound"));
-    if (!abi || !run_ || abi() != PJ_VERIFY_ABI) {
-      dlclose(handle_);
-      throw std::runtime_error("the compiled module " + path + " does not match this permjit (ABI)");
-    }
-    try {
-      fill_host_data(data, handle_, path);
-    } catch (...) {
-      dlclose(handle_);
-      throw;
-    }
-  }
-  ~VerifyModule() { dlclose(handle_); }
-  VerifyModule(const VerifyModule&) = delete;
-  VerifyModule& operator=(const VerifyModule&) = delete;
-  PjVerifyBoundFn run() const { return run_; }
-
- private:
-  void* handle_;
-  PjVerifyBoundFn run_ = nullptr;
-};
-}  // namespace
 
 BoundReport verify_bound(const ProblemSpec& spec, const VerifyBoundOptions& opts) {
   PJ_INTERNAL_ASSERT(spec.goal == Goal::minimize || spec.goal == Goal::maximize, "verify_bound needs a bound");
   PJ_INTERNAL_ASSERT(spec.size > 0, "verify_bound needs the size");
   const ProblemSource source = generate_problem(spec);
   const std::string unit = assemble_unit(source, {"verify_abi.h", "host_rng.h", "cpu_verify_bound.hpp"});
-  const HostModule mod = compile_host_module(unit, open_module_cache(opts.cache_dir));
-  VerifyModule module(mod.path, source.data);
+  HostModule mod = compile_host_module(unit, open_module_cache(opts.cache_dir));
+  mod.data = source.data;  // the source's run-time arrays, written before the run
+  const HostLibrary module(mod, "", "pj_verify_abi", PJ_VERIFY_ABI);
+  const auto bound_check = module.entry<PjVerifyBoundFn>("pj_verify_bound");
   const PjVerifyArgs args{opts.below, opts.samples, opts.seed};
   PjVerifyResult out{};
-  PJ_INTERNAL_ASSERT(module.run()(&args, &out) == 0, "the bound check refused an optimisation spec");
+  PJ_INTERNAL_ASSERT(bound_check(&args, &out) == 0, "the bound check refused an optimisation spec");
   BoundReport r;
   r.sample_depth = out.sample_depth;
   r.whole_tree = out.whole_tree != 0;

@@ -1,4 +1,4 @@
-#include "runtime/warm_start.hpp"
+#include "runtime/core/warm_start.hpp"
 
 #include <chrono>
 #include <exception>

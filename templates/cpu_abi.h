@@ -90,7 +90,7 @@ typedef int (*PjCpuFrontierFn)(const PjCpuArgs*, int depth, unsigned long long m
 typedef void (*PjCpuFrontierFreeFn)(PjFrontier*);
 
 // Ranges of one frontier, searched one after another (many processes, checkpoints:
-// runtime/range_schedule.hpp). pj_cpu_ranges_open builds the frontier at `depth`
+// runtime/distributed/range_schedule.hpp). pj_cpu_ranges_open builds the frontier at `depth`
 // (absolute) if it is above 0, else as pj_cpu_search does (args->split_depth below the
 // root, else the first depth with min_nodes nodes),
 // keeps it in the module, and writes its counts, depth and size to `frontier`; the

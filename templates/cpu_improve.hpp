@@ -1,5 +1,5 @@
 // Local search from a leaf (`permjit solve --improve`, and the warm start of the GPU
-// skeletons, runtime/warm_start.hpp): an iterated local search over complete
+// skeletons, runtime/core/warm_start.hpp): an iterated local search over complete
 // permutations that needs nothing from the spec but `place`, `candidates` and
 // `objective`, so it serves every placement problem that minimises or maximises.
 //

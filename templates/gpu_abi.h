@@ -15,7 +15,7 @@ struct PjGpuResults {
   unsigned char perm[64];        // the best permutation found on the device
 };
 
-// Decision and enumeration on the device (runtime/device_solutions.hpp): the solutions
+// Decision and enumeration on the device (runtime/device/device_solutions.hpp): the solutions
 // recorded into a buffer that the host drains between launches, and the flag that stops
 // every kernel once the run's solution limit is reached. A solution that finds the
 // buffer full is not taken: `ivm` leaves it for the next round, `dfs` searches the chunk

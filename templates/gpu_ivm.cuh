@@ -320,7 +320,7 @@ extern "C" __global__ void pj_ivm_steal(pj_ivm::layout::Explorers e, const long 
   if (steal(thief, robbed, r)) atomicAdd(&ctl->steals, 1u);
 }
 
-// Work for another GPU (runtime/ivm_exchange.hpp): explorer i of `out` takes what a
+// Work for another GPU (runtime/ivm/ivm_exchange.hpp): explorer i of `out` takes what a
 // thief of explorer i would take (steal, above), so a dry GPU that loads `out` holds
 // about half of this one's work, spread over as many explorers. `given` counts the
 // explorers that got some. Every node keeps one owner, so the counts stay exact (templates/ivm_explorer.h).
@@ -334,7 +334,7 @@ extern "C" __global__ void pj_ivm_export(pj_ivm::layout::Explorers e, pj_ivm::la
   if (steal(taker, robbed, r)) atomicAdd(given, 1u);
 }
 
-// Work from another GPU (runtime/ivm_exchange.hpp) into this one's empty explorers, in
+// Work from another GPU (runtime/ivm/ivm_exchange.hpp) into this one's empty explorers, in
 // two kernels: pj_ivm_free_slots lists the empty explorers (counts[0] of them, in any
 // order), then pj_ivm_merge moves each explorer of `in` that has work into the next
 // listed one (counts[1] hands them out); those that find none stay in `in` (counted in

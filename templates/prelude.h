@@ -13,7 +13,7 @@
 // Tables past constant memory's 64 KiB: global memory, read through the caches.
 #define PJ_DATA_GLOBAL __device__ const
 // Instance data read at run time (dsl/run_time_data.hpp): declared here, written by the
-// host when the module loads (runtime/run_time_data.hpp), read-only during the search,
+// host when the module loads (runtime/device/run_time_data.hpp), read-only during the search,
 // read through pj::run_time_value.
 #define PJ_RUN_TIME_DATA __constant__
 #define PJ_RUN_TIME_DATA_GLOBAL __device__
@@ -306,7 +306,7 @@ struct BytePerm {
 
 }  // namespace pj
 
-// A test hook, not a feature (runtime/device_fault_hook.hpp): a device unit compiled
+// A test hook, not a feature (runtime/compile/device_fault_hook.hpp): a device unit compiled
 // with PJ_TEST_DEVICE_FAULT=N traps in the N-th launch of a search kernel, counted over
 // every kernel that calls PJ_TEST_FAULT_POINT() at its start, so that tests can see what
 // a real device fault does to a run (the error, the exit status, the checkpoint). In

@@ -3,7 +3,7 @@
 #include <nanobind/stl/string.h>
 
 #include "dsl/diagnostics.hpp"
-#include "runtime/host_compiler.hpp"  // CompileError
+#include "runtime/compile/host_compiler.hpp"  // CompileError
 #include "runtime/solve.hpp"          // SearchInterrupted
 
 namespace nb = nanobind;

@@ -1,5 +1,5 @@
 // Python's SIGINT and SIGTERM handlers, kept across a search. The cpu skeleton swaps in
-// its own while it searches (runtime/kernel_interrupter.hpp: Ctrl-C stops the search and
+// its own while it searches (runtime/device/kernel_interrupter.hpp: Ctrl-C stops the search and
 // the partial result is returned) and puts the old one back with std::signal, which
 // would also change its flags (SA_RESTART: a later input() would not see Ctrl-C). The
 // exact sigaction from before is restored here.

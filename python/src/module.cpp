@@ -12,8 +12,8 @@
 #include "errors.hpp"
 #include "kept_signal_handlers.hpp"
 #include "options.hpp"
-#include "runtime/kernel_interrupter.hpp"  // StopSignals
-#include "runtime/version.hpp"
+#include "runtime/core/version.hpp"
+#include "runtime/device/kernel_interrupter.hpp"  // StopSignals
 #include "solution_stream.hpp"
 
 namespace nb = nanobind;

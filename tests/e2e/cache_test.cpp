@@ -5,7 +5,7 @@
 #include <fstream>
 
 #include "e2e_support.hpp"
-#include "runtime/cache.hpp"  // file_digest
+#include "runtime/compile/cache.hpp"  // file_digest
 
 using namespace permjit;
 using namespace permjit::test;

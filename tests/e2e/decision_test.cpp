@@ -1,4 +1,4 @@
-// Decision and enumeration on the cpu skeleton (runtime/decision.hpp): goal = "find",
+// Decision and enumeration on the cpu skeleton (runtime/core/decision.hpp): goal = "find",
 // --target, --list and --all-optimal, against brute force.
 #include <catch2/catch.hpp>
 

@@ -12,10 +12,10 @@
 
 #include "e2e_support.hpp"
 #include "generator/generate.hpp"
-#include "runtime/cache.hpp"
-#include "runtime/compile_unit.hpp"
-#include "runtime/host_compiler.hpp"
-#include "runtime/run_time_data.hpp"
+#include "runtime/compile/cache.hpp"
+#include "runtime/compile/compile_unit.hpp"
+#include "runtime/compile/host_compiler.hpp"
+#include "runtime/device/run_time_data.hpp"
 
 namespace permjit::test {
 

@@ -1,4 +1,4 @@
-// The host side of donation in the ida kernel (runtime/ida_donation.cpp): a node handed
+// The host side of donation in the ida kernel (runtime/ida/ida_donation.cpp): a node handed
 // from warp to warp is found again from the node it was given below (pj_ida_moves_to),
 // and the path to a goal below a chain of such nodes is the moves from the item's root
 // through every link. The chains here are built on the host from an 8-puzzle's tree,
@@ -9,8 +9,8 @@
 #include <map>
 
 #include "puzzle8_module.hpp"
-#include "runtime/ida_donation.hpp"
-#include "runtime/ida_split.hpp"
+#include "runtime/ida/ida_donation.hpp"
+#include "runtime/ida/ida_split.hpp"
 
 using namespace permjit;
 

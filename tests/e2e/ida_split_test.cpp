@@ -1,4 +1,4 @@
-// The host split of large IDA* roots (runtime/ida_split.cpp), which the GPU skeletons
+// The host split of large IDA* roots (runtime/ida/ida_split.cpp), which the GPU skeletons
 // use to balance an iteration: whatever roots are split and however deep, the split's
 // own counts plus a search below each item must give the CPU oracle's counts for every
 // iteration. The search below an item here is a plain recursion over pj_ida_expand,
@@ -9,7 +9,7 @@
 #include "e2e_support.hpp"
 #include "dsl/diagnostics.hpp"
 #include "puzzle8_module.hpp"
-#include "runtime/ida_split.hpp"
+#include "runtime/ida/ida_split.hpp"
 
 using namespace permjit;
 using test::Puzzle8;

@@ -11,8 +11,8 @@
 
 #include "e2e_support.hpp"
 #include "flowshop_support.hpp"
-#include "runtime/kernel_interrupter.hpp"  // StopSignals
-#include "runtime/result.hpp"
+#include "runtime/core/result.hpp"
+#include "runtime/device/kernel_interrupter.hpp"  // StopSignals
 
 using namespace permjit;
 using namespace permjit::test;

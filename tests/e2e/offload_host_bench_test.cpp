@@ -13,7 +13,7 @@
 #include "dsl/load_spec.hpp"
 #include "flowshop_support.hpp"
 #include "generator/generate.hpp"
-#include "runtime/offload_module.hpp"
+#include "runtime/compile/offload_module.hpp"
 
 using namespace permjit;
 using namespace permjit::test;

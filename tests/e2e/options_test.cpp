@@ -4,7 +4,7 @@
 #include <fstream>
 
 #include "dsl/diagnostics.hpp"
-#include "runtime/cuda_driver.hpp"
+#include "runtime/device/cuda_driver.hpp"
 #include "runtime/skeletons.hpp"
 #include "e2e_support.hpp"
 

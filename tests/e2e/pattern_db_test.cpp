@@ -15,10 +15,10 @@
 
 #include "e2e_support.hpp"
 #include "generator/generate.hpp"
-#include "runtime/cache.hpp"
-#include "runtime/host_compiler.hpp"
-#include "runtime/ida_module.hpp"
-#include "runtime/pattern_db.hpp"
+#include "runtime/compile/cache.hpp"
+#include "runtime/compile/host_compiler.hpp"
+#include "runtime/compile/ida_module.hpp"
+#include "runtime/ida/pattern_db.hpp"
 
 using namespace permjit;
 

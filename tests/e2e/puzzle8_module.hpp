@@ -4,8 +4,8 @@
 #include "dsl/start_data.hpp"
 #include "e2e_support.hpp"
 #include "generator/generate.hpp"
-#include "runtime/cache.hpp"
-#include "runtime/host_compiler.hpp"
+#include "runtime/compile/cache.hpp"
+#include "runtime/compile/host_compiler.hpp"
 #include "runtime/skeletons.hpp"
 
 namespace permjit::test {

@@ -1,4 +1,4 @@
-// The cpu skeleton in one process with a checkpoint (runtime/range_run.hpp): a run
+// The cpu skeleton in one process with a checkpoint (runtime/distributed/range_run.hpp): a run
 // stopped after a few ranges (the PERMJIT_STOP_AFTER_RANGES hook) and resumed, perhaps
 // several times, reaches the totals of a plain run; a checkpoint of another run is
 // refused with its place. Runs without MPI (tests/mpi covers the ranks).
@@ -12,7 +12,7 @@
 #include <sstream>
 
 #include "e2e_support.hpp"
-#include "runtime/ivm_checkpoint.hpp"  // checkpoint_checksum
+#include "runtime/ivm/ivm_checkpoint.hpp"  // checkpoint_checksum
 
 using namespace permjit;
 using namespace permjit::test;

@@ -15,7 +15,7 @@
 #include "dsl/load_spec.hpp"
 #include "flowshop_support.hpp"
 #include "generator/generate.hpp"
-#include "runtime/offload_module.hpp"
+#include "runtime/compile/offload_module.hpp"
 #include "runtime/verify_bound.hpp"
 
 using namespace permjit;

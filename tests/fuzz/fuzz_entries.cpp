@@ -11,9 +11,9 @@
 #include "dsl/diagnostics.hpp"
 #include "dsl/load_spec.hpp"
 #include "generator/generate.hpp"
-#include "runtime/ivm_checkpoint.hpp"
-#include "runtime/range_checkpoint.hpp"
-#include "runtime/record_list.hpp"
+#include "runtime/core/record_list.hpp"
+#include "runtime/distributed/range_checkpoint.hpp"
+#include "runtime/ivm/ivm_checkpoint.hpp"
 #include "tests/test_paths.hpp"
 
 namespace permjit::fuzz {

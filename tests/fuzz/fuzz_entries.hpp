@@ -22,7 +22,7 @@ void record_list(std::string_view input);
 // An ivm checkpoint file, read as it is and again with its checksum made right, so
 // that the fields behind the checksum are reached too.
 void ivm_checkpoint(std::string_view input);
-// A cpu skeleton's checkpoint (runtime/range_checkpoint.hpp), read as it is and again
+// A cpu skeleton's checkpoint (runtime/distributed/range_checkpoint.hpp), read as it is and again
 // with its checksum made right.
 void range_checkpoint(std::string_view input);
 

@@ -4,7 +4,7 @@
 Under test: when a search kernel faults on the device, `permjit solve` names the kernel
 in its error, prints no result, and exits with status 2; an ivm checkpoint written
 before the fault resumes, in a fresh process without the fault, to the totals of the
-cpu skeleton. The fault is real: PERMJIT_TEST_DEVICE_FAULT=N (runtime/device_fault_hook.hpp)
+cpu skeleton. The fault is real: PERMJIT_TEST_DEVICE_FAULT=N (runtime/compile/device_fault_hook.hpp)
 compiles the kernels so that the N-th launch of a search kernel executes a trap.
 
 Without a GPU the script exits 77, which ctest reports as skipped.

@@ -4,7 +4,7 @@
 #include <catch2/catch.hpp>
 #include <iostream>
 
-#include "runtime/cuda_driver.hpp"
+#include "runtime/device/cuda_driver.hpp"
 
 int main(int argc, char** argv) {
   std::string why;

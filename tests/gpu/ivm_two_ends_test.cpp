@@ -102,7 +102,7 @@ objective = "0"
   same_tree(whole, solve(again), "ivm");
 }
 
-// The warm start (runtime/warm_start.hpp): the cpu skeleton's incumbent starts the GPU
+// The warm start (runtime/core/warm_start.hpp): the cpu skeleton's incumbent starts the GPU
 // search; the answer is the optimum, reported with a permutation of that makespan,
 // whether the GPU search or the warm start found it.
 TEST_CASE("a warm start gives the GPU search its first incumbent", "[gpu][warm_start][flowshop]") {

@@ -210,7 +210,7 @@ extern "C" PjIvmSimResult pj_ivm_sim(unsigned long long T, long long budget, int
   return PjIvmSimResult{w.c.expanded, w.c.evaluated, w.c.solutions, w.rounds, w.steals, w.best, w.visits.size(), most};
 }
 
-// Several GPUs, each a world of T explorers, as runtime/ivm_device.cpp runs them: the
+// Several GPUs, each a world of T explorers, as runtime/ivm/ivm_device.cpp runs them: the
 // leaves cut among all G*T explorers (one end) or the root given to world 0 (two ends);
 // a world with fewer than half its explorers busy merges an export of the world with the
 // most left into its empty explorers -- explorer i of the export takes what a thief of

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The cpu skeleton over MPI ranks and with one checkpoint (runtime/range_run.hpp).
+"""The cpu skeleton over MPI ranks and with one checkpoint (runtime/distributed/range_run.hpp).
 
 Under test: `mpirun -np K permjit solve ... --backend cpu` reports the same node totals
 as one process whenever the incumbent is fixed (counting; --ub at the optimum), and the

@@ -10,9 +10,9 @@
 
 #include "dsl/load_spec.hpp"
 #include "generator/generate.hpp"
-#include "runtime/device_link.hpp"
-#include "runtime/gpu_compile.hpp"
-#include "runtime/nvrtc_compile.hpp"
+#include "runtime/compile/device_link.hpp"
+#include "runtime/compile/gpu_compile.hpp"
+#include "runtime/compile/nvrtc_compile.hpp"
 #include "runtime/skeletons.hpp"
 #include "runtime/solve.hpp"
 #include "test_paths.hpp"
@@ -242,7 +242,7 @@ TEST_CASE("a link error names nvJitLink's reason", "[nvrtc][cdp]") {
   CHECK_FALSE(out.log.empty());
 }
 
-// The device-fault test hook (runtime/device_fault_hook.hpp): with the variable set,
+// The device-fault test hook (runtime/compile/device_fault_hook.hpp): with the variable set,
 // every search kernel a host launches holds a trap and the unit carries the option;
 // without it, no kernel does. What tests/gpu/device_fault_test.py relies on.
 TEST_CASE("the device-fault test hook puts a trap in every host-launched search kernel, and only then",

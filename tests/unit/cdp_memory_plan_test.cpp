@@ -3,7 +3,7 @@
 // of a d_gpu whose single block does not fit.
 #include <catch2/catch.hpp>
 
-#include "runtime/cdp_memory_plan.hpp"
+#include "runtime/backtrack/cdp_memory_plan.hpp"
 
 using namespace permjit;
 

@@ -1,10 +1,10 @@
-// The device-fault test hook's variable (runtime/device_fault_hook.hpp): a launch
+// The device-fault test hook's variable (runtime/compile/device_fault_hook.hpp): a launch
 // number becomes one NVRTC option; anything else is a user error naming the variable.
 #include <catch2/catch.hpp>
 #include <cstdlib>
 
 #include "dsl/diagnostics.hpp"
-#include "runtime/device_fault_hook.hpp"
+#include "runtime/compile/device_fault_hook.hpp"
 
 using namespace permjit;
 

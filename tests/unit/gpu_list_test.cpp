@@ -1,8 +1,8 @@
-// `--gpus all|N|LIST` (runtime/gpu_list.hpp): what each form names, and the located
+// `--gpus all|N|LIST` (runtime/device/gpu_list.hpp): what each form names, and the located
 // errors of values that name no GPU.
 #include <catch2/catch.hpp>
 
-#include "runtime/gpu_list.hpp"
+#include "runtime/device/gpu_list.hpp"
 
 using namespace permjit;
 

@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "runtime/ivm_checkpoint.hpp"
+#include "runtime/ivm/ivm_checkpoint.hpp"
 #include "unit_helpers.hpp"
 
 using namespace permjit;

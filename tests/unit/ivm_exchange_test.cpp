@@ -1,4 +1,4 @@
-// The exchange between the GPUs of an `ivm` run (runtime/ivm_exchange.hpp), driven
+// The exchange between the GPUs of an `ivm` run (runtime/ivm/ivm_exchange.hpp), driven
 // through the real worker loop by fake GPUs whose work is a number of units: whatever
 // the number of workers, and across a checkpoint resumed on another number of them,
 // every unit is searched once, the search ends, and the counts add up.
@@ -10,7 +10,7 @@
 #include <thread>
 #include <vector>
 
-#include "runtime/ivm_exchange.hpp"
+#include "runtime/ivm/ivm_exchange.hpp"
 
 using namespace permjit;
 

@@ -1,7 +1,7 @@
 // Progress lines: what they say, and that a meter prints at most once a period.
 #include <catch2/catch.hpp>
 
-#include "runtime/progress.hpp"
+#include "runtime/core/progress.hpp"
 
 using namespace permjit;
 

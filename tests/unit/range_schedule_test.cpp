@@ -1,5 +1,5 @@
-// The frontier ranges of the cpu skeleton run range by range (runtime/range_schedule.hpp,
-// runtime/range_checkpoint.hpp): every subtree handed out once, chunks that shrink,
+// The frontier ranges of the cpu skeleton run range by range (runtime/distributed/range_schedule.hpp,
+// runtime/distributed/range_checkpoint.hpp): every subtree handed out once, chunks that shrink,
 // finished ranges merged, and a checkpoint that reads back what was written.
 #include <catch2/catch.hpp>
 
@@ -8,9 +8,9 @@
 #include <iterator>
 #include <stdexcept>
 
-#include "runtime/ivm_checkpoint.hpp"  // checkpoint_checksum
-#include "runtime/range_checkpoint.hpp"
-#include "runtime/range_schedule.hpp"
+#include "runtime/distributed/range_checkpoint.hpp"
+#include "runtime/distributed/range_schedule.hpp"
+#include "runtime/ivm/ivm_checkpoint.hpp"  // checkpoint_checksum
 
 using namespace permjit;
 

@@ -5,7 +5,7 @@
 #include "dsl/diagnostics.hpp"
 #include "dsl/load_spec.hpp"
 #include "generator/generate.hpp"
-#include "runtime/host_compiler.hpp"
+#include "runtime/compile/host_compiler.hpp"
 #include "runtime/skeletons.hpp"
 #include "runtime/solve.hpp"
 #include "tools/permjit/commands.hpp"
