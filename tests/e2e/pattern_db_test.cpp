@@ -1,4 +1,4 @@
-// Pattern databases ([pattern_databases], runtime/pattern_db.hpp) on the cpu skeleton:
+// Pattern databases ([pattern_databases], runtime/ida/pattern_db.hpp) on the cpu skeleton:
 // a table against a breadth-first search of its abstract space written here (sharing no
 // code with permjit but the documented index layout); the heuristic admissible and
 // consistent against exact 8-puzzle distances; IDA* lengths with the databases equal to
