@@ -1,4 +1,4 @@
-#include "runtime/skeleton_options.hpp"
+#include "runtime/option_table.hpp"
 
 #include <climits>
 #include <string>
@@ -13,13 +13,13 @@ namespace permjit {
 
 void check_decision_options(const SolveOptions& opts, const ProblemSpec& spec, const Skeleton& sk) {
   const std::string problem = "'" + spec.name + "' is a " + goal_name(spec.goal) + " problem";
-  if (spec.goal == Goal::find && !sk.find_option(SkeletonOption::target)) {
+  if (spec.goal == Goal::find && !takes(sk, solve_option(&SolveOptions::target))) {
     Diagnostics d;
     d.error(spec.goal_loc,
             "goal = \"find\" stops the search at its first solution; skeleton '" + std::string(sk.name) +
                 "' does not stop at a solution",
             "skeletons that do: " +
-                skeleton_names([](const Skeleton& k) { return k.run && k.find_option(SkeletonOption::target); }));
+                skeleton_names([](const Skeleton& k) { return k.run && takes(k, solve_option(&SolveOptions::target)); }));
     throw UserErrors(std::move(d));
   }
   if (opts.target) {

@@ -10,31 +10,6 @@
 namespace permjit {
 
 namespace {
-using O = SkeletonOption;
-
-constexpr Takes kCpuTakes[] = {{O::time_limit}, {O::split_depth}, {O::all_solutions},    {O::roots},
-                               {O::target},     {O::list},        {O::all_optimal},      {O::checkpoint},
-                               {O::checkpoint_every}, {O::resume},    {O::improve},     {O::warm_start},
-                               {O::check_indices}};
-constexpr Takes kDfsTakes[] = {{O::time_limit}, {O::dcpu},       {O::block_size}, {O::max_chunk},
-                               {O::warm_start}, {O::target},     {O::list},       {O::list_buffer}};
-constexpr Takes kIvmTakes[] = {{O::block_size}, {O::explorers},        {O::trigger}, {O::ivm_rows}, {O::gpus},
-                               {O::checkpoint}, {O::checkpoint_every}, {O::resume},  {O::warm_start},
-                               {O::target},     {O::list},             {O::list_buffer}};
-constexpr Takes kCdpTakes[] = {{O::dcpu},      {O::block_size},       {O::max_chunk},  {O::dgpu},
-                               {O::child_block_size}, {O::child_grids}, {O::pending_launches}, {O::warm_start},
-                               {O::target},    {O::list},             {O::list_buffer}};
-// rec launches one final grid from the host: nothing per block, nothing from the device.
-constexpr Takes kRecTakes[] = {{O::dcpu},      {O::block_size}, {O::max_chunk},
-                               {O::dgpu},      {O::child_block_size}, {O::warm_start},
-                               {O::target},    {O::list},       {O::list_buffer}};
-constexpr Takes kOffloadTakes[] = {{O::block_size}, {O::offload},  {O::pool_max},
-                                   {O::pool_min},   {O::batch},    {O::in_flight}, {O::warm_start}};
-constexpr Takes kIdaTakes[] = {{O::all_solutions}, {O::roots}, {O::balance, "static dynamic donate"},
-                               {O::donate_after},  {O::ida_stack}};
-// A thread has no stack in shared memory to give nodes from: no donation.
-constexpr Takes kIdaThreadTakes[] = {{O::all_solutions}, {O::roots}, {O::balance, "static dynamic"}};
-
 // The cpu row searches both shapes: placement problems by backtracking, path problems
 // by IDA* (the two wings do not know of each other).
 void run_cpu_row(SkeletonRun& run) {
@@ -45,7 +20,8 @@ void run_cpu_row(SkeletonRun& run) {
 }
 
 const Skeleton kSkeletons[] = {
-    {.name = "cpu",
+    {.id = SkeletonId::cpu,
+     .name = "cpu",
      .backend = Backend::cpu,
      .summary = "multi-threaded depth-first search (IDA* for path problems) on the host; the oracle",
      .run = run_cpu_row,
@@ -55,43 +31,43 @@ const Skeleton kSkeletons[] = {
      .two_ends = true,
      .over_mpi = true,
      .default_placement = true,
-     .default_path = true,
-     .takes = kCpuTakes},
-    {.name = "dfs",
+     .default_path = true},
+    {.id = SkeletonId::dfs,
+     .name = "dfs",
      .summary = "BP-DFS: CPU search to d_cpu, one GPU thread per frontier node (Carneiro Pessoa et al. 2018)",
      .run = run_dfs_skeleton,
      .units = dfs_units,
      .emit_default = true,
-     .int32_only = true,
-     .takes = kDfsTakes},
-    {.name = "ivm",
+     .int32_only = true},
+    {.id = SkeletonId::ivm,
+     .name = "ivm",
      .summary = "IVM explorers with work stealing on the GPU, factoradic intervals (Carneiro Pessoa et al. 2016)",
      .run = run_ivm_skeleton,
      .units = ivm_units,
      .two_ends = true,
      .over_mpi = true,
      .default_placement = true,  // the fastest GPU skeleton measured (docs/performance.md)
-     .int32_only = true,
-     .takes = kIvmTakes},
-    {.name = "cdp",
+     .int32_only = true},
+    {.id = SkeletonId::cdp,
+     .name = "cdp",
      .summary = "CDP-BP: GPU search d_cpu to d_gpu, final search in child grids launched from the device (Carneiro Pessoa et al. 2018)",
      .run = run_cdp_skeleton,
      .units = cdp_units,
-     .int32_only = true,
-     .takes = kCdpTakes},
-    {.name = "rec",
+     .int32_only = true},
+    {.id = SkeletonId::rec,
+     .name = "rec",
      .summary = "REC-CDP: the cdp searches, both launched from the host (Carneiro Pessoa et al. 2018)",
      .run = run_rec_skeleton,
      .units = rec_units,
-     .int32_only = true,
-     .takes = kRecTakes},
-    {.name = "offload",
+     .int32_only = true},
+    {.id = SkeletonId::offload,
+     .name = "offload",
      .summary = "CPU pool (hybrid best/depth-first), GPU bounds or branches+bounds one child per thread (Chakroun et al. 2013; Melab et al. 2019)",
      .run = run_offload_skeleton,
      .units = offload_units,
-     .int32_only = true,
-     .takes = kOffloadTakes},
-    {.name = "ida",
+     .int32_only = true},
+    {.id = SkeletonId::ida,
+     .name = "ida",
      .summary = "BPIDA*: IDA* with a warp per subtree and a shared-memory stack (Horie and Fukunaga 2017)",
      .run = run_ida_skeleton,
      .units = ida_units,
@@ -99,17 +75,17 @@ const Skeleton kSkeletons[] = {
      .placement = false,
      .path = true,
      .default_path = true,
-     .emit_default = true,
-     .takes = kIdaTakes},
-    {.name = "ida-thread",
+     .emit_default = true},
+    {.id = SkeletonId::ida_thread,
+     .name = "ida-thread",
      .summary = "PStaticLB: IDA* with a thread per subtree, balanced between iterations (Horie and Fukunaga 2017)",
      .run = run_ida_thread_skeleton,
      .units = ida_units,
      .open_path = open_gpu_ida_thread,
      .placement = false,
-     .path = true,
-     .takes = kIdaThreadTakes},
-    {.name = "probe",
+     .path = true},
+    {.id = SkeletonId::probe,
+     .name = "probe",
      .summary = "emit only: a kernel that calls every function of the problem once, to read its device code",
      .units = probe_units,
      .two_ends = true},  // it dives from the root: no end to choose
@@ -130,12 +106,6 @@ std::optional<long long> SkeletonRun::start_bound() const {
 ModuleCache SkeletonRun::cache() const { return open_module_cache(opts.cache_dir); }
 
 const char* backend_name(Backend b) { return b == Backend::cpu ? "cpu" : "gpu"; }
-
-const Takes* Skeleton::find_option(SkeletonOption o) const {
-  for (const Takes& t : takes)
-    if (t.option == o) return &t;
-  return nullptr;
-}
 
 std::span<const Skeleton> skeletons() { return kSkeletons; }
 

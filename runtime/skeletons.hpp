@@ -1,6 +1,7 @@
-// The registry of search skeletons: one row per skeleton, naming what it searches, the
-// options it takes and the translation units it compiles. Every choice by name goes
-// through it (find_skeleton, default_skeleton); nothing else compares skeleton names.
+// The registry of search skeletons: one row per skeleton, naming what it searches and
+// the translation units it compiles (the options each takes are the option table's,
+// runtime/option_table.hpp). Every choice by name goes through it (find_skeleton,
+// default_skeleton); nothing else compares skeleton names.
 #pragma once
 #include <optional>
 #include <span>
@@ -18,11 +19,30 @@
 #include "runtime/core/skeleton_run.hpp"
 #include "runtime/ida/ida_skeleton.hpp"
 #include "runtime/ivm/ivm_skeleton.hpp"
-#include "runtime/skeleton_options.hpp"
 
 namespace permjit {
 
+// The registry's rows in code: the option table (runtime/option_table.hpp) names the
+// skeletons that take an option by these, never by their names.
+enum class SkeletonId : unsigned { cpu, dfs, ivm, cdp, rec, offload, ida, ida_thread, probe };
+
+// A set of rows: `SkeletonId::cpu | SkeletonId::dfs`.
+struct SkeletonSet {
+  unsigned bits = 0;
+  constexpr SkeletonSet() = default;
+  constexpr SkeletonSet(SkeletonId id) : bits(1u << static_cast<unsigned>(id)) {}
+  constexpr SkeletonSet operator|(SkeletonSet o) const {
+    SkeletonSet s;
+    s.bits = bits | o.bits;
+    return s;
+  }
+  constexpr bool has(SkeletonId id) const { return (bits >> static_cast<unsigned>(id)) & 1u; }
+  constexpr bool empty() const { return bits == 0; }
+};
+constexpr SkeletonSet operator|(SkeletonId a, SkeletonId b) { return SkeletonSet(a) | SkeletonSet(b); }
+
 struct Skeleton {
+  SkeletonId id;
   std::string_view name;
   Backend backend = Backend::gpu;
   std::string_view summary;
@@ -48,11 +68,8 @@ struct Skeleton {
   // them, or a spec whose ints may pass them (generator/int_width.hpp), is refused
   // before any compile.
   bool int32_only = false;
-  // The options of runtime/skeleton_options.hpp that it takes.
-  std::span<const Takes> takes;
 
   bool searches(const ProblemSpec& spec) const { return spec.goal == Goal::path ? path : placement; }
-  const Takes* find_option(SkeletonOption o) const;
 };
 
 std::span<const Skeleton> skeletons();

@@ -13,6 +13,7 @@
 #include "runtime/core/warm_start.hpp"
 #include "runtime/device/cuda_driver.hpp"
 #include "runtime/distributed/mpi_launch.hpp"
+#include "runtime/option_table.hpp"
 #include "runtime/skeletons.hpp"
 
 namespace permjit {

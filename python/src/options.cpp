@@ -10,6 +10,9 @@
 #include <optional>
 #include <string>
 #include <tuple>
+#include <variant>
+
+#include "runtime/option_table.hpp"
 
 namespace nb = nanobind;
 
@@ -70,50 +73,12 @@ void add_load_fields(Table<Opts>& t) {
   t["no_symmetry"] = field<Opts>(&LoadOptions::ignore_symmetry);
 }
 
+// Every row of the option table (runtime/option_table.hpp), by its Python name.
 const Table<SolveOptions>& solve_table() {
   static const Table<SolveOptions> t = [] {
-    using S = SolveOptions;
-    Table<S> t{
-        {"backend", field<S>(&S::backend)},
-        {"skeleton", field<S>(&S::skeleton)},
-        {"threads", field<S>(&S::threads)},
-        {"split_depth", field<S>(&S::split_depth)},
-        {"dcpu", field<S>(&S::dcpu)},
-        {"block_size", field<S>(&S::block_size)},
-        {"max_chunk", field<S>(&S::max_chunk)},
-        {"dgpu", field<S>(&S::dgpu)},
-        {"child_block_size", field<S>(&S::child_block_size)},
-        {"child_grids", field<S>(&S::child_grids)},
-        {"pending_launches", field<S>(&S::pending_launches)},
-        {"offload", field<S>(&S::offload)},
-        {"pool_max", field<S>(&S::pool_max)},
-        {"pool_min", field<S>(&S::pool_min)},
-        {"batch", field<S>(&S::batch)},
-        {"in_flight", field<S>(&S::in_flight)},
-        {"ub", field<S>(&S::ub)},
-        {"warm_start", field<S>(&S::warm_start)},
-        {"time_limit", field<S>(&S::time_limit)},
-        {"improve", field<S>(&S::improve)},
-        {"all_solutions", field<S>(&S::all_solutions)},
-        {"roots", field<S>(&S::roots)},
-        {"balance", field<S>(&S::ida_balance)},
-        {"donate_after", field<S>(&S::donate_after)},
-        {"ida_stack", field<S>(&S::ida_stack)},
-        {"cache_dir", field<S>(&S::cache_dir)},
-        {"target", field<S>(&S::target)},
-        {"list", field<S>(&S::list)},
-        {"all_optimal", field<S>(&S::all_optimal)},
-        {"out", field<S>(&S::list_out)},
-        {"list_format", field<S>(&S::list_format)},
-        {"list_buffer", field<S>(&S::list_buffer)},
-        {"explorers", field<S>(&S::explorers)},
-        {"trigger", field<S>(&S::trigger)},
-        {"gpus", field<S>(&S::gpus)},
-        {"ivm_rows", field<S>(&S::ivm_rows)},
-        {"checkpoint", field<S>(&S::checkpoint)},
-        {"checkpoint_every", field<S>(&S::checkpoint_every)},
-        {"resume", field<S>(&S::resume)},
-    };
+    Table<SolveOptions> t;
+    for (const SolveOption& row : solve_option_table())
+      t[python_name(row)] = std::visit([](auto m) { return field<SolveOptions>(m); }, row.field);
     add_load_fields(t);
     return t;
   }();
@@ -124,6 +89,14 @@ const Table<EmitOptions>& emit_table() {
   static const Table<EmitOptions> t = [] {
     using E = EmitOptions;
     Table<E> t{{"stage", field<E>(&E::stage)}, {"arch", field<E>(&E::arch)}, {"skeleton", field<E>(&E::skeleton)}};
+    // The solve options that change the compiled code: what emit shows is what runs.
+    for (const SolveOption& row : solve_option_table())
+      if (row.changes_code)
+        t[python_name(row)] = std::visit(
+            [](auto m) -> Setter<E> {
+              return [set = field<SolveOptions>(m)](E& o, nb::handle v, const std::string& n) { set(o.solve, v, n); };
+            },
+            row.field);
     add_load_fields(t);
     return t;
   }();

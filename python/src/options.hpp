@@ -1,6 +1,6 @@
-// The keyword arguments of permjit.solve/emit/check as the CLI's option structs. Each
-// keyword is declared once, in a table beside the field it sets (options.cpp); the
-// names are the CLI's long options with '_' for '-'.
+// The keyword arguments of permjit.solve/emit/check as the CLI's option structs: solve's are
+// the rows of the option table (runtime/option_table.hpp), by their Python names (the
+// long option with '_' for '-'), emit and check's few are declared in options.cpp.
 #pragma once
 #include <nanobind/nanobind.h>
 

@@ -34,7 +34,7 @@ double since(clock_type::time_point t) { return std::chrono::duration<double>(cl
 }
 
 // Block sizes the kernels' warp reductions accept (--block-size is checked with the
-// options of every skeleton: runtime/skeleton_options.cpp).
+// options of every skeleton: runtime/option_table.cpp).
 void check_block_option(const std::string& name, int value) {
   if (value % 32 != 0 || value < 32 || value > 1024)
     option_error(name + " " + std::to_string(value), name + " must be a multiple of 32 from 32 to 1024");

@@ -1,6 +1,6 @@
 // The options of one solve, as the CLI, the Python module and the tests set them. Every
 // wing of runtime/ reads them; which skeleton takes which option is the registry's
-// (runtime/skeleton_options.hpp).
+// (runtime/option_table.hpp, where every option is declared).
 #pragma once
 #include <functional>
 #include <optional>

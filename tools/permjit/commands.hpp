@@ -2,6 +2,7 @@
 #include <string>
 
 #include "dsl/load_spec.hpp"
+#include "runtime/core/solve_options.hpp"
 #include "runtime/verify_bound.hpp"
 
 namespace permjit {
@@ -11,6 +12,8 @@ struct EmitOptions {
   std::string stage = "source";  // spec | source | cpu | cuda | ptx | sass | resources
   std::string arch = "sm_90";
   std::string skeleton;          // for cuda/ptx/sass/resources: dfs (empty), ivm, cdp, rec or probe
+  // The solve options that change the compiled code (runtime/option_table.hpp, changes_code).
+  SolveOptions solve;
 };
 
 // Prints the stage to stdout; returns the process exit code.

@@ -14,6 +14,7 @@
 #include "generator/generate.hpp"
 #include "runtime/compile/cache.hpp"
 #include "runtime/compile/nvrtc_compile.hpp"
+#include "runtime/option_table.hpp"
 #include "runtime/skeletons.hpp"
 #include "runtime/solve.hpp"
 #include "tools/permjit/commands.hpp"
@@ -41,9 +42,10 @@ const Skeleton& emitted_skeleton(const EmitOptions& opts, const ProblemSpec& spe
 // skeleton without one is refused at its name.
 CompileUnit emitted_unit(const EmitOptions& opts, const ProblemSpec& spec, const ProblemSource& src, bool host_stage) {
   const Skeleton& sk = emitted_skeleton(opts, spec, host_stage);
-  SolveOptions so;
+  SolveOptions so = opts.solve;
   so.load = opts.load;
   so.skeleton = std::string(sk.name);
+  check_skeleton_options(so, sk, spec);  // the options given are ones this skeleton takes
   SkeletonUnits units = emit_units(so, sk, spec, src);
   std::optional<CompileUnit>& unit = host_stage ? units.host : units.device;
   if (!unit)
