@@ -2,6 +2,7 @@
 
 
 #include "dsl/checker.hpp"
+#include "dsl/load_pattern_db.hpp"
 #include "dsl/start_data.hpp"
 #include "dsl/static_eval.hpp"
 
@@ -22,6 +23,7 @@ class PathReader {
     read_path(table(root, "path"));
     read_moves(table(root, "moves"));
     read_heuristic(table(root, "heuristic"));
+    read_pattern_databases(root, spec_, d_, r_);
   }
 
  private:

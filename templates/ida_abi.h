@@ -3,7 +3,7 @@
 // include this file; bump PJ_IDA_ABI when a struct changes.
 #pragma once
 
-#define PJ_IDA_ABI 3
+#define PJ_IDA_ABI 4
 #define PJ_IDA_MAX_ITERATIONS 256
 #define PJ_IDA_MAX_PATH 1024
 
@@ -109,4 +109,26 @@ typedef int (*PjIdaExpandFn)(const void* node, int g, int last, int limit, void*
 typedef int (*PjIdaMovesToFn)(const void* from, int g, int last, const void* to, int to_g, int limit, int* moves,
                               int* n);
 typedef const char* (*PjIdaMoveNameFn)(int);
+
+// Pattern databases (templates/cpu_pdb.hpp): how many tables the module reads, the
+// entries of table k, and its build from the goal permutation by a breadth-first search
+// of the abstract space (costs counted on the pattern's own moves), a byte per entry.
+#define PJ_PDB_OK 0
+#define PJ_PDB_NOT_GOAL 1     // the goal permutation fails the spec's goal test
+#define PJ_PDB_STATE 2        // after `move`, the state is not decided by the kept positions
+#define PJ_PDB_FAR 3          // an abstract cost passes 254
+#define PJ_PDB_SHARED_MOVE 4  // `move` exchanges a pattern value with an untracked one (additive groups)
+#define PJ_PDB_NO_MEMORY 5
+#define PJ_PDB_NOT_SYMMETRIC 6  // reflect: a sampled node's children, reflected, are not its reflection's
+struct PjPdbBuildInfo {
+  int move;                   // the move a failure is about, or -1
+  unsigned long long reached; // abstract states reached from the goal's
+  int max_cost;               // the largest entry reached
+};
+typedef int (*PjPdbCountFn)(void);
+typedef unsigned long long (*PjPdbEntriesFn)(int k);
+typedef int (*PjPdbBuildFn)(int k, const int* goal, unsigned char* table, int threads, PjPdbBuildInfo* info);
+// reflect: along a random walk of `steps` moves from the goal, each node's children,
+// reflected, are its reflection's children (same costs). PJ_PDB_OK or PJ_PDB_NOT_SYMMETRIC.
+typedef int (*PjPdbCheckReflectionFn)(const int* goal, int steps, PjPdbBuildInfo* info);
 }

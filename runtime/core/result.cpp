@@ -107,6 +107,28 @@ nlohmann::ordered_json improve_json(const std::optional<SolveResult::ImproveRepo
           {"optimal", m->optimal}};
 }
 
+// The pattern databases' stage: tables, entries, time, built or loaded from the cache.
+std::string pattern_dbs_line(const SolveResult::PatternDbs& p) {
+  const std::string how = p.built == 0          ? "all loaded from the cache"
+                          : p.built == p.patterns ? fmt::format("built in {:.3f} s", p.build_seconds)
+                                                  : fmt::format("{} built in {:.3f} s, the others loaded from the cache",
+                                                                p.built, p.build_seconds);
+  return fmt::format("databases   {} pattern table(s), {} entries ({:.1f} MiB): {:.3f} s, {}\n", p.patterns,
+                     grouped(p.entries), static_cast<double>(p.entries) / 1048576.0, p.seconds, how);
+}
+
+nlohmann::ordered_json pattern_dbs_json(const SolveResult::PatternDbs& p) {
+  nlohmann::ordered_json j;
+  j["patterns"] = p.patterns;
+  j["entries"] = p.entries;
+  j["bytes"] = p.entries;
+  j["seconds"] = p.seconds;
+  j["build_seconds"] = p.build_seconds;
+  j["built"] = p.built;
+  j["cache_hit"] = p.built == 0;
+  return j;
+}
+
 }  // namespace
 
 std::string format_human(const SolveResult& r) {
@@ -185,6 +207,7 @@ std::string format_human(const SolveResult& r) {
     else
       s += fmt::format("warm start  none found in {:.3f} s\n", w.seconds);
   }
+  if (r.pattern_dbs) s += pattern_dbs_line(*r.pattern_dbs);
   s += fmt::format("nodes       expanded {}, evaluated {}\n", grouped(r.expanded), grouped(r.evaluated));
   s += fmt::format("time        {:.3f} s: spec+generate {:.3f} s, compile {:.3f} s ({}: {}), search {:.3f} s\n",
                    r.t_total, r.t_generate, r.t_compile, r.cache_hit ? "cache hit" : "compiled",
@@ -327,11 +350,13 @@ std::string format_json(const SolveResult& r) {
                 {"memory_plan", r.memory_plan}};
   if (r.dgpu == 0 && !r.memory_plan.empty()) j["memory_plan"] = r.memory_plan;
   j["cache_hit"] = r.cache_hit;
+  if (r.pattern_dbs) j["pattern_databases"] = pattern_dbs_json(*r.pattern_dbs);
   if (!r.data_mode.empty()) j["data"] = {{"mode", r.data_mode}, {"why", r.data_reason}};
   if (!r.offload_mode.empty()) j["offload"] = {{"mode", r.offload_mode}, {"batches", r.chunks}, {"max_pool", r.max_pool}};
   j["evaluated_per_s"] = r.t_search > 0 ? r.evaluated / r.t_search : 0.0;
   return j.dump();
 }
+
 
 std::string format_record_line(const SolveResult& r) {
   std::string answer = r.found ? fmt::format("cost {:4}, {:3} moves", r.objective, r.path.size()) : "no path        ";
@@ -346,9 +371,10 @@ std::string format_records_summary(const RecordsSummary& s, bool json) {
                     {"records", s.records},     {"expanded", s.expanded},     {"cache_hit", s.cache_hit},
                     {"generate_s", s.t_generate}, {"compile_s", s.t_compile}, {"search_s", s.t_search},
                     {"wall_s", s.t_wall}};
+    if (s.pattern_dbs) j["summary"]["pattern_databases"] = pattern_dbs_json(*s.pattern_dbs);
     return j.dump() + "\n";
   }
-  return fmt::format("records     {} ({}, skeleton {}, {}): search {:.3f} s in all, spec+generate {:.3f} s, "
+  return (s.pattern_dbs ? pattern_dbs_line(*s.pattern_dbs) : std::string()) + fmt::format("records     {} ({}, skeleton {}, {}): search {:.3f} s in all, spec+generate {:.3f} s, "
                      "compile {:.3f} s ({}), wall {:.3f} s\n",
                      s.records, s.problem, s.skeleton, s.device, s.t_search, s.t_generate, s.t_compile,
                      s.cache_hit ? "cache hit" : "compiled", s.t_wall);

@@ -133,6 +133,14 @@ struct SolveResult {
     uint64_t donated = 0;             // ida --balance donate: nodes handed between warps
     double seconds = 0;
   };
+  // Pattern databases ([pattern_databases]): a stage of its own, before the searches.
+  struct PatternDbs {
+    int patterns = 0, built = 0;         // tables, and how many of them were built (not loaded)
+    uint64_t entries = 0;                // a byte each, in host memory (and on the GPU)
+    double seconds = 0;                  // loading or building them all
+    double build_seconds = 0;            // of which building
+  };
+  std::optional<PatternDbs> pattern_dbs;
   bool all_solutions = false;
   int start_h = 0;
   std::vector<std::string> path;  // move names
@@ -149,6 +157,7 @@ struct RecordsSummary {
   uint64_t expanded = 0;
   double t_generate = 0, t_compile = 0, t_search = 0, t_wall = 0;  // t_search: the records' sum
   bool cache_hit = false;
+  std::optional<SolveResult::PatternDbs> pattern_dbs;  // loaded or built once, before the records
 };
 
 // One record's result in one line: record, cost and path length, nodes, search seconds.

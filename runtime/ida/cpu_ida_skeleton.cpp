@@ -11,6 +11,7 @@
 #include "runtime/core/solve_options.hpp"
 #include "runtime/ida/ida_report.hpp"
 #include "runtime/ida/ida_skeleton.hpp"
+#include "runtime/ida/pattern_db.hpp"
 
 namespace permjit {
 
@@ -19,7 +20,12 @@ using clock_type = std::chrono::steady_clock;
 
 class CpuIdaSolver : public PathSolver {
  public:
-  CpuIdaSolver(const HostModule& compiled, const SolveOptions& opts) : ida_(compiled), opts_(opts) {}
+  CpuIdaSolver(const HostModule& compiled, SkeletonRun& run)
+      : ida_(compiled),
+        opts_(run.opts),
+        tables_(run.spec, ida_, run.units.host->text, run.cache(), host_threads(run.opts)) {
+    if (!tables_.empty()) run.result.pattern_dbs = tables_.stage();
+  }
 
   void solve(const StartValues& start, SolveResult& r) override {
     auto t0 = clock_type::now();
@@ -45,17 +51,18 @@ class CpuIdaSolver : public PathSolver {
  private:
   IdaModule ida_;
   const SolveOptions& opts_;
+  PatternTables tables_;  // read by ida_'s heuristic
 };
 }  // namespace
 
 std::unique_ptr<PathSolver> open_cpu_ida(SkeletonRun& run) {
   auto t0 = clock_type::now();
   HostModule mod = compile_host_module(*run.units.host, run.cache());
-  auto solver = std::make_unique<CpuIdaSolver>(mod, run.opts);
-  run.result.device = "host CPU";
   run.result.cache_hit = mod.cache_hit;
   run.result.compile.host = mod.seconds;
   run.result.t_compile = std::chrono::duration<double>(clock_type::now() - t0).count();
+  auto solver = std::make_unique<CpuIdaSolver>(mod, run);  // loads or builds the pattern databases
+  run.result.device = "host CPU";
   return solver;
 }
 

@@ -22,6 +22,7 @@ int check_command(CheckOptions opts) {
   std::string ok = opts.load.spec_path + ": ok (" + spec.name + ", " + goal_name(spec.goal);
   if (spec.size) ok += ", size " + std::to_string(spec.size);
   ok += ")\n";
+  ok += describe_pattern_databases(spec.path.databases, spec.size);
   if (opts.verify_symmetry) {
     if (!spec.has_symmetry())
       command_line_error("--verify-symmetry", 1,
