@@ -2,7 +2,8 @@
 # Builds one libFuzzer harness of tests/fuzz/ with clang, ASan and UBSan into
 # build-fuzz/ (or $PERMJIT_FUZZ_BUILD_DIR) and runs it for SECONDS on its corpus.
 #   scripts/fuzz.sh NAME SECONDS [libFuzzer options...]
-# NAME: spec_to_source | instance_reader | record_list | ivm_checkpoint | range_checkpoint.
+# NAME: spec_to_source | instance_reader | record_list | ivm_checkpoint | range_checkpoint |
+# cli_options.
 # New inputs go to build-fuzz/corpus/NAME (the committed seeds stay as they are); a
 # crash leaves crash-* in build-fuzz/findings/NAME. Copy an input that found a bug
 # into tests/fuzz/corpus/NAME so that the replay test keeps checking it.

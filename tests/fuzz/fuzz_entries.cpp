@@ -14,7 +14,9 @@
 #include "runtime/core/record_list.hpp"
 #include "runtime/distributed/range_checkpoint.hpp"
 #include "runtime/ivm/ivm_checkpoint.hpp"
+#include "runtime/solve.hpp"
 #include "tests/test_paths.hpp"
+#include "tools/permjit/cli.hpp"
 
 namespace permjit::fuzz {
 
@@ -136,6 +138,29 @@ void range_checkpoint(std::string_view input) {
   read(file.substr(0, line) + "checksum " + checkpoint_checksum(std::string_view(file).substr(0, line), "") + "\n");
 }
 
+void cli_options(std::string_view input) {
+  std::vector<std::string> args = {"solve", test::problem("nqueens.toml"), "--param", "n=6"};
+  constexpr size_t kMostArguments = 64;
+  for (size_t at = 0; at <= input.size() && args.size() < kMostArguments;) {
+    const size_t end = std::min(input.find('\n', at), input.size());
+    args.emplace_back(input.substr(at, end - at));
+    at = end + 1;
+  }
+  Cli cli;
+  try {
+    cli.parse(args);
+    // --records searches as it goes; the checks before its first search are prepare_solve's too.
+    if (!*cli.solve.cmd || cli.solve.cmd->count("--records")) return;
+    settle_solve_command(cli.solve, cli.json || asks_for_json(args));
+    const PreparedSolve p = prepare_solve(cli.solve.opts);
+    require_runnable(*p.skeleton, cli.solve.opts);
+  } catch (const UserErrors&) {
+    // refused with its place
+  } catch (const CLI::Success&) {
+    // --help: the program prints it and exits 0
+  }
+}
+
 const std::vector<Entry>& entries() {
   static const std::vector<Entry> list = {
       {"spec_to_source", spec_to_source},
@@ -143,6 +168,7 @@ const std::vector<Entry>& entries() {
       {"record_list", record_list},
       {"ivm_checkpoint", ivm_checkpoint},
       {"range_checkpoint", range_checkpoint},
+      {"cli_options", cli_options},
   };
   return list;
 }

@@ -26,6 +26,11 @@ void ivm_checkpoint(std::string_view input);
 // with its checksum made right.
 void range_checkpoint(std::string_view input);
 
+// `permjit solve problems/nqueens.toml --param n=6` followed by the input's lines, one
+// argument each: parsed by the program's own command line (tools/permjit/cli.hpp),
+// then every check a solve makes before its search (prepare_solve, require_runnable).
+void cli_options(std::string_view input);
+
 struct Entry {
   const char* name;  // the harness's name, and its folder under tests/fuzz/corpus/
   void (*run)(std::string_view);

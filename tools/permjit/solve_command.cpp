@@ -22,8 +22,7 @@ void add_solve_command(CLI::App& app, SolveCommand& c, bool& json) {
   c.cmd->add_flag("--json", json, "print the result as one JSON object");
 }
 
-int run_solve_command(SolveCommand& c, bool json) {
-  c.flags.apply();
+void settle_solve_command(SolveCommand& c, bool json) {
   SolveOptions& opts = c.opts;
   // One JSON object is the whole of stdout under --json; solutions written there as
   // they are found would share it. They need a file of their own.
@@ -42,6 +41,11 @@ int run_solve_command(SolveCommand& c, bool json) {
     opts.on_progress = [skeleton = opts.skeleton](const ProgressSample& s) {
       std::cerr << format_progress_json(skeleton.empty() ? "search" : skeleton, s) << std::endl;
     };
+}
+
+int run_solve_command(SolveCommand& c, bool json) {
+  settle_solve_command(c, json);
+  const SolveOptions& opts = c.opts;
   if (!c.records.empty() || c.cmd->count("--records")) {
     // Each record's line is flushed as it comes, so a long run shows (and keeps) its progress.
     RecordsSummary sum = solve_records(opts, c.records, [&](const SolveResult& r) {
