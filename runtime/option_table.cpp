@@ -46,10 +46,11 @@ const SolveOption kOptions[] = {
 
     {.flag = "--time-limit",
      .field = &S::time_limit,
-     .help = "cpu, dfs: stop after this many seconds and report the best found and the nodes searched, marked "
-             "partial (dfs: checked between kernel launches)",
-     .shape = OptionShape::placement,
-     .taken_by = cpu | dfs,
+     .help = "cpu, dfs, ivm, ida, ida-thread: stop after this many seconds and report the best found, a proven "
+             "bound (cpu, ida, ida-thread) and the nodes searched, marked partial (dfs: checked between kernel "
+             "launches; ivm: between rounds, with a checkpoint when asked; ida, ida-thread: between IDA* "
+             "iterations)",
+     .taken_by = cpu | dfs | ivm | ida | ida_thread,
      .invalid = [](const S& o) {
        return !positive(o.time_limit) ? std::string("--time-limit takes a number of seconds above 0 (inf: no limit)")
                                       : std::string();

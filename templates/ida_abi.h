@@ -3,7 +3,7 @@
 // include this file; bump PJ_IDA_ABI when a struct changes.
 #pragma once
 
-#define PJ_IDA_ABI 4
+#define PJ_IDA_ABI 5
 #define PJ_IDA_MAX_ITERATIONS 256
 #define PJ_IDA_MAX_PATH 1024
 
@@ -24,6 +24,10 @@ struct PjIdaArgs {
   int threads;
   int all_solutions;             // 1: finish the last iteration, counting every optimal path
   unsigned long long min_roots;  // roots the upper tree should hold at least (0: 64 per thread)
+  double time_limit_s;           // > 0: stop after this many seconds (PjIdaResult::interrupted)
+  // Non-null: the search stops, as at its time limit, once *stop_request is nonzero (a
+  // signal handler sets it; read every few milliseconds).
+  const volatile int* stop_request;
 };
 
 // One f-limited iteration, or the part of one above or below the roots.
@@ -46,6 +50,10 @@ struct PjIdaResult {
   int root_depth;                // where the upper tree hands its roots to the threads
   unsigned long long roots;
   int stopped;                   // 1: the iteration limit was reached before a goal
+  // 1: the time limit or a stop request ended the search inside iteration `iterations`
+  // (its limit is limits[iterations], its counts so far per_iteration[iterations]);
+  // no iteration below it met a goal, so no path costs less than that limit.
+  int interrupted;
 };
 
 // The upper tree: every path of `depth` moves from the start (the inverse of a move never

@@ -66,14 +66,15 @@ def solve(spec: SpecLike, params: Optional[Mapping[str, int]] = None, instance: 
         ``{"n": 20, "m": 5, "p": numpy_array_of_shape_5x20}``.
     progress: None (as the CLI: lines on stderr when it is a terminal), False (none),
         True (a tqdm bar when tqdm is installed, else lines on stderr), or a callable
-        that receives ``{"elapsed", "explored", "evaluated", "incumbent"}`` about once a
+        that receives ``{"elapsed", "explored", "evaluated", "incumbent", "bound"}`` about once a
         second. Only skeletons that know their explored share report it (ivm).
     options: the CLI's options of ``solve``, '_' for '-': ``backend="cpu"``,
         ``skeleton="ivm"``, ``threads=1``, ``ub=26``, ``time_limit=10.0``, ``target=``,
         ``all_optimal=True``, ``cache_dir=``, ``checkpoint=``, ``record=`` ...
 
     The search runs without the GIL. Ctrl-C (SIGINT) during a cpu search stops it and
-    the partial result is returned (``r.complete`` is False, ``r.interrupted`` True).
+    the partial result is returned (``r.complete`` is False, ``r.interrupted`` True; a
+    stopped search's ``r.partial`` holds its proven bound and gap, docs/reliability.md).
     Raises SpecError for a mistake in the spec, the instance or an option.
     """
     load = _load(spec, params, instance)

@@ -31,6 +31,8 @@ std::string path_text(const SolveResult& r) {
     std::string moves;
     for (const auto& m : r.path) moves += (moves.empty() ? "" : " ") + m;
     s += fmt::format("path        {} moves: {}\n", r.path.size(), moves);
+  } else if (r.stopped) {
+    s += "cost        none found before the search stopped\n";
   } else {
     s += "cost        none: no goal can be reached\n";
   }
@@ -81,6 +83,32 @@ std::string decision_text(const SolveResult& r) {
     else if (!r.stopped) s += "solution    none: no complete permutation is allowed (the whole tree was searched)\n";
     else s += "solution    none found before the time limit\n";
   }
+  return s;
+}
+
+// A stopped search's gap: incumbent and proven bound apart, absolute and relative to the
+// incumbent (docs/reliability.md, "Partial answers"); none without both.
+std::optional<std::pair<long long, double>> partial_gap(const SolveResult& r) {
+  if (!r.found || !r.proven_bound || r.goal == Goal::count || r.goal == Goal::find) return std::nullopt;
+  const long long gap = r.objective > *r.proven_bound ? r.objective - *r.proven_bound : *r.proven_bound - r.objective;
+  const double rel = r.objective != 0 ? static_cast<double>(gap) / static_cast<double>(r.objective < 0 ? -r.objective : r.objective)
+                                      : (gap == 0 ? 0.0 : 1.0);
+  return std::pair{gap, rel};
+}
+
+// What a stopped search proves, after its answer so far.
+std::string partial_text(const SolveResult& r) {
+  if (!r.stopped) return {};
+  std::string s;
+  if (r.proven_bound) {
+    const char* side = r.goal == Goal::maximize ? "above" : "below";
+    s += fmt::format("bound       {} (proven: nothing is {} it; {})\n", *r.proven_bound, side, r.bound_from);
+    if (auto g = partial_gap(r)) s += fmt::format("gap         {} ({:.2f}%)\n", g->first, 100.0 * g->second);
+  } else if (r.goal == Goal::minimize || r.goal == Goal::maximize || r.goal == Goal::path) {
+    s += "bound       none proven\n";
+  }
+  if (r.open_subtrees > 0)
+    s += fmt::format("open        {} subtree(s) left unexplored\n", grouped(r.open_subtrees));
   return s;
 }
 
@@ -182,6 +210,7 @@ std::string format_human(const SolveResult& r) {
       s += fmt::format("{}     none: no complete permutation is feasible\n", word);
     }
   }
+  s += partial_text(r);
   if (r.improve) {
     const auto& m = *r.improve;
     if (r.objective != m.from)
@@ -306,6 +335,19 @@ std::string format_json(const SolveResult& r) {
   j["complete"] = !r.stopped;
   j["time_limit_s"] = r.time_limit > 0 ? nlohmann::ordered_json(r.time_limit) : nlohmann::ordered_json(nullptr);
   j["interrupted_by_signal"] = r.interrupted ? nlohmann::ordered_json(r.interrupted) : nlohmann::ordered_json(nullptr);
+  // A stopped search's proof (null when complete): the proven bound, where it comes from,
+  // the gap to the incumbent, and the subtrees left unexplored (0: not known).
+  if (r.stopped) {
+    const auto gap = partial_gap(r);
+    j["partial"] = {{"proven_bound", r.proven_bound ? nlohmann::ordered_json(*r.proven_bound) : nlohmann::ordered_json(nullptr)},
+                    {"bound_from", r.proven_bound ? nlohmann::ordered_json(r.bound_from) : nlohmann::ordered_json(nullptr)},
+                    {"root_bound", r.root_bound ? nlohmann::ordered_json(*r.root_bound) : nlohmann::ordered_json(nullptr)},
+                    {"gap", gap ? nlohmann::ordered_json(gap->first) : nlohmann::ordered_json(nullptr)},
+                    {"gap_relative", gap ? nlohmann::ordered_json(gap->second) : nlohmann::ordered_json(nullptr)},
+                    {"open_subtrees", r.open_subtrees}};
+  } else {
+    j["partial"] = nullptr;
+  }
   j["improve"] = improve_json(r.improve);
   if (r.warm_start)
     j["warm_start"] = {{"objective", r.warm_start->objective ? nlohmann::ordered_json(*r.warm_start->objective)

@@ -29,6 +29,14 @@ struct SolveResult {
   double time_limit = 0;  // --time-limit, seconds (0: none)
   bool stopped = false;   // the time limit ended the search: the counts and the best are partial
   int interrupted = 0;    // the signal (SIGINT, SIGTERM) that stopped the search, 0 if none: stopped as by a time limit
+  // A stopped search's proof (docs/reliability.md, "Partial answers"): minimize/maximize
+  // and path, no solution is better than proven_bound (the least bound over the work
+  // left, or the root's, or the IDA* limit reached), and `bound_from` says which;
+  // counting, `open_subtrees` subtrees were left unexplored (0: not known).
+  std::optional<long long> proven_bound;
+  std::string bound_from;
+  std::optional<long long> root_bound;  // the placement root's bound, which the proven bound is never worse than
+  uint64_t open_subtrees = 0;
   uint64_t solutions = 0;      // count, find
   bool found = false;          // minimize / maximize: a solution better than the start; find: one
   long long objective = 0;

@@ -9,6 +9,7 @@
 #include "runtime/distributed/mpi_launch.hpp"
 #include "runtime/core/path_solver.hpp"
 #include "runtime/core/solve_options.hpp"
+#include "runtime/device/kernel_interrupter.hpp"  // StopSignals
 #include "runtime/ida/ida_report.hpp"
 #include "runtime/ida/ida_skeleton.hpp"
 #include "runtime/ida/pattern_db.hpp"
@@ -30,8 +31,16 @@ class CpuIdaSolver : public PathSolver {
   void solve(const StartValues& start, SolveResult& r) override {
     auto t0 = clock_type::now();
     IdaStart from(start);
-    PjIdaArgs args{from.get(), host_threads(opts_), opts_.all_solutions ? 1 : 0, opts_.roots};
-    PjIdaResult out = ida_.search(args);
+    PjIdaArgs args{from.get(), host_threads(opts_), opts_.all_solutions ? 1 : 0, opts_.roots, opts_.time_limit,
+                   nullptr};
+    PjIdaResult out;
+    {
+      // SIGINT and SIGTERM stop the search as its time limit does (only while it runs).
+      StopSignals signals;
+      args.stop_request = StopSignals::flag();
+      out = ida_.search(args);
+      r.interrupted = out.interrupted ? StopSignals::signal_number() : 0;
+    }
     r.device = "host CPU";
     r.threads = args.threads;
     r.t_search = std::chrono::duration<double>(clock_type::now() - t0).count();
@@ -46,6 +55,9 @@ class CpuIdaSolver : public PathSolver {
       add_iteration(r, out.limits[i], out.per_iteration[i], PjIdaCounts{}, 0, 0);
     std::vector<int> moves(out.moves, out.moves + out.path_moves);
     finish_path(r, out.found != 0, out.cost, moves, [&](int m) { return ida_.move_name(m); });
+    r.time_limit = opts_.time_limit;
+    r.stopped = out.interrupted != 0;
+    if (r.stopped) stopped_in_iteration(r);
   }
 
  private:

@@ -18,6 +18,7 @@
 #include "runtime/core/path_solver.hpp"
 #include "runtime/core/solve_options.hpp"
 #include "runtime/device/cuda_driver.hpp"
+#include "runtime/device/kernel_interrupter.hpp"  // StopSignals
 #include "runtime/ida/ida_donation.hpp"
 #include "runtime/ida/ida_report.hpp"
 #include "runtime/ida/ida_skeleton.hpp"
@@ -337,7 +338,18 @@ void GpuIdaSolver::solve(const StartValues& start, SolveResult& r) {
   cuda::EventTimer timer;
   int limit = rt.start_h;
   std::vector<unsigned char> alive;
+  // --time-limit and SIGINT/SIGTERM are checked between iterations (a kernel is not
+  // stopped inside one): a stop then proves that no path costs less than `limit`.
+  StopSignals signals;
+  r.time_limit = opts.time_limit;
   for (int it = 0; it < PJ_IDA_MAX_ITERATIONS; ++it) {
+    if (it > 0 && (StopSignals::requested() || (opts.time_limit > 0 && since(t1) >= opts.time_limit))) {
+      r.interrupted = StopSignals::signal_number();
+      stopped_before_iteration(r, limit);
+      finish_path(r, false, 0, {}, [&](int m) { return ida.move_name(m); });
+      r.t_search = since(t1);
+      return;
+    }
     auto ti = clock_type::now();
     long long upper_goal = -1;
     PjIdaCounts upper = roots.upper(limit, alive, upper_goal);
