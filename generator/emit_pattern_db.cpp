@@ -43,51 +43,45 @@ void emit_reflect_position(GenContext& g, const std::vector<int>& map) {
   g.out.line("}");
 }
 
-// The index in pattern k's table of the reflected node of s: a kept value u sits there
-// at reflect.positions[the position of w in s], w the value that reflect.values maps to u.
-void emit_reflected_index(GenContext& g, int k, const std::vector<int>& values, const std::vector<int>& vmap) {
+// The body of an index function: the positions q_0.. of the kept values (`position_of`
+// gives q_i's expression) ranked as a k-permutation of the size positions, in mixed
+// radix (q_i counted among the positions not taken by q_0..q_{i-1}).
+// templates/cpu_pdb.hpp ranks and unranks the same way.
+template <class PositionOf>
+void emit_rank(GenContext& g, const std::string& name, size_t kept, PositionOf position_of) {
   const int n = g.spec.size;
-  std::vector<int> inverse(vmap.size());
-  for (size_t w = 0; w < vmap.size(); ++w) inverse[static_cast<size_t>(vmap[w])] = static_cast<int>(w);
-  g.out.line("PJ_HD unsigned pdb_reflected_index_" + std::to_string(k) + "(const Node& s) {");
+  g.out.line("PJ_HD unsigned " + name + "(const Node& s) {");
   g.out.indent();
   g.out.line("unsigned long long used = 0;");
   g.out.line("unsigned idx = 0;");
   g.out.line("int q;");
-  for (size_t i = 0; i < values.size(); ++i) {
-    g.out.line("q = pdb_reflect_position(s.perm.find(" + std::to_string(inverse[static_cast<size_t>(values[i])]) + "));");
+  for (size_t i = 0; i < kept; ++i) {
+    g.out.line("q = " + position_of(i) + ";");
     if (i == 0) g.out.line("idx = static_cast<unsigned>(q);");
     else
       g.out.line("idx = idx * " + std::to_string(n - static_cast<int>(i)) +
                  "u + static_cast<unsigned>(q - pj::popcount(used & ((1ull << q) - 1ull)));");
-    if (i + 1 < values.size()) g.out.line("used |= 1ull << q;");
+    if (i + 1 < kept) g.out.line("used |= 1ull << q;");
   }
   g.out.line("return idx;");
   g.out.dedent();
   g.out.line("}");
 }
 
-// The index of node s in pattern k's table: the positions q_0.. of its kept values as a
-// k-permutation of the size positions, in mixed radix (q_i counted among the positions
-// not taken by q_0..q_{i-1}). templates/cpu_pdb.hpp ranks and unranks the same way.
+// The index in pattern k's table of the reflected node of s: a kept value u sits there
+// at reflect.positions[the position of w in s], w the value that reflect.values maps to u.
+void emit_reflected_index(GenContext& g, int k, const std::vector<int>& values, const std::vector<int>& vmap) {
+  std::vector<int> inverse(vmap.size());
+  for (size_t w = 0; w < vmap.size(); ++w) inverse[static_cast<size_t>(vmap[w])] = static_cast<int>(w);
+  emit_rank(g, "pdb_reflected_index_" + std::to_string(k), values.size(), [&](size_t i) {
+    return "pdb_reflect_position(s.perm.find(" + std::to_string(inverse[static_cast<size_t>(values[i])]) + "))";
+  });
+}
+
+// The index of node s in pattern k's table: the positions of its kept values, ranked.
 void emit_index(GenContext& g, int k, const std::vector<int>& values) {
-  const int n = g.spec.size;
-  g.out.line("PJ_HD unsigned pdb_index_" + std::to_string(k) + "(const Node& s) {");
-  g.out.indent();
-  g.out.line("unsigned long long used = 0;");
-  g.out.line("unsigned idx = 0;");
-  g.out.line("int q;");
-  for (size_t i = 0; i < values.size(); ++i) {
-    g.out.line("q = s.perm.find(" + std::to_string(values[i]) + ");");
-    if (i == 0) g.out.line("idx = static_cast<unsigned>(q);");
-    else
-      g.out.line("idx = idx * " + std::to_string(n - static_cast<int>(i)) +
-                 "u + static_cast<unsigned>(q - pj::popcount(used & ((1ull << q) - 1ull)));");
-    if (i + 1 < values.size()) g.out.line("used |= 1ull << q;");
-  }
-  g.out.line("return idx;");
-  g.out.dedent();
-  g.out.line("}");
+  emit_rank(g, "pdb_index_" + std::to_string(k), values.size(),
+            [&](size_t i) { return "s.perm.find(" + std::to_string(values[i]) + ")"; });
 }
 }  // namespace
 
