@@ -16,10 +16,10 @@ namespace {
 using S = SolveOptions;
 using enum SkeletonId;
 
-// The skeletons that search with a CPU frontier and finish it on the GPU, and every GPU
-// skeleton of placement problems.
+// The skeletons that build a CPU frontier and finish it on the GPU.
 constexpr SkeletonSet kFrontierGpu = dfs | cdp | rec;
-constexpr SkeletonSet kRecording = cpu | dfs | ivm | cdp | rec;  // record, list, stop at a target
+// The skeletons that record solutions: they list them and stop at a target.
+constexpr SkeletonSet kRecording = cpu | dfs | ivm | cdp | rec;
 
 // Seconds are checked with `!(x > 0)` rather than `x <= 0`: NaN compares false either
 // way, and a NaN limit was taken as no limit. `inf` and values past
