@@ -48,7 +48,11 @@ std::string to_string(const Expr& e) {
       const size_t b = side_b(e), body = first_body(e);
       auto side = [&](size_t at, bool range) { return range ? a(at) + ".." + a(at + 1) : a(at); };
       std::string sa = e.var + " in " + side(0, e.over_range), sb = e.var2 + " in " + side(b, e.over_range2);
-      if (builtin_info(e.builtin).cost_matrix) return e.text + "(" + sa + ", " + sb + ": " + a(body) + ")";
+      const BuiltinInfo& op = builtin_info(e.builtin);
+      if (op.pair_cost)
+        return e.text + "(" + sa + ", " + sb + ": " + a(body) + ", " + e.var3 + ", " + e.var4 + ": " + a(body + 1) +
+               ", " + a(body + 2) + ")";
+      if (op.cost_matrix) return e.text + "(" + sa + ", " + sb + ": " + a(body) + ")";
       return e.text + "(" + sa + ": " + a(body) + ", " + sb + ": " + a(body + 1) + ")";
     }
   }

@@ -29,7 +29,7 @@ enum class Builtin : uint8_t {
   // Reductions: f(x in S: body) or f(x in lo..hi: body) (Expr::Kind::reduce).
   sum, count, min_of, max_of,
   // Two-set reductions: f(i in S, j in T: cost) (Expr::Kind::pair_reduce).
-  assign, arborescence, minprod,
+  assign, arborescence, minprod, dualassign,
   // argsort(x in lo..hi: key, ...)[k] (Expr::Kind::argsort).
   argsort,
 };
@@ -43,9 +43,10 @@ struct Expr {
   // unary: [x]; binary: [l, r]; cond: [c, a, b]; call: arguments; index: [array, i...];
   // reduce: [set, body] or [lo, hi, body]; let: [value, body];
   // argsort: [lo, hi, position, key...] (the position-th value of lo..hi by its keys)
-  // pair_reduce (`pair`, text its name): [side A..., side B..., body...], each side a
+  // pair_reduce (`builtin`, text its name): [side A..., side B..., body...], each side a
   // set or lo, hi (see side_b / first_body); assign and arborescence have one body (the
-  // cost of var, var2), minprod two (the value of var, the value of var2).
+  // cost of var, var2), minprod two (the value of var, the value of var2), dualassign
+  // three (the cost of var, var2; the pair cost of var, var2, var3, var4; the rounds).
   std::vector<std::unique_ptr<Expr>> args;
   std::string var;          // the bound name of reduce / let / argsort / side A of pair_reduce
   bool over_range = false;  // reduce (or side A) over lo..hi instead of a set
@@ -54,10 +55,20 @@ struct Expr {
   // call, reduce: which builtin, filled by the checker; pair_reduce, argsort: filled by
   // the parser (their syntax is their own).
   Builtin builtin = Builtin::none;
+  std::string var3, var4;  // a pair_reduce with a pair cost (dualassign): the second element of side A, of side B
+  // pair_reduce with `then` (additive bounding, docs/spec-language.md "Additive and
+  // Lagrangian bounds"): the reduction solved on this one's reduced costs, and how many
+  // subgradient steps move the multipliers of side A (`steps`, a constant; 0: none).
+  bool chained = false;
+  Builtin then = Builtin::none;
+  std::unique_ptr<Expr> steps_expr;  // null: no `steps`
+  int64_t steps = 0;                 // its value, set by the checker
 
   Type type = Type::error;
   const Symbol* sym = nullptr;  // name, index base; the bound variable of reduce / let
   const Symbol* sym2 = nullptr;  // pair_reduce: the bound variable of side B
+  const Symbol* sym3 = nullptr;  // dualassign: the pair cost's second element of side A
+  const Symbol* sym4 = nullptr;  //   and of side B
 
   Expr(Kind k, Loc l) : kind(k), loc(std::move(l)) {}
 };

@@ -85,11 +85,14 @@ const BuiltinInfo kBuiltins[] = {
 
     // Two-set reductions (docs/spec-language.md, "Two-set reductions").
     {.id = B::assign, .name = "assign", .form = F::pair_reduce, .type = kInt,
-     .shape = "assign(i in S, j in T: cost)", .cost_matrix = true},
+     .shape = "assign(i in S, j in T: cost)", .cost_matrix = true, .then = B::arborescence},
     {.id = B::arborescence, .name = "arborescence", .form = F::pair_reduce, .type = kInt,
      .shape = "arborescence(i in S, j in T: cost)", .cost_matrix = true},
     {.id = B::minprod, .name = "minprod", .form = F::pair_reduce, .type = kInt,
      .shape = "minprod(x in S: a, y in T: b)", .cost_matrix = false},
+    {.id = B::dualassign, .name = "dualassign", .form = F::pair_reduce, .type = kInt,
+     .shape = "dualassign(i in S, j in T: cost, k, l: pair cost, rounds)", .cost_matrix = true, .pair_cost = true,
+     .node_only = true},
 
     {.id = B::argsort, .name = "argsort", .form = F::argsort, .type = kInt},
 };

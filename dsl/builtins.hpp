@@ -1,10 +1,11 @@
 // The builtins of the expression language in one table (dsl/builtins.cpp): the node's
 // names (d, v, free, ...), the functions (min(a, b), bit(i), ...), the reductions
-// (sum(x in S: body), ...), the two-set reductions (assign, arborescence, minprod) and
-// argsort. The parser and the checker find a builtin here by its name, once; the checker
-// stores the entry's id in the tree (Expr::builtin, Symbol::builtin), and every later
-// stage (static_eval, the generator's int_width, value_range and emitters) dispatches
-// on that id, never on the name (docs/decisions.md, "Builtins by handle").
+// (sum(x in S: body), ...), the two-set reductions (assign, arborescence, minprod,
+// dualassign) and argsort. The parser and the checker find a builtin here by its name,
+// once; the checker stores the entry's id in the tree (Expr::builtin, Symbol::builtin),
+// and every later stage (static_eval, the generator's int_width, value_range and
+// emitters) dispatches on that id, never on the name (docs/decisions.md, "Builtins by
+// handle").
 #pragma once
 #include <array>
 #include <cstdint>
@@ -52,7 +53,19 @@ struct BuiltinInfo {
   // --- pair_reduce ---
   std::string_view shape;    // how a call is written, for messages
   bool cost_matrix = false;  // one cost that sees both names, or a value per side
+  // After the cost, a second name of each side, a pair cost that sees all four names and
+  // the number of rounds: `(i in S, j in T: cost, k, l: pair cost, rounds)`.
+  bool pair_cost = false;
+  // Only in the search's code, never in a value computed before the search ([derived]).
+  bool node_only = false;
+  // The reduction that may follow this one with `then`, solved on its reduced costs
+  // (`assign(... then arborescence [steps K])`); none: no `then`.
+  Builtin then = Builtin::none;
 };
+
+// The most subgradient steps `... then NEXT steps K` takes per node: its work per node
+// grows with K, and a bound past the first few hundred steps moves little.
+inline constexpr int64_t kMaxLagrangeSteps = 1000;
 
 // The builtin written `name` in `form`, or nullptr (min and max are a function and a
 // reduction by the same name).

@@ -309,7 +309,8 @@ class Checker {
   // each side a set or a range of ints; a cost sees both names, each of minprod's
   // values its own.
   Type pair_reduce(Expr& e) {
-    const bool assign = builtin_info(e.builtin).cost_matrix;
+    const BuiltinInfo& op = builtin_info(e.builtin);
+    const bool assign = op.cost_matrix;
     const size_t b = side_b(e), body = first_body(e);
     bool ok = true;
     auto side = [&](size_t at, bool range, const std::string& var) {
@@ -329,13 +330,68 @@ class Checker {
       scope_.resize(mark);
     }
     e.sym2 = bind_local(e.var2, Type::int_, e.loc);
-    ok &= want(*e.args.back(), Type::int_, (assign ? "the cost of " + e.text + "()" : std::string("the second value of minprod()")).c_str()) != Type::error;
+    if (op.pair_cost) {  // the cost sees i, j; the pair cost i, j, k, l; the rounds none
+      ok &= want(*e.args[body], Type::int_, ("the cost of " + e.text + "()").c_str()) != Type::error;
+      e.sym3 = bind_local(e.var3, Type::int_, e.loc);
+      e.sym4 = bind_local(e.var4, Type::int_, e.loc);
+      ok &= want(*e.args[body + 1], Type::int_, ("the pair cost of " + e.text + "()").c_str()) != Type::error;
+      scope_.resize(mark);
+      ok &= want(*e.args[body + 2], Type::int_, ("the number of rounds of " + e.text + "()").c_str()) != Type::error;
+    } else {
+      ok &= want(*e.args.back(), Type::int_, (assign ? "the cost of " + e.text + "()" : std::string("the second value of minprod()")).c_str()) != Type::error;
+    }
     scope_.resize(mark);
     if (!ok) return Type::error;
+    if (op.node_only && ctx_.host)
+      return err(e.loc, e.text + "() is a bound computed at each node; it is not available in " + std::string(ctx_.where),
+                 "use it in branch.bound or branch.refine");
     if (!ctx_.solver)
       return err(e.loc, e.text + "() is not available in " + std::string(ctx_.where),
                  "use it in branch.bound, branch.refine, branch.objective or a [derived] value");
+    if (e.chained && !chain(e)) return Type::error;
     return Type::int_;
+  }
+
+  // How `op` is written with its `then`: "write assign(i in S, j in T: cost then arborescence)".
+  static std::string chain_hint(const BuiltinInfo& op) {
+    return "write " + std::string(op.name) + "(i in S, j in T: cost then " + std::string(builtin_info(op.then).name) + ")";
+  }
+
+  // `assign(... then arborescence [steps K])` (docs/spec-language.md, "Additive and
+  // Lagrangian bounds"): the table says which reduction has reduced costs to hand on
+  // (assign) and which one adds to it (an arborescence; an assignment of its own reduced
+  // costs is 0); K is a constant, since it sizes the code's work per node.
+  bool chain(Expr& e) {
+    const BuiltinInfo& op = builtin_info(e.builtin);
+    if (op.then == Builtin::none) {
+      const BuiltinInfo* first = nullptr;  // the one that does, for the message
+      for (const BuiltinInfo& b : builtins())
+        if (!first && b.then != Builtin::none) first = &b;
+      PJ_INTERNAL_ASSERT(first, "no builtin takes 'then', yet the parser read one");
+      return err(e.loc, e.text + "() has no reduced costs to hand on with 'then'; only " + std::string(first->name) +
+                            "() has",
+                 chain_hint(*first)) != Type::error;
+    }
+    const std::string chained = e.text + "() then " + std::string(builtin_info(op.then).name);
+    if (e.then != op.then)
+      return err(e.loc, e.text + "() then " + std::string(builtin_info(e.then).name) + "() adds nothing: only " +
+                            std::string(builtin_info(op.then).name) + " can follow " + e.text + "() with 'then'",
+                 chain_hint(op)) != Type::error;
+    if (ctx_.host)
+      return err(e.loc, chained + " is solved in the search's code, not in " + std::string(ctx_.where),
+                 "use " + e.text + "() and " + std::string(builtin_info(op.then).name) + "() apart in [derived]") !=
+             Type::error;
+    if (!e.steps_expr) return true;
+    if (want(*e.steps_expr, Type::int_, ("the steps of " + chained).c_str()) == Type::error) return false;
+    auto k = eval_static(*e.steps_expr);
+    if (!k)
+      return err(e.steps_expr->loc, "the steps of " + chained + " must be known before the search",
+                 "write a number, or a [params] value") != Type::error;
+    if (*k < 0 || *k > kMaxLagrangeSteps)
+      return err(e.steps_expr->loc, "steps " + std::to_string(*k) + " is outside 0.." +
+                                        std::to_string(kMaxLagrangeSteps)) != Type::error;
+    e.steps = *k;
+    return true;
   }
 
   // A var's dimensions must be known before the search (they size a local array).

@@ -3,6 +3,7 @@
 
 #include "dsl/builtins.hpp"
 #include "dsl/checker.hpp"
+#include "dsl/load_pattern_db.hpp"
 #include "dsl/start_data.hpp"
 #include "dsl/static_eval.hpp"
 
@@ -14,7 +15,7 @@ class PathReader {
   PathReader(ProblemSpec& s, Diagnostics& d, const TomlReading& r) : spec_(s), d_(d), r_(r) {}
 
   void run(const toml::table& root) {
-    auto perm = spec_.symbols.find("perm");
+    auto perm = spec_.symbols.find(std::string(builtin_info(Builtin::perm).name));
     PJ_INTERNAL_ASSERT(perm != spec_.symbols.end(), "path specs declare the builtin perm");
     perm->second.dims = {spec_.size};
     for (const auto& v : spec_.state)
@@ -23,6 +24,7 @@ class PathReader {
     read_path(table(root, "path"));
     read_moves(table(root, "moves"));
     read_heuristic(table(root, "heuristic"));
+    read_pattern_databases(root, spec_, d_, r_);
   }
 
  private:

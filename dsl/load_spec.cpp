@@ -11,6 +11,7 @@
 
 #include "dsl/checker.hpp"
 #include "dsl/derived.hpp"
+#include "dsl/load_pattern_db.hpp"
 #include "dsl/start_data.hpp"
 #include "dsl/instance.hpp"
 #include "dsl/load_path.hpp"
@@ -43,7 +44,7 @@ class Reader {
   void run(const toml::table& root) {
     check_keys(root,
                {"problem", "params", "data", "instance", "derived", "state", "branch", "symmetry", "path", "moves",
-                "heuristic"},
+                "heuristic", "pattern_databases"},
                "the spec");
     const toml::table* problem = section(root, "problem", true);
     if (problem) read_problem_header(*problem);
@@ -58,7 +59,7 @@ class Reader {
     read_state(section(root, "state", false));
     if (spec_.goal == Goal::path) read_path_shape(root);
     else read_branch_shape(root);
-    read_symmetry(root, spec_, d_, reading(), opts_.ignore_symmetry);  // after the branch: it needs branch.ends
+    read_symmetry(root, spec_, d_, reading(), opts_.ignore_symmetry, opts_.symmetry_generator);  // after the branch: it needs branch.ends
   }
 
  private:
@@ -607,7 +608,7 @@ class Reader {
   }
 
   void read_branch_shape(const toml::table& root) {
-    for (const char* key : {"path", "moves", "heuristic"})
+    for (const char* key : {"path", "moves", "heuristic", "pattern_databases"})
       if (const toml::node* n = root.get(key))
         d_.error(loc(*n), std::string("[") + key + "] belongs to path problems", "set goal = \"path\" in [problem]");
     read_branch(section(root, "branch", false));
@@ -844,6 +845,8 @@ ProblemSpec load_spec(const LoadOptions& opts) {
   Reader(spec, d, opts).run(root);
   if (d.has_errors()) throw UserErrors(std::move(d));
   mark_start_data(spec);
+  check_pattern_database_start(spec, d);
+  if (d.has_errors()) throw UserErrors(std::move(d));
   if (opts.data == "run-time") keep_data_at_run_time(spec);
   spec.data_auto = opts.data == "auto";
   return spec;

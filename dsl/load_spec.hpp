@@ -32,6 +32,9 @@ struct LoadOptions {
   std::optional<std::string> spec_text;
   // The instance as named values instead of a file (dsl/instance_values.hpp); not both.
   std::vector<InstanceValue> instance_values;
+  // `check --verify-symmetry`: >= 0 keeps only this one of [symmetry]'s generators (its
+  // index in the array), so that each is checked on its own.
+  int symmetry_generator = -1;
 };
 
 // Reads, checks and loads everything it can, collecting every error; throws UserErrors

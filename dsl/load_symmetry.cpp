@@ -3,8 +3,10 @@
 #include <map>
 #include <string>
 
+#include "dsl/builtins.hpp"
 #include "dsl/checker.hpp"
 #include "dsl/static_eval.hpp"
+#include "dsl/symmetry_group.hpp"
 
 namespace permjit {
 
@@ -13,7 +15,7 @@ namespace {
 // map[v] for every value, or a located error: a value outside 0..size-1, or a map that
 // is not its own inverse (the mirror of a mirror is the value itself).
 bool evaluate_map(ProblemSpec& spec, ProblemSpec::ValueSymmetry& sym, Diagnostics& d) {
-  const Symbol* v = &spec.symbols.at("v");
+  const Symbol* v = &spec.symbols.at(std::string(builtin_info(Builtin::v).name));
   sym.map.assign(static_cast<size_t>(spec.size), 0);
   for (int x = 0; x < spec.size; ++x) {
     std::optional<int64_t> y = eval_static(*sym.value, {{v, x}}, &d);
@@ -49,9 +51,78 @@ bool evaluate_map(ProblemSpec& spec, ProblemSpec::ValueSymmetry& sym, Diagnostic
   return true;
 }
 
+// [symmetry] generators = ["reverse-positions", "reflect-values", "invert"]: the names,
+// each once, each at its place; `only` >= 0 keeps one of them.
+void read_generators(const toml::node& node, const toml::table& t, ProblemSpec& spec, Diagnostics& d,
+                     const TomlReading& r, bool ignore, int only) {
+  const char* const hint = "generators = [\"reverse-positions\", \"reflect-values\", \"invert\"] (any of them)";
+  if (t.get("value")) {
+    d.error(r.at(*t.get("value")), "[symmetry] takes either value (a map of the values) or generators, not both",
+            "\"reflect-values\" among the generators is the value map n - 1 - v");
+    return;
+  }
+  const toml::array* a = node.as_array();
+  if (!a || a->empty()) {
+    d.error(r.at(node), "symmetry.generators must be a non-empty array of names", hint);
+    return;
+  }
+  ProblemSpec::SymmetryGroup group;
+  group.loc = r.at(node);
+  bool ok = true;
+  for (const toml::node& e : *a) {
+    const std::optional<std::string> name = e.value<std::string>();
+    int code = 0;
+    if (name == "reverse-positions") code = kReversePositions;
+    else if (name == "reflect-values") code = kReflectValues;
+    else if (name == "invert") code = kInvert;
+    if (!code) {
+      d.error(r.at(e), name ? "unknown symmetry generator '" + *name + "'" : "a symmetry generator is a string",
+              hint);
+      ok = false;
+      continue;
+    }
+    for (const auto& g : group.generators)
+      if (g.code == code) {
+        d.error(r.at(e), "symmetry generator '" + *name + "' is named twice");
+        ok = false;
+      }
+    group.generators.push_back({code, r.at(e)});
+  }
+  if (!ok) return;
+  if (spec.goal == Goal::path) {
+    d.error(group.loc, "[symmetry] is for placement problems; a path problem's moves have no value map");
+    return;
+  }
+  if (spec.branch.ends == 2) {
+    d.error(group.loc, "[symmetry] applies to specs that place values from the left; this one has branch.ends = 2",
+            "solve it with --no-symmetry, or with the parameters for one end");
+    return;
+  }
+  // The search decides the border (p[0], p[n-1] and the positions of 0 and n-1) up to
+  // the group: a prefix fixed in advance would have to be its own image.
+  if (!spec.fixed_prefix.empty()) {
+    d.error(spec.fixed_prefix_loc, "symmetry generators need a spec without a fixed prefix",
+            "the symmetries move position 0; solve it with --no-symmetry");
+    return;
+  }
+  if (spec.size > 63) {
+    d.error(group.loc, "symmetry generators take sizes up to 63; this size is " + std::to_string(spec.size));
+    return;
+  }
+  if (only >= 0) {
+    if (only >= static_cast<int>(group.generators.size())) return;
+    group.generators = {group.generators[static_cast<size_t>(only)]};
+  }
+  std::vector<int> codes;
+  for (const auto& g : group.generators) codes.push_back(g.code);
+  group.elements = symmetry_closure(codes);
+  if (!ignore) spec.symmetry_group = std::move(group);
+}
+
 }  // namespace
 
-void read_symmetry(const toml::table& root, ProblemSpec& spec, Diagnostics& d, const TomlReading& r, bool ignore) {
+void read_symmetry(const toml::table& root, ProblemSpec& spec, Diagnostics& d, const TomlReading& r, bool ignore,
+                   int only) {
   const toml::node* n = root.get("symmetry");
   if (!n) return;
   if (!n->is_table()) {
@@ -59,14 +130,19 @@ void read_symmetry(const toml::table& root, ProblemSpec& spec, Diagnostics& d, c
     return;
   }
   const toml::table& t = *n->as_table();
-  r.check_keys(t, {"value"}, "[symmetry]");
+  r.check_keys(t, {"value", "generators"}, "[symmetry]");
+  if (const toml::node* gens = t.get("generators")) {
+    read_generators(*gens, t, spec, d, r, ignore, only);
+    return;
+  }
   if (spec.goal == Goal::path) {
     d.error(r.at(*n), "[symmetry] is for placement problems; a path problem's moves have no value map");
     return;
   }
   const toml::node* value = t.get("value");
   if (!value) {
-    d.error(r.at(*n), "[symmetry] needs value = \"<int expression of v>\": the mirror of value v");
+    d.error(r.at(*n), "[symmetry] needs value = \"<int expression of v>\" (the mirror of value v) or generators",
+            "generators = [\"reverse-positions\", \"reflect-values\", \"invert\"] (any of them)");
     return;
   }
   ProblemSpec::ValueSymmetry sym;

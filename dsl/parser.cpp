@@ -116,6 +116,9 @@ class Parser {
   bool is_keyword(const char* s, size_t k = 0) const {
     return peek(k).kind == Token::Kind::keyword && peek(k).text == s;
   }
+  // A word that is a keyword only where the grammar expects it (`then`, `steps` inside
+  // assign()): elsewhere it stays a name a spec may use.
+  bool is_word(const char* s) const { return peek().kind == Token::Kind::ident && peek().text == s; }
   Token take() { return t_[p_ < t_.size() - 1 ? p_++ : p_]; }
 
   static std::string describe(const Token& t) {
@@ -380,7 +383,8 @@ class Parser {
   }
 
   // assign(i in S, j in T: cost), arborescence(i in S, j in T: cost) and minprod(x in
-  // S: a, y in T: b): two bound names, each over a set or a range.
+  // S: a, y in T: b): two bound names, each over a set or a range. dualassign(i in S, j
+  // in T: cost, k, l: pair cost, rounds) names a second element of each side too.
   ExprPtr pair_reduce(const BuiltinInfo& op, const Loc& loc) {
     const bool assign = op.cost_matrix;
     const std::string shape(op.shape);
@@ -409,9 +413,39 @@ class Parser {
     side(e->var2, e->over_range2, "second");
     expect_punct(":", std::string("before the ") + (assign ? "cost" : "second value") + " of " + shape);
     bodies.push_back(expression());
+    if (op.pair_cost) {  // , k, l: pair cost, rounds
+      expect_punct(",", "before the pair cost's names of " + shape);
+      e->var3 = expect_ident(("the pair cost's first name (of S) in " + shape).c_str());
+      expect_punct(",", "between the pair cost's two names in " + shape);
+      e->var4 = expect_ident(("the pair cost's second name (of T) in " + shape).c_str());
+      expect_punct(":", "before the pair cost of " + shape);
+      bodies.push_back(expression());
+      expect_punct(",", "before the number of rounds of " + shape);
+      bodies.push_back(expression());
+    }
+    if (assign && is_word("then")) chain(*e);
     expect_punct(")", "to close " + e->text + "()");
     for (auto& b : bodies) e->args.push_back(std::move(b));
     return built(std::move(e));
+  }
+
+  // `... : cost then NEXT [steps K])`: NEXT solved on the reduced costs (additive
+  // bounding), with K subgradient steps on side A's multipliers. The checker decides
+  // which pairs are allowed; the parser only reads the names.
+  void chain(Expr& e) {
+    take();  // then
+    const Loc at = peek().loc;
+    const std::string next = expect_ident("the name of the reduction after 'then' (assign(i in S, j in T: cost then arborescence))");
+    const BuiltinInfo* op = builtin_named(next, BuiltinForm::pair_reduce);
+    if (!op || !op->cost_matrix)
+      fail(at, "'" + next + "' is not a reduction over a cost matrix; after 'then' comes one of them",
+           "write assign(i in S, j in T: cost then arborescence)");
+    e.chained = true;
+    e.then = op->id;
+    if (is_word("steps")) {
+      take();
+      e.steps_expr = expression();
+    }
   }
 
   // sum(j in free: body), min(i in 0..n: body)

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "dsl/ast.hpp"
+#include "dsl/pattern_db.hpp"
 
 namespace permjit {
 
@@ -37,6 +38,7 @@ struct PathSpec {
   ExprPtr heuristic;
   const Expr* position_term = nullptr;    // the summed body, inside `heuristic`
   const Symbol* position_var = nullptr;   // its position variable `pos`
+  PatternDatabases databases;             // [pattern_databases]: on when declared and enabled
 };
 
 }  // namespace permjit

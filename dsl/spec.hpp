@@ -146,6 +146,19 @@ struct ProblemSpec {
     std::vector<int> map;  // map[v], once the size is known
   };
   std::optional<ValueSymmetry> symmetry;
+  // [symmetry] generators (dsl/load_symmetry.cpp, dsl/symmetry_group.hpp): symmetries
+  // of the permutation's matrix; the search counts one border of each orbit, weighted.
+  struct SymmetryGroup {
+    struct Generator {
+      int code;  // kReflectValues, kReversePositions or kInvert
+      Loc loc;   // its string in the array
+    };
+    std::vector<Generator> generators;
+    std::vector<int> elements;  // the group they generate, identity first
+    Loc loc;                    // where `generators` is written
+  };
+  std::optional<SymmetryGroup> symmetry_group;
+  bool has_symmetry() const { return symmetry.has_value() || symmetry_group.has_value(); }
 
   // Builtins that some expression reads (the generator leaves the others out of Node).
   std::set<Builtin> used_builtins;

@@ -167,6 +167,9 @@ class Eval {
   // assign(i in S, j in T: cost): the cheapest matching of the smaller side into the
   // other; minprod(x in S: a, y in T: b): the minimal scalar product.
   std::optional<int64_t> pair_reduce(const Expr& e) {
+    // The checker keeps the node-only ones (dualassign()) out of the host's contexts.
+    PJ_INTERNAL_ASSERT(!builtin_info(e.builtin).node_only, e.text + "() reached the static evaluator");
+    if (e.chained) return std::nullopt;  // solved only in the search's code (the checker says so)
     auto as = side(e, 0, e.over_range), bs = side(e, side_b(e), e.over_range2);
     if (!as || !bs) return std::nullopt;
     const size_t body = first_body(e);

@@ -20,7 +20,10 @@ const Expr* first_assign(const Block& block) {
 // Depth first, arguments in order: a prelude's `let` before the value that reads it.
 const Expr* first_assign(const Expr* e) {
   if (!e) return nullptr;
-  if (e->kind == Expr::Kind::pair_reduce && e->builtin == Builtin::assign) return e;
+  // A chained assign() (`then`) is solved from scratch: its reduced costs feed the next
+  // bound, and a started solve's potentials depend on the start, which would make the
+  // bound depend on the skeleton's path rather than on the node alone.
+  if (e->kind == Expr::Kind::pair_reduce && e->builtin == Builtin::assign && !e->chained) return e;
   for (const ExprPtr& a : e->args)
     if (const Expr* found = first_assign(a.get())) return found;
   return nullptr;

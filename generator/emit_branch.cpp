@@ -50,6 +50,8 @@ void emit_candidates_function(GenContext& g, const std::string& name, bool root_
     g.out.line("m &= allowed;");
   }
   if (root_symmetry) g.out.line("m &= pj::select<Mask>(s.free == kRootFree, kRepresentatives, kAll);  // [symmetry]");
+  // A group's test applies at every level: candidates_below_root() is candidates().
+  if (g.spec.symmetry_group) g.out.line("m = border_candidates(s, m);  // [symmetry] generators");
   g.out.line("return m;");
   g.out.dedent();
   g.out.line("}");
@@ -114,6 +116,7 @@ void emit_placement(GenContext& g, const char* name, const Placement& how, const
   if (g.spec.used_builtins.count(Builtin::last)) g.out.line("c.last = v;");
   if (g.spec.symmetry && !below_root)  // leaf_children_weight() (generator/emit_symmetry.cpp) sums this rule
     g.out.line("c.weight = pj::select<int>(p.free == kRootFree, 2 - int((kSelfMirrored & vb) != 0), p.weight);");
+  if (g.spec.symmetry_group) g.out.line("c.border = child_border(p.border, kSize - pj::popcount(p.free), v);");
   g.out.dedent();
   g.out.line("}");
   if (!below_root)
@@ -170,6 +173,7 @@ void emit_root(GenContext& g) {
   if (s.used_builtins.count(Builtin::first)) g.out.line("s.first = 0;");
   if (s.used_builtins.count(Builtin::last)) g.out.line("s.last = 0;");
   if (s.symmetry) g.out.line("s.weight = 1;");
+  if (s.symmetry_group) g.out.line("s.border = kBorderRoot;");
   ExprEmitter x(s, g.out, NodeNames{"s.", "s.", 0, 0}, g.local_ids, g.width.wide);
   for (const auto& v : s.state) {
     if (!is_stored(g.live, s, v)) continue;

@@ -131,6 +131,9 @@ class ExprEmitter {
   // assign() and minprod(): gathers the sides and calls templates/pair_reductions.h
   // (emit_pair_reduce.cpp).
   std::string pair_reduce(const Expr& e);
+  // dualassign(): its cost tables over the listed sides and templates/pair_dual.h's
+  // solver (emit_dual_assign.cpp).
+  std::string dual_assign(const Expr& e);
   // Lists the values of one side of a pair reduction into a local array; returns its
   // capacity, and the names of the array and of its count.
   int64_t gather_side(const Expr& e, size_t at, bool range, const Symbol* var, std::string& list, std::string& count,

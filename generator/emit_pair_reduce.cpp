@@ -95,6 +95,7 @@ std::string ExprEmitter::pair_reduce(const Expr& e) {
   const size_t b_at = side_b(e), body = first_body(e);
   const std::string type = cxx_type(Type::int_, wide_);
   std::string la, na, lb, nb;
+  if (e.builtin == Builtin::dualassign) return dual_assign(e);
   if (e.builtin == Builtin::minprod) {
     const std::string acc = tmp(e.text);
     std::string va, vb;
@@ -173,7 +174,10 @@ std::string ExprEmitter::solve_pair(const Expr& e, const CostMatrix& m) {
   const std::string acc = tmp(e.text);
   const std::string sizes = "<" + type + ", " + std::to_string(m.ca) + ", " + std::to_string(m.cb) + ">";
   out_.require_call();
-  if (e.builtin == Builtin::arborescence)  // which elements of A are elements of B: their values
+  if (e.chained)  // additive and Lagrangian bounds (templates/lagrange_bounds.h)
+    out_.line("const " + type + " " + acc + " = pj::assign_then_arborescence" + sizes + "(" + m.cost + ", " + m.la +
+              ", " + m.na + ", " + m.lb + ", " + m.nb + ", " + std::to_string(e.steps) + ");");
+  else if (e.builtin == Builtin::arborescence)  // which elements of A are elements of B: their values
     out_.line("const " + type + " " + acc + " = pj::arborescence_min" + sizes + "(" + m.cost + ", " + m.la + ", " + m.na +
               ", " + m.lb + ", " + m.nb + ");");
   else if (&e != started_)

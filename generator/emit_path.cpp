@@ -5,6 +5,7 @@
 #include "dsl/diagnostics.hpp"
 #include "generator/emit_expr.hpp"
 #include "generator/emit_parts.hpp"
+#include "generator/emit_pattern_db.hpp"
 
 namespace permjit {
 
@@ -75,14 +76,17 @@ void bind_start_data(GenContext& g) {
 
 void emit_goal_and_root(GenContext& g) {
   const ProblemSpec& s = g.spec;
+  open_function(g, "The spec's goal test.", "bool goal_test(const Node& s)");
+  g.out.line("return " + value_on(g, *s.path.goal, "s.") + ";");
+  close_function(g);
   open_function(g, "The goal test.", "bool is_goal(const Node& s)");
   // An admissible heuristic is at most 0 at a goal (the cost left is 0): most nodes are
   // told apart by h alone, and the spec's test, over the whole board, runs on the rest.
   g.out.line("if (s.h > 0) return false;");
-  g.out.line("return " + value_on(g, *s.path.goal, "s.") + ";");
+  g.out.line("return goal_test(s);");
   close_function(g);
-  open_function(g, "The start: the instance's permutation, the state's init values, its heuristic.",
-                "void root(Node& s, const int* const* start)");
+  open_function(g, "The start: the instance's permutation and the state's init values (no heuristic).",
+                "void root_state(Node& s, const int* const* start)");
   bind_start_data(g);
   g.out.line("for (int i = 0; i < kSize; ++i) s.perm.set(i, " + ExprEmitter::data_name(s.path.start_item) +
              "[i]);");
@@ -90,7 +94,26 @@ void emit_goal_and_root(GenContext& g) {
     std::string init = v.init ? value_on(g, *v.init, "s.") : "0";
     g.out.line("s." + ExprEmitter::state_name(v.name) + " = " + init + ";");
   }
-  g.out.line("s.h = heuristic(s);");
+  close_function(g);
+  open_function(g, "The start: the instance's permutation, the state's init values, its heuristic.",
+                "void root(Node& s, const int* const* start)");
+  g.out.line("root_state(s, start);");
+  if (s.path.databases.on) {
+    g.out.line("s.hs = heuristic(s);");
+    g.out.line("s.h = pj::max(s.hs, pdb_heuristic(s));");
+  } else {
+    g.out.line("s.h = heuristic(s);");
+  }
+  close_function(g);
+  // The same state variables (the pattern databases' builder checks that an abstract
+  // state decides them).
+  std::string same = "true";
+  for (const auto& v : s.state) {
+    const std::string f = ExprEmitter::state_name(v.name);
+    same += " && a." + f + " == b." + f;
+  }
+  open_function(g, "The same state variables.", "bool same_state(const Node& a, const Node& b)");
+  g.out.line("return " + same + ";");
   close_function(g);
 }
 
@@ -126,7 +149,8 @@ void emit_applicable(GenContext& g) {
 void emit_apply(GenContext& g) {
   const ProblemSpec& s = g.spec;
   const auto& moves = s.path.moves;
-  open_function(g, "The child of p by move m (applicable to p).", "void apply_move(const Node& p, int m, Node& c)");
+  open_function(g, "The child of p by move m (applicable to p) without its heuristic; a, b: the positions swapped.",
+                "void apply_state(const Node& p, int m, Node& c, int& a, int& b)");
   g.out.line("c = p;");
   std::vector<std::string> a, b;
   for (const auto& m : moves) {
@@ -134,8 +158,8 @@ void emit_apply(GenContext& g) {
     b.push_back(value_on(g, *m.swap_b, "p."));
   }
   // Clamped: a spec whose swap leaves the permutation cannot write outside it.
-  g.out.line("const int a = pj::clamp_index(" + select_by_move(Type::int_, a) + ", kSize);");
-  g.out.line("const int b = pj::clamp_index(" + select_by_move(Type::int_, b) + ", kSize);");
+  g.out.line("a = pj::clamp_index(" + select_by_move(Type::int_, a) + ", kSize);");
+  g.out.line("b = pj::clamp_index(" + select_by_move(Type::int_, b) + ", kSize);");
   for (const auto& v : s.state) {
     std::vector<std::string> next;
     bool any = false;
@@ -152,10 +176,20 @@ void emit_apply(GenContext& g) {
     if (any) g.out.line("c." + ExprEmitter::state_name(v.name) + " = " + select_by_move(v.type, next) + ";");
   }
   g.out.line("c.perm.swap(a, b);");
+  close_function(g);
+  open_function(g, "The child of p by move m (applicable to p).", "void apply_move(const Node& p, int m, Node& c)");
+  g.out.line("int a, b;");
+  g.out.line("apply_state(p, m, c, a, b);");
+  // With pattern databases the spec's heuristic is kept apart (hs), so that its
+  // incremental form still starts from the parent's value.
+  const bool db = s.path.databases.on;
+  const std::string base = db ? "hs" : "h";
   if (s.path.position_term)
-    g.out.line("c.h = p.h - position_term(p, a) - position_term(p, b) + position_term(c, a) + position_term(c, b);");
+    g.out.line("c." + base + " = p." + base +
+               " - position_term(p, a) - position_term(p, b) + position_term(c, a) + position_term(c, b);");
   else
-    g.out.line("c.h = heuristic(c);");
+    g.out.line("c." + base + " = heuristic(c);");
+  if (db) g.out.line("c.h = pj::max(c.hs, pdb_heuristic(c));");
   close_function(g);
 }
 
@@ -180,7 +214,12 @@ void emit_path_node(GenContext& g) {
   for (const auto& v : s.state)
     g.out.line(ExprEmitter::cxx_type(v.type) + " " + ExprEmitter::state_name(v.name) + ";  // state '" + v.name +
                "', line " + std::to_string(v.loc.line));
-  g.out.line("int h;  // heuristic(*this)");
+  if (s.path.databases.on) {
+    g.out.line("int h;   // the larger of hs and the pattern databases' estimate");
+    g.out.line("int hs;  // heuristic(*this), the spec's [heuristic]");
+  } else {
+    g.out.line("int h;  // heuristic(*this)");
+  }
   if (s.size * bits <= 64)
     g.out.line("pj::PackedPerm<kSize, " + std::to_string(bits) + "> perm;  // the value at each position, " +
                std::to_string(bits) + " bits each");
@@ -206,6 +245,7 @@ void emit_path_node(GenContext& g) {
 
 void emit_path_search(GenContext& g) {
   emit_heuristic(g);
+  emit_pattern_databases(g);
   emit_goal_and_root(g);
   emit_move_tables(g);
   emit_applicable(g);

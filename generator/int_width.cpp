@@ -6,6 +6,7 @@
 #include <string>
 
 #include "dsl/diagnostics.hpp"
+#include "dsl/static_eval.hpp"
 
 namespace permjit {
 namespace {
@@ -186,6 +187,9 @@ class Analysis {
       }
       case K::binary: return binary(e);
       case K::cond: {
+        // A condition known before the search: the emitter writes the branch it picks
+        // alone (emit_expr.cpp), so the other's values are never computed.
+        if (auto c = eval_static(*e.args[0])) return expr(*e.args[*c ? 1 : 2]);
         expr(*e.args[0]);
         Span a = expr(*e.args[1]);
         return hull(a, expr(*e.args[2]));
@@ -272,6 +276,7 @@ class Analysis {
     const Wide k = e.builtin == Builtin::arborescence ? count[1] : std::min(count[0], count[1]);
     const size_t body = first_body(e);
     Span term = expr(*e.args[body]);
+    if (e.builtin == Builtin::dualassign) return dual_assign(e, term, std::max(count[0], count[1]));
     if (e.builtin == Builtin::minprod) {
       Span b = expr(*e.args[body + 1]);
       Wide c[4] = {term.lo * b.lo, term.lo * b.hi, term.hi * b.lo, term.hi * b.hi};
@@ -283,8 +288,39 @@ class Analysis {
       // (templates/pair_reductions.h).
       checked(capped(0, 4 * (term.hi - term.lo)), e.loc);
       checked(capped(0, k * (term.hi - term.lo)), e.loc);
+      // `then arborescence`: costs plus multipliers within 6W, shifted, under a quarter
+      // of the range; bounds, targets and multiplier sums within 16kW past 4k times the
+      // largest cost (templates/lagrange_bounds.h).
+      if (e.chained) {
+        const Wide span = term.hi - term.lo, top = std::max<Wide>(magnitude(term), span);
+        checked(capped(0, 32 * span), e.loc);
+        checked(capped(0, 16 * k * span + 4 * k * top), e.loc);
+        return checked(capped(std::min<Wide>(0, k * term.lo), std::max<Wide>(0, k * term.hi + 8 * k * span)), e.loc);
+      }
     }
     return checked(capped(std::min<Wide>(0, k * term.lo), std::max<Wide>(0, k * term.hi)), e.loc);
+  }
+
+  // dualassign() (templates/pair_dual.h): m = max(|A|, |B|) costs and m (m - 1) pair
+  // costs, zeros padding the smaller side. Every entry the procedure holds, shifted by its
+  // minimum, lies in [0, U] with U = m W + m (m - 1) W2 (W, W2 the spreads of the costs and
+  // of the pair costs, 0 included): each is part of some assignment's cost, which is at
+  // most U. Its Hungarian steps stay within 2U and its "infinite" is a quarter of the
+  // type's range above them, so 4U must fit, as must the result.
+  Span dual_assign(const Expr& e, Span term, Wide m) {
+    const size_t body = first_body(e);
+    m = std::min<Wide>(m, Wide(1) << 20);  // a side's capacity; larger ones fail in the generator, no overflow here
+    vars_[e.sym3] = vars_[e.sym];
+    vars_[e.sym4] = vars_[e.sym2];
+    Span pair = expr(*e.args[body + 1]);
+    expr(*e.args[body + 2]);  // the rounds: an int like any other
+    term = hull(term, exact(0));
+    pair = hull(pair, exact(0));
+    const Wide u = m * (term.hi - term.lo) + m * std::max<Wide>(0, m - 1) * (pair.hi - pair.lo);
+    checked(capped(0, 4 * u), e.loc);
+    return checked(capped(m * term.lo + m * std::max<Wide>(0, m - 1) * pair.lo,
+                          m * term.hi + m * std::max<Wide>(0, m - 1) * pair.hi),
+                   e.loc);
   }
 
   Span binary(const Expr& e) {

@@ -134,12 +134,27 @@ ValueRange value_range(const Expr& e, const RangeEnv& env) {
       }
       const size_t body = first_body(e);
       ValueRange term = value_range(*e.args[body], inner);
+      if (e.builtin == Builtin::dualassign) {
+        // A bound on the cheapest of m = max(|A|, |B|) costs and m (m - 1) pair costs
+        // (templates/pair_dual.h pads the smaller side with zeros): within m times the
+        // costs' range plus m (m - 1) times the pair costs', 0 included.
+        inner.locals[e.sym3] = inner.locals[e.sym];
+        inner.locals[e.sym4] = inner.locals[e.sym2];
+        ValueRange pair = value_range(*e.args[body + 1], inner);
+        if (!sane(term) || !sane(pair)) return unknown();
+        const int64_t m = std::max(count[0], count[1]);
+        r = ValueRange::between(std::min<int64_t>(0, m * term.lo + m * (m - 1) * pair.lo),
+                                std::max<int64_t>(0, m * term.hi + m * (m - 1) * pair.hi));
+        return sane(r) ? r : unknown();
+      }
       if (e.builtin == Builtin::minprod)
         term = combine(term, value_range(*e.args[body + 1], inner), [](int64_t x, int64_t y) { return x * y; });
       if (!sane(term)) return unknown();
       // assign and minprod: min(|A|, |B|) terms; arborescence: an arc into each of B.
       const int64_t k = e.builtin == Builtin::arborescence ? count[1] : std::min(count[0], count[1]);
-      r = ValueRange::between(std::min<int64_t>(0, k * term.lo), std::max<int64_t>(0, k * term.hi));
+      // `then arborescence` adds at most 8k times the costs' spread (templates/lagrange_bounds.h).
+      const int64_t extra = e.chained ? 8 * k * (term.hi - term.lo) : 0;
+      r = ValueRange::between(std::min<int64_t>(0, k * term.lo), std::max<int64_t>(0, k * term.hi + extra));
       return sane(r) ? r : unknown();
     }
     case K::let: {

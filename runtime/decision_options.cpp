@@ -45,15 +45,8 @@ void check_decision_options(const SolveOptions& opts, const ProblemSpec& spec, c
                        "--list writes the solutions of a count or find problem; " + problem,
                        "--all-optimal lists every optimal permutation (--list N with it: the first N)");
   const bool listing = opts.list.has_value() || opts.all_optimal;
-  // The search visits one permutation of each mirrored pair: a list would miss the others.
-  if (listing && spec.symmetry) {
-    Diagnostics d;
-    d.error(spec.symmetry->loc,
-            std::string(opts.all_optimal ? "--all-optimal" : "--list") +
-                " lists the permutations the search visits; with [symmetry] it visits one of each mirrored pair",
-            "add --no-symmetry to list every solution");
-    throw UserErrors(std::move(d));
-  }
+  // Under a declared [symmetry] a listed solution brings its images along
+  // (runtime/core/symmetry_orbit.hpp): every solution is listed.
   // A checkpoint holds the search, not what was listed or how many were taken; and the
   // cpu skeleton over MPI ranks searches ranges in many processes, with no one order to
   // record solutions in (runtime/distributed/range_run.hpp).

@@ -16,10 +16,10 @@ namespace {
 using S = SolveOptions;
 using enum SkeletonId;
 
-// The skeletons that search with a CPU frontier and finish it on the GPU, and every GPU
-// skeleton of placement problems.
+// The skeletons that build a CPU frontier and finish it on the GPU.
 constexpr SkeletonSet kFrontierGpu = dfs | cdp | rec;
-constexpr SkeletonSet kRecording = cpu | dfs | ivm | cdp | rec;  // record, list, stop at a target
+// The skeletons that record solutions: they list them and stop at a target.
+constexpr SkeletonSet kRecording = cpu | dfs | ivm | cdp | rec;
 
 // Seconds are checked with `!(x > 0)` rather than `x <= 0`: NaN compares false either
 // way, and a NaN limit was taken as no limit. `inf` and values past
@@ -46,10 +46,11 @@ const SolveOption kOptions[] = {
 
     {.flag = "--time-limit",
      .field = &S::time_limit,
-     .help = "cpu, dfs: stop after this many seconds and report the best found and the nodes searched, marked "
-             "partial (dfs: checked between kernel launches)",
-     .shape = OptionShape::placement,
-     .taken_by = cpu | dfs,
+     .help = "cpu, dfs, ivm, ida, ida-thread: stop after this many seconds and report the best found, a proven "
+             "bound (cpu, ida, ida-thread) and the nodes searched, marked partial (dfs: checked between kernel "
+             "launches; ivm: between rounds, with a checkpoint when asked; ida, ida-thread: between IDA* "
+             "iterations)",
+     .taken_by = cpu | dfs | ivm | ida | ida_thread,
      .invalid = [](const S& o) {
        return !positive(o.time_limit) ? std::string("--time-limit takes a number of seconds above 0 (inf: no limit)")
                                       : std::string();

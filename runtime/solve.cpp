@@ -10,6 +10,7 @@
 #include "generator/choose_data.hpp"
 #include "generator/generate.hpp"
 #include "runtime/core/solution_list.hpp"
+#include "runtime/core/symmetry_orbit.hpp"
 #include "runtime/core/warm_start.hpp"
 #include "runtime/device/cuda_driver.hpp"
 #include "runtime/distributed/mpi_launch.hpp"
@@ -238,6 +239,8 @@ SolveResult solve(const SolveOptions& given) {
   else if (opts.list || opts.all_optimal)
     list.emplace(opts.list_out, opts.list_format == "json" ? ListFormat::json : ListFormat::lines,
                  opts.list.value_or(0), optimises(p.spec.goal));
+  // Under a declared symmetry each found solution stands for its images: listed with it.
+  if (list) list->set_expansion(symmetry_expansion(p.spec));
   // --all-optimal: a plain search first, for the optimum (list_all_optimal lists).
   Decision decision;
   if (!opts.all_optimal)
@@ -263,6 +266,10 @@ SolveResult solve(const SolveOptions& given) {
   if (list) {
     list->finish();
     r.listed = list->taken();
+    // The search counted each listed member of an orbit once per recorded leaf; the
+    // list holds the orbits: its length is the count (as without a symmetry).
+    if (p.spec.has_symmetry() && r.goal == Goal::count) r.solutions = *r.listed;
+    if (list->truncated()) r.reached_limit = true;
     r.listed_to = list->destination();
   }
   r.t_total = std::chrono::duration<double>(std::chrono::steady_clock::now() - p.start).count();

@@ -65,6 +65,8 @@ RecordsSummary solve_records(const SolveOptions& opts, const std::string& list,
   sum.t_generate = base.t_generate;
   sum.t_compile = base.t_compile;
   sum.cache_hit = base.cache_hit;
+  sum.pattern_dbs = base.pattern_dbs;
+  base.pattern_dbs.reset();  // once for all records: in the summary
   for (size_t i = 0; i < records.size(); ++i) {
     SolveResult r = base;
     r.record = records[i];

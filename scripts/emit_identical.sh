@@ -35,7 +35,6 @@ fi
 [[ -x "$base" && -x "$new" ]] || { echo "missing binary: $base or $new" >&2; exit 2; }
 
 inputs="$root/tests/lit/Inputs"
-# One case a line: a name, then the spec and its options.
 # One case a line: a name, `c` where its units are compiled when their text differs
 # (all with EMIT_COMPILE=all; one case a problem by default, as
 # compiling costs ~2 min a case), then the spec and its options.
@@ -43,17 +42,22 @@ cases=(
   "atsp-lb0|-|problems/atsp.toml --instance $inputs/tiny5.atsp --param lb=0"
   "atsp|c|problems/atsp.toml --instance $inputs/tiny5.atsp"
   "atsp-br17|-|problems/atsp.toml --instance $inst/atsp/br17.atsp"
+  "atsp-lb5|-|problems/atsp.toml --instance $inputs/tiny5.atsp --param lb=5"
+  "atsp-lb6|c|problems/atsp.toml --instance $inputs/tiny5.atsp --param lb=6"
   "flowshop|c|problems/flowshop.toml --instance $inputs/tiny6x3.txt"
   "flowshop-fwd-lb1|-|problems/flowshop.toml --instance $inputs/tiny6x3.txt --param branching=1 --param lb=1"
   "flowshop-fwd-lb2|-|problems/flowshop.toml --instance $inputs/tiny6x3.txt --param branching=1 --param lb=2"
   "flowshop-fwd-lb3|-|problems/flowshop.toml --instance $inputs/tiny6x3.txt --param branching=1 --param lb=3"
   "flowshop-ta022|-|problems/flowshop.toml --instance $inst/flowshop/ta022.txt --param branching=1 --param lb=2"
   "nqueens|c|problems/nqueens.toml --param n=8"
+  "nqueens-symmetries|c|problems/nqueens_symmetries.toml --param n=8"
   "puzzle15|c|problems/puzzle15.toml --instance $inst/15puzzle/korf100.txt --record 1"
+  "puzzle15-pdb0|-|problems/puzzle15.toml --instance $inst/15puzzle/korf100.txt --record 1 --param pdb=0"
   "puzzle8|-|problems/puzzle15.toml --instance $inputs/eight1.txt --param w=3"
   "qap-lb0|-|problems/qap.toml --instance $inputs/tiny4.dat --param lb=0"
   "qap-lb1|c|problems/qap.toml --instance $inputs/tiny4.dat --param lb=1"
   "qap|-|problems/qap.toml --instance $inputs/tiny4.dat"
+  "qap-lb3|c|problems/qap.toml --instance $inputs/tiny4.dat --param lb=3"
   "arith|-|$inputs/arith.toml"
   "complement-sets|-|$inputs/complement_sets.toml"
   "free-reductions|-|$inputs/free_reductions.toml --instance $inputs/free_reductions.txt"

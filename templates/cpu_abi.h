@@ -2,7 +2,7 @@
 // Both sides include this file; bump kPjCpuAbi when a struct changes.
 #pragma once
 
-#define PJ_CPU_ABI 7
+#define PJ_CPU_ABI 8
 
 extern "C" {
 
@@ -41,6 +41,14 @@ struct PjCpuResult {
   int reached_limit;             // 1: it stopped at its solution limit
   double find_to_exit_s;         // then: seconds from the solution that reached it to the return
   unsigned long long donations;  // subtrees a busy thread split off for an idle one (cpu skeleton)
+  // A stopped search's open work (docs/reliability.md, "Partial answers"): the subtrees
+  // it left (never taken, or children left on a thread's stack when it returned), not
+  // counting those the incumbent prunes; optimisation, the least bound over them when
+  // every one had its bound computed (open_bound_known), and the root's bound.
+  unsigned long long open_subtrees;
+  int open_bound_known;
+  long long open_bound;
+  long long root_bound;
 };
 
 // The frontier of a search split at a depth, for a GPU skeleton: the nodes (as the
@@ -103,4 +111,9 @@ typedef int (*PjCpuRangesOpenFn)(const PjCpuArgs*, int depth, unsigned long long
 typedef int (*PjCpuRangesSearchFn)(void* handle, const PjCpuArgs*, unsigned long long begin, unsigned long long end,
                                    PjCpuResult*);
 typedef void (*PjCpuRangesCloseFn)(void* handle);
+// The open work of subtrees [begin, end) of the frontier kept by pj_cpu_ranges_open,
+// as a stopped search reports its own (PjCpuResult's open_* and root_bound): those the
+// incumbent (has_ub, ub) does not prune. A coordinator's ranges left unsearched.
+typedef int (*PjCpuRangesOpenWorkFn)(void* handle, int has_ub, long long ub, unsigned long long begin,
+                                     unsigned long long end, PjCpuResult* out);
 }

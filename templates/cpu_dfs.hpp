@@ -65,6 +65,13 @@ struct Shared {
   unsigned long long recorded = 0;
   bool reached = false;
   std::chrono::steady_clock::time_point reached_at;
+
+  // The work a stopped search left (PjCpuResult::open_*): the least sort key (the bound,
+  // negated when maximising) over it, whether a subtree without a bound was among it,
+  // and how many subtrees.
+  std::atomic<long long> open_key{LLONG_MAX};
+  std::atomic<bool> open_unknown{false};
+  std::atomic<unsigned long long> open_subtrees{0};
 };
 
 // The search reached its solution limit (under sh.lock): every search returns.
@@ -99,6 +106,15 @@ inline void reach_limit(Shared& sh) {
 // True when a node with this bound cannot lead to a leaf better than `best`.
 inline bool pruned(long long bound, long long best) { return pj::prunes<kGoal>(bound, best); }
 inline bool improves(long long value, long long best) { return pj::improves<kGoal>(value, best); }
+
+// Notes `count` subtrees left open by a stopped search, whose least sort key is `key`.
+inline void note_open(Shared& sh, unsigned long long count, long long key) {
+  if (count == 0) return;
+  sh.open_subtrees.fetch_add(count, std::memory_order_relaxed);
+  long long seen = sh.open_key.load(std::memory_order_relaxed);
+  while (key < seen && !sh.open_key.compare_exchange_weak(seen, key)) {
+  }
+}
 // A bound that prunes nothing (a subtree root whose bound was never computed).
 constexpr long long kNoBound = kGoal == pj::Goal::maximize ? LLONG_MAX : LLONG_MIN;
 
@@ -351,6 +367,10 @@ class alignas(64) Searcher {
         poll = kPollValues;
         if (sh_.stop.load(std::memory_order_relaxed)) {
           sh_.cut.store(true);
+          // Left open: the values not yet placed below the current node and its ancestors.
+          unsigned long long open = static_cast<unsigned long long>(pj::popcount(rem));
+          for (int at = base; at < depth; ++at) open += static_cast<unsigned long long>(pj::popcount(rems[at]));
+          note_open(sh_, open, LLONG_MAX);
           break;
         }
         if (pool_.hungry()) {
@@ -470,6 +490,7 @@ class alignas(64) Searcher {
         poll = kPollBounded;
         if (sh_.stop.load(std::memory_order_relaxed)) {
           sh_.cut.store(true);
+          note_open_levels(k, best);
           break;
         }
         best = sh_.best.load(std::memory_order_relaxed);
@@ -477,6 +498,23 @@ class alignas(64) Searcher {
       }
     }
     counts.add(c);
+  }
+
+  // The search stopped with levels 0..deepest on its stack: every leaf it did not reach
+  // lies below a child not yet taken from one of them (the children taken are searched
+  // whole, or are on the path, whose children are the next level). Those the incumbent
+  // prunes are not open.
+  void note_open_levels(int deepest, long long best) {
+    unsigned long long open = 0;
+    long long key = LLONG_MAX;
+    for (int k = 0; k <= deepest; ++k)
+      for (int i = next_[k]; i < count_[k]; ++i) {
+        const Kid& kid = kids_[static_cast<size_t>(k) * problem::kSize + i];
+        if (kGoal != pj::Goal::count && pruned(bound_of(kid), best)) continue;
+        ++open;
+        if (kid.key < key) key = kid.key;
+      }
+    note_open(sh_, open, key);
   }
 
   // Gives away the worst half of the shallowest level with children left (all of them
@@ -628,6 +666,34 @@ inline std::vector<Subtree> split(const PjCpuArgs* args, Shared& sh, Counters& t
   });
 }
 
+// The open work of a stopped search into `out`: the subtrees the threads left on their
+// stacks (noted as they returned) and those never taken from the pool; and the root's
+// bound, which holds for every leaf.
+inline void note_left(Shared& sh, WorkPool& pool, PjCpuResult* out) {
+  const long long best = sh.best.load();
+  pool.for_each_left([&](const Subtree& s) {
+    if (kGoal == pj::Goal::count) {
+      note_open(sh, 1, LLONG_MAX);
+    } else if (s.bound == kNoBound) {
+      sh.open_unknown.store(true);
+      note_open(sh, 1, LLONG_MAX);
+    } else if (!pruned(s.bound, best)) {
+      note_open(sh, 1, kGoal == pj::Goal::maximize ? -s.bound : s.bound);
+    }
+  });
+  out->open_subtrees = sh.open_subtrees.load();
+  const long long key = sh.open_key.load();
+  out->open_bound_known = kGoal != pj::Goal::count && !sh.open_unknown.load() && key != LLONG_MAX ? 1 : 0;
+  out->open_bound = out->open_bound_known ? (kGoal == pj::Goal::maximize ? -key : key) : 0;
+  out->root_bound = 0;
+  if constexpr (kGoal != pj::Goal::count) {
+    Node root;
+    problem::root(root);
+    // No incumbent: the bound's stages all run (problem::staged_bound_from skips none).
+    out->root_bound = problem::staged_bound(root, kGoal == pj::Goal::maximize ? LLONG_MIN : LLONG_MAX);
+  }
+}
+
 // Searches the pool's subtrees with `threads` threads, adding their counts to `total`
 // and writing the result. A watcher stops the search at the time limit or when the host
 // asks (stop_request), and wakes the threads that wait for work; unless it ends first.
@@ -683,6 +749,7 @@ inline void search_pool(const PjCpuArgs* args, Shared& sh, WorkPool& pool, int t
   fill_result(out, total, sh);
   // Partial when a search stopped inside its subtree or subtrees were never taken.
   out->stopped = sh.cut.load() || pool.left() ? 1 : 0;
+  if (out->stopped) note_left(sh, pool, out);
   out->reached_limit = sh.reached ? 1 : 0;
   out->find_to_exit_s = sh.reached ? std::chrono::duration<double>(returned - sh.reached_at).count() : 0;
 }
@@ -761,6 +828,26 @@ extern "C" int pj_cpu_ranges_search(void* handle, const PjCpuArgs* args, unsigne
     s.run(args,
           std::vector<Subtree>(r.frontier.begin() + static_cast<long>(begin), r.frontier.begin() + static_cast<long>(end)),
           out);
+    return 0;
+  });
+}
+
+extern "C" int pj_cpu_ranges_open_work(void* handle, int has_ub, long long ub, unsigned long long begin,
+                                       unsigned long long end, PjCpuResult* out) {
+  return pj::guarded([&]() -> int {
+    using namespace cpu_skeleton;
+    auto& r = *static_cast<Ranges*>(handle);
+    if (begin > end || end > r.frontier.size()) return 2;
+    PjCpuArgs args{};
+    args.has_ub = has_ub;
+    args.ub = ub;
+    Shared sh;
+    start_incumbent(sh, &args);
+    WorkPool pool(1);
+    pool.set_frontier(
+        std::vector<Subtree>(r.frontier.begin() + static_cast<long>(begin), r.frontier.begin() + static_cast<long>(end)));
+    *out = PjCpuResult{};
+    note_left(sh, pool, out);  // none was taken: every subtree of the range is left
     return 0;
   });
 }

@@ -5,6 +5,8 @@
 // children are generated, which happens when its f = g + h is within the limit and it
 // is not a goal. A goal within the limit is a solution of cost = limit (h is admissible).
 #include <atomic>
+#include <chrono>
+#include <condition_variable>
 #include <climits>
 #include <cstdlib>
 #include <mutex>
@@ -32,7 +34,7 @@ inline bool skip(int m, int last) { return last >= 0 && m == problem::inverse_mo
 // on_goal(path, length) returns true to stop the search. Returns true when stopped.
 template <class OnGoal>
 bool dfs(const Node& n, int g, int last, int limit, Counts& c, int* path, int depth, OnGoal&& on_goal,
-         const std::atomic<bool>* stop) {
+         const std::atomic<bool>* stop, const std::atomic<bool>* halt = nullptr) {
   ++c.expanded;
   for (int m = 0; m < problem::kMoves; ++m) {
     if (!problem::applicable(n, m) || skip(m, last)) continue;
@@ -52,8 +54,9 @@ bool dfs(const Node& n, int g, int last, int limit, Counts& c, int* path, int de
       if (on_goal(path, depth + 1)) return true;
       continue;
     }
-    if (dfs(child, cg, m, limit, c, path, depth + 1, on_goal, stop)) return true;
+    if (dfs(child, cg, m, limit, c, path, depth + 1, on_goal, stop, halt)) return true;
     if (stop && stop->load(std::memory_order_relaxed)) return true;
+    if (halt && halt->load(std::memory_order_relaxed)) return true;
   }
   return false;
 }
@@ -298,6 +301,47 @@ extern "C" int pj_ida_search(const PjIdaArgs* args, PjIdaResult* out) {
   out->roots = roots;
   std::vector<unsigned char> alive(roots);
   int limit = t.nodes[0].h;
+  // The time limit and the host's stop request: a watcher raises `halt`, which the
+  // searches read as they return from each child (a few microseconds apart), and
+  // which ends the iterations; an unsolvable start (a board of the wrong parity) has
+  // no goal, and each iteration is longer than the one before.
+  std::atomic<bool> halt{false};
+  std::mutex done_lock;
+  std::condition_variable done_cv;
+  bool done = false;
+  std::thread watcher;
+  using clock = std::chrono::steady_clock;
+  // The deadline counts from here, not from when the watcher thread first runs (late on
+  // a loaded host).
+  const auto until =
+      args->time_limit_s > 0 ? pj::deadline_after<clock>(clock::now(), args->time_limit_s) : clock::time_point::max();
+  if (args->time_limit_s > 0 || args->stop_request)
+    watcher = std::thread([&] {
+      const auto poll = std::chrono::milliseconds(10);  // a signal handler cannot wake this thread
+      std::unique_lock<std::mutex> g(done_lock);
+      for (;;) {
+        const auto now = clock::now();
+        if (now >= until || (args->stop_request && *args->stop_request)) break;
+        const auto next = args->stop_request && until - now > poll ? now + poll : until;
+        if (done_cv.wait_until(g, next, [&] { return done; })) return;
+      }
+      halt.store(true);
+    });
+  struct StopWatcher {  // ends the watcher on every return below
+    std::mutex& lock;
+    std::condition_variable& cv;
+    bool& done;
+    std::thread& th;
+    ~StopWatcher() {
+      if (!th.joinable()) return;
+      {
+        std::lock_guard<std::mutex> g(lock);
+        done = true;
+      }
+      cv.notify_all();
+      th.join();
+    }
+  } stop_watcher{done_lock, done_cv, done, watcher};
   for (out->iterations = 0; out->iterations < PJ_IDA_MAX_ITERATIONS; ++out->iterations) {
     long long upper_goal = -1;
     Counts total = upper(t, limit, alive.data(), upper_goal);
@@ -307,7 +351,8 @@ extern "C" int pj_ida_search(const PjIdaArgs* args, PjIdaResult* out) {
     std::vector<Counts> per_thread(threads);
     auto worker = [&](int w) {
       int path[PJ_IDA_MAX_PATH];
-      for (size_t i; !stop.load(std::memory_order_relaxed) && (i = cursor.fetch_add(1)) < roots;) {
+      for (size_t i; !stop.load(std::memory_order_relaxed) && !halt.load(std::memory_order_relaxed) &&
+                     (i = cursor.fetch_add(1)) < roots;) {
         if (!alive[i]) continue;
         size_t k = t.first_root + i;
         dfs(t.nodes[k], t.g[k], t.last[k], limit, per_thread[w], path, 0,
@@ -318,7 +363,7 @@ extern "C" int pj_ida_search(const PjIdaArgs* args, PjIdaResult* out) {
               if (!args->all_solutions) stop.store(true);
               return !args->all_solutions;
             },
-            &stop);
+            &stop, &halt);
       }
     };
     std::vector<std::thread> pool;
@@ -328,6 +373,20 @@ extern "C" int pj_ida_search(const PjIdaArgs* args, PjIdaResult* out) {
     for (const auto& c : per_thread) total.add(c);
     out->limits[out->iterations] = limit;
     out->per_iteration[out->iterations] = PjIdaCounts{total.expanded, total.evaluated, total.solutions, total.next_limit};
+    // Stopped inside this iteration: unless it met a goal in first-solution mode (then
+    // the goal's cost is the limit, and the answer is whole), it is not complete;
+    // `iterations` then counts it, and limits[iterations - 1] is a proven lower bound.
+    if (halt.load() && !(total.solutions > 0 && !args->all_solutions)) {
+      ++out->iterations;
+      out->interrupted = 1;
+      if (total.solutions > 0) {  // --all-solutions: the cost is proven, the count is not
+        out->found = 1;
+        out->cost = limit;
+        long long root = upper_goal >= 0 ? -1 : solved_root.load();
+        if (path_through(t, root, upper_goal, limit, out->moves, &out->path_moves) != 0) return 2;
+      }
+      return 0;
+    }
     if (total.solutions > 0) {
       ++out->iterations;
       out->found = 1;

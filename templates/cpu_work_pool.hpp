@@ -85,6 +85,14 @@ class WorkPool {
     wake_.notify_all();
   }
 
+  // Hands each subtree never searched to `f` (after the threads have returned).
+  template <class F>
+  void for_each_left(F&& f) {
+    std::lock_guard<std::mutex> g(lock_);
+    for (size_t i = cursor_.load(); i < frontier_.size(); ++i) f(frontier_[i]);
+    for (const Subtree& s : donated_) f(s);
+  }
+
   // Work never searched (after the threads have returned): the result is partial.
   bool left() {
     std::lock_guard<std::mutex> g(lock_);

@@ -3,7 +3,7 @@
 // include this file; bump PJ_IDA_ABI when a struct changes.
 #pragma once
 
-#define PJ_IDA_ABI 3
+#define PJ_IDA_ABI 5
 #define PJ_IDA_MAX_ITERATIONS 256
 #define PJ_IDA_MAX_PATH 1024
 
@@ -24,6 +24,10 @@ struct PjIdaArgs {
   int threads;
   int all_solutions;             // 1: finish the last iteration, counting every optimal path
   unsigned long long min_roots;  // roots the upper tree should hold at least (0: 64 per thread)
+  double time_limit_s;           // > 0: stop after this many seconds (PjIdaResult::interrupted)
+  // Non-null: the search stops, as at its time limit, once *stop_request is nonzero (a
+  // signal handler sets it; read every few milliseconds).
+  const volatile int* stop_request;
 };
 
 // One f-limited iteration, or the part of one above or below the roots.
@@ -46,6 +50,10 @@ struct PjIdaResult {
   int root_depth;                // where the upper tree hands its roots to the threads
   unsigned long long roots;
   int stopped;                   // 1: the iteration limit was reached before a goal
+  // 1: the time limit or a stop request ended the search inside iteration `iterations`
+  // (its limit is limits[iterations], its counts so far per_iteration[iterations]);
+  // no iteration below it met a goal, so no path costs less than that limit.
+  int interrupted;
 };
 
 // The upper tree: every path of `depth` moves from the start (the inverse of a move never
@@ -109,4 +117,26 @@ typedef int (*PjIdaExpandFn)(const void* node, int g, int last, int limit, void*
 typedef int (*PjIdaMovesToFn)(const void* from, int g, int last, const void* to, int to_g, int limit, int* moves,
                               int* n);
 typedef const char* (*PjIdaMoveNameFn)(int);
+
+// Pattern databases (templates/cpu_pdb.hpp): how many tables the module reads, the
+// entries of table k, and its build from the goal permutation by a breadth-first search
+// of the abstract space (costs counted on the pattern's own moves), a byte per entry.
+#define PJ_PDB_OK 0
+#define PJ_PDB_NOT_GOAL 1     // the goal permutation fails the spec's goal test
+#define PJ_PDB_STATE 2        // after `move`, the state is not decided by the kept positions
+#define PJ_PDB_FAR 3          // an abstract cost passes 254
+#define PJ_PDB_SHARED_MOVE 4  // `move` exchanges a pattern value with an untracked one (additive groups)
+#define PJ_PDB_NO_MEMORY 5
+#define PJ_PDB_NOT_SYMMETRIC 6  // reflect: a sampled node's children, reflected, are not its reflection's
+struct PjPdbBuildInfo {
+  int move;                   // the move a failure is about, or -1
+  unsigned long long reached; // abstract states reached from the goal's
+  int max_cost;               // the largest entry reached
+};
+typedef int (*PjPdbCountFn)(void);
+typedef unsigned long long (*PjPdbEntriesFn)(int k);
+typedef int (*PjPdbBuildFn)(int k, const int* goal, unsigned char* table, int threads, PjPdbBuildInfo* info);
+// reflect: along a random walk of `steps` moves from the goal, each node's children,
+// reflected, are its reflection's children (same costs). PJ_PDB_OK or PJ_PDB_NOT_SYMMETRIC.
+typedef int (*PjPdbCheckReflectionFn)(const int* goal, int steps, PjPdbBuildInfo* info);
 }

@@ -284,6 +284,17 @@ struct PackedPerm {
     bits ^= (x << (Bits * a)) | (x << (Bits * b));
   }
   PJ_HD bool operator==(const PackedPerm& o) const { return bits == o.bits; }
+  // The position of value v (present once): the fields equal to v become zero, and the
+  // lowest set bit of the has-a-zero-field test is that field's (a borrow reaches only
+  // the fields above it). Pattern databases look up a few values' positions per node.
+  // The lowest bit of every field: kField / ... as a sum of the geometric series 2^(Bits i).
+  static constexpr unsigned long long kOnes =
+      N * Bits == 64 ? ~0ull / kField : ((1ull << (N * Bits)) - 1) / kField;
+  PJ_HD int find(int v) const {
+    constexpr unsigned long long kHigh = kOnes << (Bits - 1);
+    const unsigned long long x = bits ^ (kOnes * static_cast<unsigned long long>(v));
+    return lowest((x - kOnes) & ~x & kHigh) / Bits;
+  }
 };
 
 template <int N>
@@ -295,6 +306,11 @@ struct BytePerm {
     const unsigned char t = v[a];
     v[a] = v[b];
     v[b] = t;
+  }
+  PJ_HD int find(int x) const {
+    for (int i = 0; i < N; ++i)
+      if (v[i] == x) return i;
+    return 0;
   }
   PJ_HD bool operator==(const BytePerm& o) const {
     for (int i = 0; i < N; ++i)

@@ -193,6 +193,17 @@ for l in open(sys.argv[1]):
       python3 bench/run.py bench/nqueens_symmetry_gpu.json --permjit "$(command -v permjit)" \
         --out "$out/nqueens-symmetry.jsonl" 2>&1 | tee "$out/nqueens-symmetry.log"
       ;;
+    nqueens-group)  # N-Queens 19-21 under the eight symmetries (issue 48, nqueens_symmetries.toml) beside the mirror (nqueens.toml)
+      python3 bench/run.py bench/nqueens_group_gpu.json --permjit "$(command -v permjit)" \
+        --out "$out/nqueens-group.jsonl" 2>&1 | tee "$out/nqueens-group.log"
+      ;;
+    nqueens-22)  # N-Queens 22 under the eight symmetries (issue 48's bar: 90 s of search)
+      python3 bench/run.py bench/nqueens_q22_gpu.json --permjit "$(command -v permjit)" \
+        --out "$out/nqueens-22.jsonl" 2>&1 | tee "$out/nqueens-22.log"
+      ;;
+    test-nqueens)  # the GPU skeletons' N-Queens tests (dfs, ivm, cdp, rec against the cpu skeleton)
+      timeout 70 permjit_gpu_tests "[nqueens]" --durations yes 2>&1 | tee "$out/gpu-tests-nqueens.log" | tail -30
+      ;;
     nqueens-ivm-block)  # N-Queens 19 with ivm blocks of 64, 96 and 256 threads (rows per block, blocks per SM)
       python3 bench/run.py bench/nqueens_ivm_block.json --permjit "$(command -v permjit)" \
         --out "$out/nqueens-ivm-block.jsonl" 2>&1 | tee "$out/nqueens-ivm-block.log"

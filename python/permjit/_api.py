@@ -66,14 +66,15 @@ def solve(spec: SpecLike, params: Optional[Mapping[str, int]] = None, instance: 
         ``{"n": 20, "m": 5, "p": numpy_array_of_shape_5x20}``.
     progress: None (as the CLI: lines on stderr when it is a terminal), False (none),
         True (a tqdm bar when tqdm is installed, else lines on stderr), or a callable
-        that receives ``{"elapsed", "explored", "evaluated", "incumbent"}`` about once a
+        that receives ``{"elapsed", "explored", "evaluated", "incumbent", "bound"}`` about once a
         second. Only skeletons that know their explored share report it (ivm).
     options: the CLI's options of ``solve``, '_' for '-': ``backend="cpu"``,
         ``skeleton="ivm"``, ``threads=1``, ``ub=26``, ``time_limit=10.0``, ``target=``,
         ``all_optimal=True``, ``cache_dir=``, ``checkpoint=``, ``record=`` ...
 
     The search runs without the GIL. Ctrl-C (SIGINT) during a cpu search stops it and
-    the partial result is returned (``r.complete`` is False, ``r.interrupted`` True).
+    the partial result is returned (``r.complete`` is False, ``r.interrupted`` True; a
+    stopped search's ``r.partial`` holds its proven bound and gap, docs/reliability.md).
     Raises SpecError for a mistake in the spec, the instance or an option.
     """
     load = _load(spec, params, instance)
@@ -100,14 +101,12 @@ def solutions(spec: SpecLike, params: Optional[Mapping[str, int]] = None, instan
     For count and find problems, or with ``all_optimal=True`` every optimal permutation.
     ``limit``: the first N (the search stops there). The search runs on a thread of
     its own and pauses while the consumer does not read; leaving the loop stops it.
-    A spec's [symmetry] makes the search visit one of each mirrored pair, so every
-    solution is listed only without it: ``no_symmetry`` is True unless given
-    (``no_symmetry=False`` is refused, as ``--list`` without ``--no-symmetry`` is).
+    Under a spec's [symmetry] each solution the search finds comes with the images it
+    was counted for: every solution once (``no_symmetry=True`` searches the whole tree).
     """
     if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
         raise ValueError("limit is None (every solution) or a count from 1")
     load = _load(spec, params, instance)
-    options.setdefault("no_symmetry", True)
     if not options.get("all_optimal"):
         options["list"] = limit or 0
     stream = _permjit.SolutionStream(load, options)

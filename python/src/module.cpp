@@ -36,6 +36,9 @@ std::function<void(const ProgressSample&)> progress_callback(nb::object fn) {
       nb::object incumbent = nb::none();
       if (s.incumbent) incumbent = nb::cast(*s.incumbent);
       d["incumbent"] = incumbent;
+      nb::object bound = nb::none();
+      if (s.bound) bound = nb::cast(*s.bound);
+      d["bound"] = bound;
       (*shared)(d);
     } catch (nb::python_error& e) {
       e.discard_as_unraisable("permjit progress callback");  // a display's error must not end the search

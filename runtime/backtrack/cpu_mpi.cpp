@@ -113,7 +113,7 @@ void coordinate(SkeletonRun& run, MpiSession& mpi) {
   r.t_search = since(t1);
   r.messages = messages;
   r.coordinator_busy = busy;
-  coordinator->finish(r, mpi.size);
+  coordinator->finish(r, mpi.size, *ranges);
 }
 
 void work(SkeletonRun& run, MpiSession& mpi) {

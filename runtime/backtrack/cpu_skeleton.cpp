@@ -10,6 +10,7 @@
 
 #include "runtime/backtrack/backtrack_skeletons.hpp"
 #include "runtime/backtrack/cpu_mpi.hpp"
+#include "runtime/core/partial_bound.hpp"
 #include "runtime/compile/cache.hpp"
 #include "runtime/compile/cpu_module.hpp"
 #include "runtime/compile/gpu_host.hpp"  // host_threads
@@ -189,6 +190,13 @@ void run_cpu_skeleton(SkeletonRun& run) {
     r.found = true;
     r.objective = warm->value;
     r.permutation = warm->permutation;
+  }
+  // What the stopped search proves (optimisation without a decision's fixed incumbent).
+  if (r.stopped && out.stopped && !run.decision.fixed_incumbent && run.decision.solution_limit == 0) {
+    std::optional<long long> incumbent;
+    if (r.found) incumbent = r.objective;
+    else if (o.ub) incumbent = *o.ub;
+    set_partial_bound(r, out, incumbent);
   }
   // --improve: local search from the best leaf of a search its time limit stopped (a
   // complete search proved its answer; one that found no leaf gives nothing to start from).

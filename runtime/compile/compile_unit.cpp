@@ -22,6 +22,8 @@ std::string assemble_unit(const ProblemSource& problem, const std::vector<std::s
   std::string unit = "// permjit translation unit: prelude, problem '" + problem.name + "', skeleton\n";
   append_part(unit, "templates/prelude.h", embedded::get("prelude.h"));
   append_part(unit, "templates/pair_reductions.h", embedded::get("pair_reductions.h"));
+  append_part(unit, "templates/pair_dual.h", embedded::get("pair_dual.h"));
+  append_part(unit, "templates/lagrange_bounds.h", embedded::get("lagrange_bounds.h"));
   append_part(unit, problem.name, problem.text);
   for (const auto& t : problem.templates) append_part(unit, "templates/" + t, embedded::get(t));  // spec-independent
   for (const auto& g : generated) append_part(unit, g.name, g.text);
@@ -68,6 +70,6 @@ CompileUnit device_unit(const UnitInputs& in, std::vector<std::string> templates
 std::vector<std::string> cpu_search_templates() {
   return {"cpu_abi.h", "host_deadline.hpp", "host_threads.hpp", "cpu_work_pool.hpp", "cpu_dfs.hpp", "host_rng.h", "cpu_improve.hpp"};
 }
-std::vector<std::string> cpu_ida_templates() { return {"ida_abi.h", "cpu_ida.hpp"}; }
+std::vector<std::string> cpu_ida_templates() { return {"ida_abi.h", "host_deadline.hpp", "cpu_ida.hpp", "cpu_pdb.hpp"}; }
 
 }  // namespace permjit

@@ -16,6 +16,7 @@ CpuModule::CpuModule(const HostModule& compiled)
       ranges_open_(lib_.entry<PjCpuRangesOpenFn>("pj_cpu_ranges_open")),
       ranges_search_(lib_.entry<PjCpuRangesSearchFn>("pj_cpu_ranges_search")),
       ranges_close_(lib_.entry<PjCpuRangesCloseFn>("pj_cpu_ranges_close")),
+      ranges_open_work_(lib_.entry<PjCpuRangesOpenWorkFn>("pj_cpu_ranges_open_work")),
       improve_(lib_.entry<PjCpuImproveFn>("pj_cpu_improve")) {}
 
 namespace {
@@ -121,6 +122,15 @@ PjCpuResult CpuRanges::search(unsigned long long begin, unsigned long long end, 
   check_resources(rc, args.threads, args.split_depth);
   PJ_INTERNAL_ASSERT(rc != 2, "a range outside the frontier");
   if (rc != 0) throw std::runtime_error("the CPU search failed (code " + std::to_string(rc) + ")");
+  return r;
+}
+
+PjCpuResult CpuRanges::open_work(unsigned long long begin, unsigned long long end,
+                                  std::optional<long long> incumbent) const {
+  PjCpuResult r{};
+  const int rc = module_.ranges_open_work_(handle_, incumbent ? 1 : 0, incumbent.value_or(0), begin, end, &r);
+  PJ_INTERNAL_ASSERT(rc != 2, "a range outside the frontier");
+  if (rc != 0) throw std::runtime_error("the open work of a range failed (code " + std::to_string(rc) + ")");
   return r;
 }
 

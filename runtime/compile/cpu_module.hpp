@@ -51,6 +51,8 @@ class CpuRanges {
   const PjCpuResult& frontier() const { return frontier_; }
   // Searches subtrees [begin, end) from the incumbent opts.ub: that range's counts.
   PjCpuResult search(unsigned long long begin, unsigned long long end, const CpuRunOptions& opts) const;
+  // The open work of subtrees [begin, end) that `incumbent` does not prune (PjCpuRangesOpenWorkFn).
+  PjCpuResult open_work(unsigned long long begin, unsigned long long end, std::optional<long long> incumbent) const;
 
  private:
   const CpuModule& module_;
@@ -91,6 +93,7 @@ class CpuModule {
   PjCpuRangesOpenFn ranges_open_ = nullptr;
   PjCpuRangesSearchFn ranges_search_ = nullptr;
   PjCpuRangesCloseFn ranges_close_ = nullptr;
+  PjCpuRangesOpenWorkFn ranges_open_work_ = nullptr;
   PjCpuImproveFn improve_ = nullptr;
 };
 

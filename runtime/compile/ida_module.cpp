@@ -1,5 +1,6 @@
 #include "runtime/compile/ida_module.hpp"
 
+#include <cstring>
 #include <stdexcept>
 
 #include "dsl/diagnostics.hpp"
@@ -34,7 +35,19 @@ IdaModule::IdaModule(const HostModule& compiled)
       roots_free_(lib_.entry<PjIdaRootsFreeFn>("pj_ida_roots_free")),
       move_name_(lib_.entry<PjIdaMoveNameFn>("pj_ida_move_name")),
       expand_(lib_.entry<PjIdaExpandFn>("pj_ida_expand")),
-      moves_to_(lib_.entry<PjIdaMovesToFn>("pj_ida_moves_to")) {}
+      moves_to_(lib_.entry<PjIdaMovesToFn>("pj_ida_moves_to")),
+      pdb_count_(lib_.entry<PjPdbCountFn>("pj_pdb_count")),
+      pdb_entries_(lib_.entry<PjPdbEntriesFn>("pj_pdb_entries")),
+      pdb_build_(lib_.entry<PjPdbBuildFn>("pj_pdb_build")),
+      pdb_check_reflection_(lib_.entry<PjPdbCheckReflectionFn>("pj_pdb_check_reflection")) {}
+
+void IdaModule::set_pdb_tables(const std::vector<const unsigned char*>& tables) const {
+  if (tables.empty()) return;
+  void* at = lib_.optional_symbol("pj_pdb_tables");
+  PJ_INTERNAL_ASSERT(at != nullptr && static_cast<int>(tables.size()) == pdb_count(),
+                     "the compiled module " + lib_.path() + " has no table pointers for its pattern databases");
+  std::memcpy(at, tables.data(), tables.size() * sizeof(const unsigned char*));
+}
 
 PjIdaResult IdaModule::search(const PjIdaArgs& args) const {
   auto* r = new PjIdaResult{};  // large: keep it off the stack

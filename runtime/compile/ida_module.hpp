@@ -42,6 +42,18 @@ class IdaModule {
     expand_(node, g, last, limit, children, child_g, child_last, &kept, &counts);
     return kept;
   }
+  // Pattern databases (templates/cpu_pdb.hpp): the module's tables, their entries, one
+  // table's build (a PJ_PDB_* code), and the tables the module's heuristic reads (kept
+  // alive by the caller).
+  int pdb_count() const { return pdb_count_(); }
+  unsigned long long pdb_entries(int k) const { return pdb_entries_(k); }
+  int build_pdb(int k, const int* goal, unsigned char* table, PjPdbBuildInfo& info) const {
+    return pdb_build_(k, goal, table, 1, &info);
+  }
+  void set_pdb_tables(const std::vector<const unsigned char*>& tables) const;
+  int check_pdb_reflection(const int* goal, int steps, PjPdbBuildInfo& info) const {
+    return pdb_check_reflection_(goal, steps, &info);
+  }
   // See PjIdaMovesToFn (throws if there is no path).
   std::vector<int> moves_to(const void* from, int g, int last, const void* to, int to_g, int limit) const;
 
@@ -77,6 +89,10 @@ class IdaModule {
   PjIdaMoveNameFn move_name_ = nullptr;
   PjIdaExpandFn expand_ = nullptr;
   PjIdaMovesToFn moves_to_ = nullptr;
+  PjPdbCountFn pdb_count_ = nullptr;
+  PjPdbEntriesFn pdb_entries_ = nullptr;
+  PjPdbBuildFn pdb_build_ = nullptr;
+  PjPdbCheckReflectionFn pdb_check_reflection_ = nullptr;
 };
 
 }  // namespace permjit

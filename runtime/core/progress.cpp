@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <cstdio>
 
 namespace permjit {
@@ -20,10 +21,19 @@ std::string explored_share(double explored) {
 std::string format_progress(const std::string& who, const ProgressSample& s, double rate) {
   std::string line = fmt::format("{}  {} explored  {:.3g} nodes/s", who, explored_share(s.explored), rate);
   if (s.incumbent) line += fmt::format("  incumbent {}", *s.incumbent);
+  if (s.bound) line += fmt::format("  bound {}", *s.bound);
+  if (s.incumbent && s.bound) line += fmt::format("  gap {}", std::llabs(*s.incumbent - *s.bound));
   line += fmt::format("  {:.1f} s elapsed", s.elapsed);
-  if (s.explored > 0 && s.explored < 1)
-    line += fmt::format("  ~{:.1f} s left", s.elapsed * (1.0 - s.explored) / s.explored);
   return line;
+}
+
+std::string format_progress_json(const std::string& who, const ProgressSample& s) {
+  auto opt = [](const std::optional<long long>& v) { return v ? std::to_string(*v) : std::string("null"); };
+  const std::string gap = s.incumbent && s.bound ? std::to_string(std::llabs(*s.incumbent - *s.bound)) : "null";
+  return fmt::format(
+      "{{\"progress\":\"{}\",\"elapsed_s\":{:.3f},\"explored\":{:.9f},\"evaluated\":{},\"incumbent\":{},"
+      "\"bound\":{},\"gap\":{}}}",
+      who, s.elapsed, s.explored, s.evaluated, opt(s.incumbent), opt(s.bound), gap);
 }
 
 void ProgressMeter::print(const ProgressSample& s) {

@@ -1,6 +1,9 @@
-// Progress of a long search on stderr: what share of the space is explored, the node
-// rate, the incumbent, the time spent and an estimate of the time left, at most once a
-// second. Skeletons that know their explored share (`ivm`) feed it.
+// Progress of a long search on stderr: what share of the leaves is behind the explorers,
+// the node rate, the incumbent, a proven bound and the gap when the skeleton has them,
+// and the time spent, at most once a second. Skeletons that know their explored share
+// (`ivm`) feed it. No estimate of the time left: the share counts pruned ranges as
+// explored, so it passes 90% long before a pruning search ends, and a time estimate
+// from it was known to be wrong (docs/reliability.md, "Partial answers").
 #pragma once
 #include <functional>
 #include <optional>
@@ -13,12 +16,14 @@ struct ProgressSample {
   double explored = 0;          // share of the leaves behind the explorers, 0..1
   unsigned long long evaluated = 0;
   std::optional<long long> incumbent;
+  std::optional<long long> bound;  // proven: nothing is better (the root's bound while nothing tighter is known)
 };
 
-// "ivm  37.2% explored  2.10e+09 nodes/s  incumbent 39  12.3 s elapsed  ~20.7 s left".
-// The estimate assumes the rest goes as fast per leaf as what is done; `rate` is the
-// evaluated nodes per second since the previous line.
+// "ivm  37.2% explored  2.10e+09 nodes/s  incumbent 39  bound 35  gap 4  12.3 s elapsed";
+// `rate` is the evaluated nodes per second since the previous line.
 std::string format_progress(const std::string& who, const ProgressSample& s, double rate);
+// The sample as one line of JSON (--json with --progress streams these on stderr).
+std::string format_progress_json(const std::string& who, const ProgressSample& s);
 
 class ProgressMeter {
  public:

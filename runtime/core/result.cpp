@@ -31,6 +31,8 @@ std::string path_text(const SolveResult& r) {
     std::string moves;
     for (const auto& m : r.path) moves += (moves.empty() ? "" : " ") + m;
     s += fmt::format("path        {} moves: {}\n", r.path.size(), moves);
+  } else if (r.stopped) {
+    s += "cost        none found before the search stopped\n";
   } else {
     s += "cost        none: no goal can be reached\n";
   }
@@ -84,6 +86,32 @@ std::string decision_text(const SolveResult& r) {
   return s;
 }
 
+// A stopped search's gap: incumbent and proven bound apart, absolute and relative to the
+// incumbent (docs/reliability.md, "Partial answers"); none without both.
+std::optional<std::pair<long long, double>> partial_gap(const SolveResult& r) {
+  if (!r.found || !r.proven_bound || r.goal == Goal::count || r.goal == Goal::find) return std::nullopt;
+  const long long gap = r.objective > *r.proven_bound ? r.objective - *r.proven_bound : *r.proven_bound - r.objective;
+  const double rel = r.objective != 0 ? static_cast<double>(gap) / static_cast<double>(r.objective < 0 ? -r.objective : r.objective)
+                                      : (gap == 0 ? 0.0 : 1.0);
+  return std::pair{gap, rel};
+}
+
+// What a stopped search proves, after its answer so far.
+std::string partial_text(const SolveResult& r) {
+  if (!r.stopped) return {};
+  std::string s;
+  if (r.proven_bound) {
+    const char* side = r.goal == Goal::maximize ? "above" : "below";
+    s += fmt::format("bound       {} (proven: nothing is {} it; {})\n", *r.proven_bound, side, r.bound_from);
+    if (auto g = partial_gap(r)) s += fmt::format("gap         {} ({:.2f}%)\n", g->first, 100.0 * g->second);
+  } else if (r.goal == Goal::minimize || r.goal == Goal::maximize || r.goal == Goal::path) {
+    s += "bound       none proven\n";
+  }
+  if (r.open_subtrees > 0)
+    s += fmt::format("open        {} subtree(s) left unexplored\n", grouped(r.open_subtrees));
+  return s;
+}
+
 // The name of a signal that stops a search (StopSignals handles these two).
 const char* signal_name(int sig) {
   switch (sig) {
@@ -105,6 +133,28 @@ nlohmann::ordered_json improve_json(const std::optional<SolveResult::ImproveRepo
           {"iterations", m->iterations},
           {"evaluations", m->evaluations},
           {"optimal", m->optimal}};
+}
+
+// The pattern databases' stage: tables, entries, time, built or loaded from the cache.
+std::string pattern_dbs_line(const SolveResult::PatternDbs& p) {
+  const std::string how = p.built == 0          ? "all loaded from the cache"
+                          : p.built == p.patterns ? fmt::format("built in {:.3f} s", p.build_seconds)
+                                                  : fmt::format("{} built in {:.3f} s, the others loaded from the cache",
+                                                                p.built, p.build_seconds);
+  return fmt::format("databases   {} pattern table(s), {} entries ({:.1f} MiB): {:.3f} s, {}\n", p.patterns,
+                     grouped(p.entries), static_cast<double>(p.entries) / 1048576.0, p.seconds, how);
+}
+
+nlohmann::ordered_json pattern_dbs_json(const SolveResult::PatternDbs& p) {
+  nlohmann::ordered_json j;
+  j["patterns"] = p.patterns;
+  j["entries"] = p.entries;
+  j["bytes"] = p.entries;
+  j["seconds"] = p.seconds;
+  j["build_seconds"] = p.build_seconds;
+  j["built"] = p.built;
+  j["cache_hit"] = p.built == 0;
+  return j;
 }
 
 }  // namespace
@@ -160,6 +210,7 @@ std::string format_human(const SolveResult& r) {
       s += fmt::format("{}     none: no complete permutation is feasible\n", word);
     }
   }
+  s += partial_text(r);
   if (r.improve) {
     const auto& m = *r.improve;
     if (r.objective != m.from)
@@ -185,6 +236,7 @@ std::string format_human(const SolveResult& r) {
     else
       s += fmt::format("warm start  none found in {:.3f} s\n", w.seconds);
   }
+  if (r.pattern_dbs) s += pattern_dbs_line(*r.pattern_dbs);
   s += fmt::format("nodes       expanded {}, evaluated {}\n", grouped(r.expanded), grouped(r.evaluated));
   s += fmt::format("time        {:.3f} s: spec+generate {:.3f} s, compile {:.3f} s ({}: {}), search {:.3f} s\n",
                    r.t_total, r.t_generate, r.t_compile, r.cache_hit ? "cache hit" : "compiled",
@@ -283,6 +335,19 @@ std::string format_json(const SolveResult& r) {
   j["complete"] = !r.stopped;
   j["time_limit_s"] = r.time_limit > 0 ? nlohmann::ordered_json(r.time_limit) : nlohmann::ordered_json(nullptr);
   j["interrupted_by_signal"] = r.interrupted ? nlohmann::ordered_json(r.interrupted) : nlohmann::ordered_json(nullptr);
+  // A stopped search's proof (null when complete): the proven bound, where it comes from,
+  // the gap to the incumbent, and the subtrees left unexplored (0: not known).
+  if (r.stopped) {
+    const auto gap = partial_gap(r);
+    j["partial"] = {{"proven_bound", r.proven_bound ? nlohmann::ordered_json(*r.proven_bound) : nlohmann::ordered_json(nullptr)},
+                    {"bound_from", r.proven_bound ? nlohmann::ordered_json(r.bound_from) : nlohmann::ordered_json(nullptr)},
+                    {"root_bound", r.root_bound ? nlohmann::ordered_json(*r.root_bound) : nlohmann::ordered_json(nullptr)},
+                    {"gap", gap ? nlohmann::ordered_json(gap->first) : nlohmann::ordered_json(nullptr)},
+                    {"gap_relative", gap ? nlohmann::ordered_json(gap->second) : nlohmann::ordered_json(nullptr)},
+                    {"open_subtrees", r.open_subtrees}};
+  } else {
+    j["partial"] = nullptr;
+  }
   j["improve"] = improve_json(r.improve);
   if (r.warm_start)
     j["warm_start"] = {{"objective", r.warm_start->objective ? nlohmann::ordered_json(*r.warm_start->objective)
@@ -327,11 +392,13 @@ std::string format_json(const SolveResult& r) {
                 {"memory_plan", r.memory_plan}};
   if (r.dgpu == 0 && !r.memory_plan.empty()) j["memory_plan"] = r.memory_plan;
   j["cache_hit"] = r.cache_hit;
+  if (r.pattern_dbs) j["pattern_databases"] = pattern_dbs_json(*r.pattern_dbs);
   if (!r.data_mode.empty()) j["data"] = {{"mode", r.data_mode}, {"why", r.data_reason}};
   if (!r.offload_mode.empty()) j["offload"] = {{"mode", r.offload_mode}, {"batches", r.chunks}, {"max_pool", r.max_pool}};
   j["evaluated_per_s"] = r.t_search > 0 ? r.evaluated / r.t_search : 0.0;
   return j.dump();
 }
+
 
 std::string format_record_line(const SolveResult& r) {
   std::string answer = r.found ? fmt::format("cost {:4}, {:3} moves", r.objective, r.path.size()) : "no path        ";
@@ -346,9 +413,10 @@ std::string format_records_summary(const RecordsSummary& s, bool json) {
                     {"records", s.records},     {"expanded", s.expanded},     {"cache_hit", s.cache_hit},
                     {"generate_s", s.t_generate}, {"compile_s", s.t_compile}, {"search_s", s.t_search},
                     {"wall_s", s.t_wall}};
+    if (s.pattern_dbs) j["summary"]["pattern_databases"] = pattern_dbs_json(*s.pattern_dbs);
     return j.dump() + "\n";
   }
-  return fmt::format("records     {} ({}, skeleton {}, {}): search {:.3f} s in all, spec+generate {:.3f} s, "
+  return (s.pattern_dbs ? pattern_dbs_line(*s.pattern_dbs) : std::string()) + fmt::format("records     {} ({}, skeleton {}, {}): search {:.3f} s in all, spec+generate {:.3f} s, "
                      "compile {:.3f} s ({}), wall {:.3f} s\n",
                      s.records, s.problem, s.skeleton, s.device, s.t_search, s.t_generate, s.t_compile,
                      s.cache_hit ? "cache hit" : "compiled", s.t_wall);

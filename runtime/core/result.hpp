@@ -29,6 +29,14 @@ struct SolveResult {
   double time_limit = 0;  // --time-limit, seconds (0: none)
   bool stopped = false;   // the time limit ended the search: the counts and the best are partial
   int interrupted = 0;    // the signal (SIGINT, SIGTERM) that stopped the search, 0 if none: stopped as by a time limit
+  // A stopped search's proof (docs/reliability.md, "Partial answers"): minimize/maximize
+  // and path, no solution is better than proven_bound (the least bound over the work
+  // left, or the root's, or the IDA* limit reached), and `bound_from` says which;
+  // counting, `open_subtrees` subtrees were left unexplored (0: not known).
+  std::optional<long long> proven_bound;
+  std::string bound_from;
+  std::optional<long long> root_bound;  // the placement root's bound, which the proven bound is never worse than
+  uint64_t open_subtrees = 0;
   uint64_t solutions = 0;      // count, find
   bool found = false;          // minimize / maximize: a solution better than the start; find: one
   long long objective = 0;
@@ -133,6 +141,14 @@ struct SolveResult {
     uint64_t donated = 0;             // ida --balance donate: nodes handed between warps
     double seconds = 0;
   };
+  // Pattern databases ([pattern_databases]): a stage of its own, before the searches.
+  struct PatternDbs {
+    int patterns = 0, built = 0;         // tables, and how many of them were built (not loaded)
+    uint64_t entries = 0;                // a byte each, in host memory (and on the GPU)
+    double seconds = 0;                  // loading or building them all
+    double build_seconds = 0;            // of which building
+  };
+  std::optional<PatternDbs> pattern_dbs;
   bool all_solutions = false;
   int start_h = 0;
   std::vector<std::string> path;  // move names
@@ -149,6 +165,7 @@ struct RecordsSummary {
   uint64_t expanded = 0;
   double t_generate = 0, t_compile = 0, t_search = 0, t_wall = 0;  // t_search: the records' sum
   bool cache_hit = false;
+  std::optional<SolveResult::PatternDbs> pattern_dbs;  // loaded or built once, before the records
 };
 
 // One record's result in one line: record, cost and path length, nodes, search seconds.

@@ -55,6 +55,25 @@ SolutionList::~SolutionList() {
 
 bool SolutionList::take(std::span<const int> perm, long long objective) {
   std::lock_guard<std::mutex> g(lock_);
+  if (!expansion_) return take_one(perm, objective);
+  // The found solution first: refused, the search stops as it would without a symmetry.
+  // Images past the limit are left out, and the list says it was cut (truncated()).
+  const std::vector<std::vector<int>> images = expansion_(perm);
+  for (size_t i = 0; i < images.size(); ++i)
+    if (!take_one(images[i], objective)) {
+      if (i == 0) return false;
+      truncated_ = true;
+      break;
+    }
+  return true;
+}
+
+bool SolutionList::truncated() const {
+  std::lock_guard<std::mutex> g(lock_);
+  return truncated_;
+}
+
+bool SolutionList::take_one(std::span<const int> perm, long long objective) {
   if (limit_ > 0 && taken_ >= limit_) return false;
   if (sink_) {
     if (closed_ || !sink_(perm, objective)) {

@@ -11,6 +11,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <vector>
 
 namespace permjit {
 
@@ -35,8 +36,14 @@ class SolutionList {
   SolutionList& operator=(const SolutionList&) = delete;
 
   // Writes one solution; false, writing nothing, once `limit` solutions were taken.
+  // With an expansion, the solution and each image it stands for (one line each, the
+  // limit counting lines): false when the solution itself could not be taken.
   bool take(std::span<const int> perm, long long objective);
+  // What a found solution stands for under a declared symmetry (runtime/core/symmetry_orbit.hpp).
+  void set_expansion(std::function<std::vector<std::vector<int>>(std::span<const int>)> e) { expansion_ = std::move(e); }
   unsigned long long taken() const;
+  // Whether the limit left out images of a solution that was taken.
+  bool truncated() const;
   // Flushes what was written; throws when the output could not be written (disk full).
   void finish();
   const std::string& destination() const { return shown_; }
@@ -51,6 +58,9 @@ class SolutionList {
   // Under lock_: opens --out; false when it cannot (open_error_ says why). take() is
   // called from the search's threads through a C interface, so it does not throw.
   bool open();
+  bool take_one(std::span<const int> perm, long long objective);  // under lock_
+  std::function<std::vector<std::vector<int>>(std::span<const int>)> expansion_;
+  bool truncated_ = false;
   std::string open_error_;
   std::string shown_;  // "stdout" or the file's name
   ListFormat format_;

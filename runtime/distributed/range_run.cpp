@@ -1,5 +1,6 @@
 #include "runtime/distributed/range_run.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <string>
 
@@ -7,6 +8,7 @@
 #include "runtime/compile/cache.hpp"
 #include "runtime/compile/gpu_host.hpp"  // host_threads
 #include "runtime/compile/host_compiler.hpp"
+#include "runtime/core/partial_bound.hpp"
 #include "runtime/core/skeleton_run.hpp"
 #include "runtime/core/solve_options.hpp"
 #include "runtime/core/version.hpp"
@@ -188,7 +190,7 @@ void RangeCoordinator::save() {
   write_range_checkpoint(run_.opts.checkpoint, c);
 }
 
-void RangeCoordinator::finish(SolveResult& r, int ranks) {
+void RangeCoordinator::finish(SolveResult& r, int ranks, const CpuRanges& frontier) {
   if (!run_.opts.checkpoint.empty()) save();
   r.ranks = ranks;
   r.ranges = ranges_;
@@ -206,6 +208,22 @@ void RangeCoordinator::finish(SolveResult& r, int ranks) {
   r.donations = donations_;
   r.time_limit = run_.opts.time_limit;
   r.stopped = !schedule_->all_finished();
+  // What the stopped run proves: every subtree of a range not finished is open (a range
+  // a stop cut short is searched again on resume, so it counts whole).
+  if (r.stopped) {
+    PjCpuResult open{};
+    for (const Range& left : ranges_left(schedule_->size(), schedule_->done())) {
+      const PjCpuResult part = frontier.open_work(left.begin, left.end, incumbent());
+      if (part.open_subtrees == 0) continue;
+      open.open_bound = !open.open_subtrees ? part.open_bound
+                        : run_.spec.goal == Goal::maximize ? std::max(open.open_bound, part.open_bound)
+                                                           : std::min(open.open_bound, part.open_bound);
+      open.open_bound_known = (!open.open_subtrees || open.open_bound_known) && part.open_bound_known;
+      open.open_subtrees += part.open_subtrees;
+      open.root_bound = part.root_bound;
+    }
+    set_partial_bound(r, open, incumbent());
+  }
   if (StopSignals::requested()) {
     const int sig = StopSignals::signal_number();
     std::string where = run_.opts.checkpoint.empty()
@@ -244,7 +262,7 @@ void run_cpu_ranges(SkeletonRun& run) {
     coordinator.report(*next, ranges.search(next->begin, next->end, o));
   }
   r.t_search = since(t1);
-  coordinator.finish(r, 1);
+  coordinator.finish(r, 1, ranges);
 }
 
 }  // namespace permjit

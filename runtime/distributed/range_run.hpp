@@ -51,8 +51,10 @@ class RangeCoordinator {
   // Seconds left of --time-limit (0: no limit); below 0 after it.
   double time_left() const;
 
-  // The last checkpoint and the result; throws SearchInterrupted after a signal.
-  void finish(SolveResult& r, int ranks);
+  // The last checkpoint and the result; throws SearchInterrupted after a signal. A
+  // stopped run's proven bound counts the subtrees of every range not finished, which
+  // `frontier` (this process's copy of it) bounds.
+  void finish(SolveResult& r, int ranks, const CpuRanges& frontier);
 
  private:
   void save();

@@ -39,4 +39,20 @@ inline void finish_path(SolveResult& r, bool found, int cost, const std::vector<
   for (int m : moves) r.path.push_back(name(m));
 }
 
+// A search stopped inside its last iteration (r.iterations' last): no iteration before
+// it met a goal, so no path costs less than its limit, which is the proven bound.
+inline void stopped_in_iteration(SolveResult& r) {
+  if (r.iterations.empty()) return;
+  r.proven_bound = r.iterations.back().limit;
+  r.bound_from = "the IDA* limit reached";
+}
+
+// A search stopped between iterations, before the one at `limit`: the iterations before
+// met no goal, and the smallest f above their limits is `limit`.
+inline void stopped_before_iteration(SolveResult& r, int limit) {
+  r.stopped = true;
+  r.proven_bound = limit;
+  r.bound_from = "the IDA* limit reached";
+}
+
 }  // namespace permjit

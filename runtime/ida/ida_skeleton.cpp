@@ -18,10 +18,12 @@
 #include "runtime/core/path_solver.hpp"
 #include "runtime/core/solve_options.hpp"
 #include "runtime/device/cuda_driver.hpp"
+#include "runtime/device/kernel_interrupter.hpp"  // StopSignals
 #include "runtime/ida/ida_donation.hpp"
 #include "runtime/ida/ida_report.hpp"
 #include "runtime/ida/ida_skeleton.hpp"
 #include "runtime/ida/ida_split.hpp"
+#include "runtime/ida/pattern_db.hpp"
 #include "templates/ida_abi.h"
 
 namespace permjit {
@@ -180,9 +182,11 @@ class GpuIdaSolver : public PathSolver {
         kernel_name_(warp_per_root ? "pj_ida_warp" : "pj_ida_thread"),
         kernel_(g_.module.function(kernel_name_)),
         ida_(g_.host),
+        tables_(run.spec, ida_, run.units.host->text, run.cache(), host_threads(run.opts)),
         device_(run.result.device),
         moves_(static_cast<int>(run.spec.path.moves.size())),
         balance_(balance_of(run.opts.ida_balance, warp_per_root)) {
+    upload_tables(run);
     // Workers: blocks of one warp as many as the SMs hold at once, or every thread slot.
     const int entry_bytes = g_.module.read_int("pj_ida_entry_bytes");  // gpu_ida::Entry, as the device lays it out
     stack_ = plan_warp_stack(g_.dev, entry_bytes, opts_.ida_stack);
@@ -210,6 +214,41 @@ class GpuIdaSolver : public PathSolver {
   void solve(const StartValues& start, SolveResult& r) override;
 
  private:
+  // The pattern databases into global memory, their addresses into the module's
+  // pj_pdb_tables (the upper tree, on the host, reads tables_ itself).
+  void upload_tables(SkeletonRun& run) {
+    if (tables_.empty()) return;
+    auto t0 = clock_type::now();
+    size_t free_bytes = 0, total_bytes = 0;
+    cuda::check(cuda::api().MemGetInfo(&free_bytes, &total_bytes), "cuMemGetInfo");
+    const auto& p = run.spec.path.databases;
+    size_t held = 0;
+    std::vector<CUdeviceptr> ptrs;
+    for (size_t k = 0; k < tables_.tables().size(); ++k) {
+      const auto& t = tables_.tables()[k];
+      held += t.size();
+      if (held + (256u << 20) > free_bytes) {  // room left for the search's own buffers
+        Diagnostics d;
+        d.error(p.patterns[k].loc, "the pattern tables up to this one need " + std::to_string(held >> 20) +
+                                       " MiB of GPU memory; " + std::to_string(free_bytes >> 20) + " MiB are free",
+                "use smaller patterns");
+        throw UserErrors(std::move(d));
+      }
+      device_tables_.push_back(std::make_unique<cuda::Buffer>(t.size()));
+      device_tables_.back()->upload(t.data(), t.size());
+      ptrs.push_back(device_tables_.back()->ptr());
+    }
+    size_t bytes = 0;
+    const CUdeviceptr at = g_.module.global("pj_pdb_tables", &bytes);
+    PJ_INTERNAL_ASSERT(bytes == ptrs.size() * sizeof(CUdeviceptr), "pj_pdb_tables has room for " +
+                                                                      std::to_string(bytes / sizeof(CUdeviceptr)) +
+                                                                      " tables");
+    cuda::check(cuda::api().MemcpyHtoD(at, ptrs.data(), bytes), "uploading the pattern table addresses");
+    SolveResult::PatternDbs stage = tables_.stage();
+    stage.seconds += since(t0);
+    run.result.pattern_dbs = stage;
+  }
+
   const SolveOptions& opts_;
   bool warp_per_root_;
   std::string name_;  // the registry's name of the skeleton, for messages
@@ -217,6 +256,8 @@ class GpuIdaSolver : public PathSolver {
   const char* kernel_name_;  // for messages; declared before kernel_, which is looked up by it
   CUfunction kernel_;
   IdaModule ida_;
+  PatternTables tables_;  // read by ida_'s heuristic (the upper tree); uploaded below
+  std::vector<std::unique_ptr<cuda::Buffer>> device_tables_;
   std::string device_;  // as open_device named it
   int moves_;
   Balance balance_;
@@ -297,7 +338,18 @@ void GpuIdaSolver::solve(const StartValues& start, SolveResult& r) {
   cuda::EventTimer timer;
   int limit = rt.start_h;
   std::vector<unsigned char> alive;
+  // --time-limit and SIGINT/SIGTERM are checked between iterations (a kernel is not
+  // stopped inside one): a stop then proves that no path costs less than `limit`.
+  StopSignals signals;
+  r.time_limit = opts.time_limit;
   for (int it = 0; it < PJ_IDA_MAX_ITERATIONS; ++it) {
+    if (it > 0 && (StopSignals::requested() || (opts.time_limit > 0 && since(t1) >= opts.time_limit))) {
+      r.interrupted = StopSignals::signal_number();
+      stopped_before_iteration(r, limit);
+      finish_path(r, false, 0, {}, [&](int m) { return ida.move_name(m); });
+      r.t_search = since(t1);
+      return;
+    }
     auto ti = clock_type::now();
     long long upper_goal = -1;
     PjIdaCounts upper = roots.upper(limit, alive, upper_goal);

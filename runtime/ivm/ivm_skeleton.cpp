@@ -299,8 +299,11 @@ void run_ivm(SkeletonRun& run, IvmRanks& ranks) {
   shape.shared_bytes = rows.shared_bytes;
   shape.optimise = optimise;
   shape.assign_start_bytes = static_cast<size_t>(module->read_int("pj_ivm_assign_start_bytes"));
-  shape.slice = workers > 1 ? kMultiGpuSlice : (show || checkpoints) ? kOneGpuSlice : 0;
+  shape.slice = workers > 1 ? kMultiGpuSlice : (show || checkpoints || opts.time_limit > 0) ? kOneGpuSlice : 0;
   if (checkpoints) shape.slice = std::min(shape.slice, opts.seconds_between_checkpoints());
+  // --time-limit is checked between rounds: a tenth of it (at least the several-GPU
+  // slice) keeps the overrun small.
+  if (opts.time_limit > 0) shape.slice = std::min(shape.slice, std::max(kMultiGpuSlice, opts.time_limit / 10));
   stats.explorers = shape.T;
   stats.trigger = shape.trigger;
   r.block_size = launch_block;
@@ -403,7 +406,7 @@ void run_ivm(SkeletonRun& run, IvmRanks& ranks) {
     exchange.release(stop);
     r.t_transfers += since(ts);
   };
-  bool interrupted = false;
+  bool interrupted = false, timed_out = false;
   try {
     // Looks at least every 0.1 s, and when a checkpoint is due (--checkpoint-every may
     // ask for one after every round: the GPUs deposit at their next round's end).
@@ -415,13 +418,20 @@ void run_ivm(SkeletonRun& run, IvmRanks& ranks) {
         if (optimise && (exchange.best() != start_best || opts.ub)) s.incumbent = exchange.best();
         meter.print(s);
       }
-      const bool stop = signals && StopSignals::requested();
+      // --time-limit: checked here, between rounds (a round is cut at its time slice);
+      // the workers stop at a checkpoint, written when one is asked for.
+      timed_out = opts.time_limit > 0 && since(search_start) >= opts.time_limit;
+      const bool signalled = signals && StopSignals::requested();
+      const bool stop = signalled || timed_out;
       if (checkpoints && (now >= next_checkpoint || stop)) {
         save(stop);
         next_checkpoint = now + opts.seconds_between_checkpoints();
+      } else if (stop) {
+        exchange.take_checkpoint();  // every worker deposits its state at its round's end
+        exchange.release(true);      // and stops
       }
       if (stop) {
-        interrupted = true;
+        interrupted = signalled;
         break;
       }
     }
@@ -454,7 +464,12 @@ void run_ivm(SkeletonRun& run, IvmRanks& ranks) {
     r.t_kernels = std::max(r.t_kernels, d.t_kernels);  // the busiest GPU's
   }
   stats.transfers = exchange.transfers();
-  if (checkpoints) save(false);  // the finished search: resuming it reports the result at once
+  if (checkpoints && !timed_out) save(false);  // the finished search: resuming it reports the result at once
+  // Stopped at --time-limit: the result so far, partial. The explorers' open intervals
+  // are on the devices as factoradic ranges, not nodes with bounds: no bound is proven
+  // (docs/reliability.md, "Partial answers").
+  r.time_limit = opts.time_limit;
+  r.stopped = timed_out;
   r.expanded = out.expanded;
   r.evaluated = out.evaluated;
   r.solutions = out.solutions;

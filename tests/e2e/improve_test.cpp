@@ -140,7 +140,7 @@ TEST_CASE("the improve option: cpu, optimisation, after a time limit, seconds ab
   o.target.reset();
   o.backend = "auto";
   o.skeleton = "ivm";
-  o.time_limit = 0;  // which the ivm skeleton does not take either
+  o.time_limit = 0;  // then --improve is refused for its skeleton before its missing time limit
   check_command_line_error([&] { solve(o); }, 1, "--improve applies to the cpu skeleton");
   SolveOptions count;
   count.load.spec_path = problem("nqueens.toml");

@@ -154,6 +154,18 @@ TEST_CASE("IVM explorers on several GPUs count N-Queens exactly as the cpu skele
   check_gpus_against_cpu(sim, cpu, 0, 0, true);
 }
 
+// Under a symmetry group (nqueens_symmetries.toml) a node's border changes along its
+// path: it is kept in the stack rows, and the explorers reach each canonical leaf once.
+TEST_CASE("IVM explorers count N-Queens under its eight symmetries exactly as the cpu skeleton", "[e2e][ivm][symmetry]") {
+  for (const char* n : {"n=7", "n=8"}) {
+    INFO(n);
+    Simulation sim(problem("nqueens_symmetries.toml"), "", {n});
+    SolveResult cpu = run(problem("nqueens_symmetries.toml"), "", {n});
+    check_against_cpu(sim, cpu, 0, false);
+    check_against_cpu(sim, cpu, 0, false, true);
+  }
+}
+
 TEST_CASE("IVM explorers whose leaves are refused now and then (a full solution buffer) still reach each once",
           "[e2e][ivm][decision]") {
   Simulation sim(problem("nqueens.toml"), "", {"n=8"});

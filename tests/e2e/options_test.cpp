@@ -200,11 +200,14 @@ TEST_CASE("two ends: a one-end GPU skeleton is refused at the spec, ivm takes it
   CHECK(std::string(prepare_solve(o).skeleton->name) == "cpu");
 }
 
-TEST_CASE("the time limit option: the cpu and dfs skeletons', above 0, for placement problems", "[e2e][options][time_limit]") {
+TEST_CASE("the time limit option: the cpu, dfs, ivm and IDA* skeletons', above 0, for placement and path problems",
+          "[e2e][options][time_limit]") {
   SolveOptions o = nqueens();
   o.time_limit = 5;
-  o.skeleton = "ivm";
-  CHECK_THAT(first_error(o), Catch::Contains("--time-limit applies to the cpu and dfs skeletons; this run uses 'ivm'"));
+  o.skeleton = "offload";
+  const std::string offload = first_error(o);
+  CHECK_THAT(offload, Catch::Contains("--time-limit applies to the cpu, dfs, ivm, ida"));
+  CHECK_THAT(offload, Catch::Contains("; this run uses 'offload'"));
   o.skeleton = "cpu";
   o.time_limit = -1;
   CHECK_THAT(first_error(o), Catch::Contains("--time-limit takes a number of seconds above 0"));
@@ -213,9 +216,9 @@ TEST_CASE("the time limit option: the cpu and dfs skeletons', above 0, for place
   path.load.instance_path = instance("15puzzle/korf100.txt");
   path.load.instance_record = 1;
   path.skeleton = "cpu";
-  path.time_limit = 5;
+  path.time_limit = -1;  // a path problem takes it (tests/e2e/partial_answers_test.cpp runs it), above 0
   path.cache_dir = cache_dir();
-  CHECK_THAT(first_error(path), Catch::Contains("--time-limit applies to placement problems"));
+  CHECK_THAT(first_error(path), Catch::Contains("--time-limit takes a number of seconds above 0"));
 }
 
 // emit shows what solve compiles: both take their units from the skeleton's registry

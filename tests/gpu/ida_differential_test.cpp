@@ -163,3 +163,33 @@ TEST_CASE("ida and ida-thread solve several Korf records in one call, with one c
     same_search(solve(o), got[2]);
   }
 }
+
+// --time-limit, checked between iterations: a board of the wrong parity has no path and
+// would search forever; stopped, it proves the next limit (docs/reliability.md, "Partial
+// answers"), and the iterations it finished count what the CPU's count.
+TEST_CASE("ida with a time limit: an unsolvable 8-puzzle ends partial at the limit reached", "[gpu][ida][time_limit]") {
+  const std::string inst = temp_file("ida_p8_unsolvable.txt", "1 2 3 4 5 6 8 7 0\n");
+  SolveOptions o;
+  o.load.spec_path = problem("puzzle15.toml");
+  o.load.instance_path = inst;
+  o.load.params = {"w=3"};
+  o.skeleton = "ida";
+  o.time_limit = 0.5;
+  o.cache_dir = cache_dir();
+  SolveResult gpu = solve(o);
+  REQUIRE(gpu.stopped);
+  CHECK_FALSE(gpu.found);
+  REQUIRE(gpu.proven_bound);
+  REQUIRE_FALSE(gpu.iterations.empty());
+  CHECK(*gpu.proven_bound > gpu.iterations.back().limit);  // stopped before the next iteration
+  o.skeleton = "cpu";
+  o.threads = 2;
+  SolveResult cpu = solve(o);
+  REQUIRE(cpu.stopped);
+  const size_t both = std::min(gpu.iterations.size(), cpu.iterations.size() - 1);  // the CPU's last is partial
+  for (size_t k = 0; k < both; ++k) {
+    INFO("iteration at limit " << gpu.iterations[k].limit);
+    CHECK(gpu.iterations[k].limit == cpu.iterations[k].limit);
+    CHECK(gpu.iterations[k].expanded == cpu.iterations[k].expanded);
+  }
+}

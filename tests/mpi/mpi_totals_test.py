@@ -6,7 +6,8 @@ as one process whenever the incumbent is fixed (counting; --ub at the optimum), 
 same optimum from scratch; rank 0 alone prints; a run stopped after a few ranges
 (PERMJIT_STOP_AFTER_RANGES, the test hook) and resumed from its checkpoint with another
 number of ranks (also one process without mpirun) reaches the uninterrupted totals; a
-SIGTERM leaves a checkpoint that resumes to them too.
+SIGTERM leaves a checkpoint that resumes to them too; a stopped run (after a few ranges,
+or at --time-limit) reports a proven bound between the root's bound and the optimum.
 
 usage: mpi_totals_test.py PERMJIT PROBLEMS_DIR
 """
@@ -62,6 +63,21 @@ def check(what, got, want):
     print(f"{'ok  ' if ok else 'FAIL'} {what}: {got}" + ("" if ok else f" != {want}"))
     if not ok:
         FAILURES.append(what)
+
+
+def check_partial(what, r, optimum):
+    """A stopped minimisation's result: partial, with a proven bound at least the root's
+    bound and at most the optimum, and a gap to its incumbent that is not negative."""
+    check(f"{what}: not complete", r["complete"], False)
+    p = r.get("partial") or {}
+    bound, root = p.get("proven_bound"), p.get("root_bound")
+    check(f"{what}: a proven bound", bound is not None, True)
+    if bound is None:
+        return
+    check(f"{what}: bound {bound} <= optimum {optimum}", bound <= optimum, True)
+    check(f"{what}: bound {bound} >= root bound {root}", root is not None and bound >= root, True)
+    if r.get("objective") is not None:
+        check(f"{what}: gap = incumbent - bound", p.get("gap"), r["objective"] - bound)
 
 
 def matrix(n, rng, hi=100):
@@ -147,9 +163,23 @@ def run(tmp):
 
     # From scratch, interrupted and resumed: the optimum (the incumbent is carried).
     ck3 = f"{tmp}/run3.ckpt"
-    solve(qap + ["--threads", "1", "--checkpoint", ck3], np=2, extra_env={"PERMJIT_STOP_AFTER_RANGES": "1"})
+    part = solve(qap + ["--threads", "1", "--checkpoint", ck3], np=2, extra_env={"PERMJIT_STOP_AFTER_RANGES": "1"})
+    qap_opt = solve(qap + ["--threads", "2"])["objective"]
     check("qap 8: from scratch, stopped and resumed: the optimum",
-          solve(qap + ["--threads", "1", "--resume", ck3], np=4)["objective"], solve(qap + ["--threads", "2"])["objective"])
+          solve(qap + ["--threads", "1", "--resume", ck3], np=4)["objective"], qap_opt)
+    # The stopped run's proven bound (docs/reliability.md, "Partial answers"): over the
+    # ranges not finished, between the root's bound and the optimum.
+    check_partial("qap 8 stopped after 1 range on 2 ranks", part, qap_opt)
+
+    # --time-limit over ranks: a tree that takes seconds (ATSP 13 with arcs of 50 to 60,
+    # which the partial-cost bound prunes little) stops, prints one partial result with a
+    # valid bound, and exits 0.
+    big = f"{tmp}/r13.atsp"
+    write_atsp(big, [[0 if i == j else rng.randint(50, 60) for j in range(13)] for i in range(13)])
+    big_opt = solve([f"{PROBLEMS}/atsp.toml", "--instance", big, "--threads", "2"])["objective"]
+    limited = solve([f"{PROBLEMS}/atsp.toml", "--instance", big, "--param", "lb=0", "--threads", "1",
+                     "--time-limit", "0.3"], np=3)
+    check_partial("atsp 13 lb=0 --time-limit 0.3 on 3 ranks", limited, big_opt)
 
     # A list over ranks is refused before any work, at its place, on every rank.
     cmd = mpirun(2) + [PERMJIT, "solve"] + nq + ["--no-symmetry", "--list", "--backend", "cpu", "--quiet"]

@@ -27,7 +27,15 @@ TEST_CASE("every builtin id has one entry, and names are unique within a form", 
         CHECK(b.min_args <= b.max_args);
         break;
       case BuiltinForm::reduce: CHECK(b.fold != nullptr); break;
-      case BuiltinForm::pair_reduce: CHECK_FALSE(b.shape.empty()); break;
+      case BuiltinForm::pair_reduce:
+        CHECK_FALSE(b.shape.empty());
+        // What follows with `then` is a reduction over a cost matrix too.
+        if (b.then != Builtin::none) {
+          CHECK(b.cost_matrix);
+          CHECK(builtin_info(b.then).form == BuiltinForm::pair_reduce);
+          CHECK(builtin_info(b.then).cost_matrix);
+        }
+        break;
       case BuiltinForm::argsort: break;
     }
   }
@@ -36,6 +44,12 @@ TEST_CASE("every builtin id has one entry, and names are unique within a form", 
   CHECK(builtin_named("min", BuiltinForm::call)->id == Builtin::min);
   CHECK(builtin_named("min", BuiltinForm::reduce)->id == Builtin::min_of);
   CHECK(builtin_named("assign", BuiltinForm::call) == nullptr);
+  // The two-set reductions with a syntax beyond the cost: a pair cost (dualassign),
+  // a reduction after `then` (assign ... then arborescence).
+  CHECK(builtin_named("dualassign", BuiltinForm::pair_reduce)->pair_cost);
+  CHECK(builtin_named("dualassign", BuiltinForm::pair_reduce)->node_only);
+  CHECK(builtin_info(Builtin::assign).then == Builtin::arborescence);
+  CHECK(builtin_info(Builtin::arborescence).then == Builtin::none);
 }
 
 TEST_CASE("the functions' values before the search", "[builtins]") {

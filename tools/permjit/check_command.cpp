@@ -22,8 +22,9 @@ int check_command(CheckOptions opts) {
   std::string ok = opts.load.spec_path + ": ok (" + spec.name + ", " + goal_name(spec.goal);
   if (spec.size) ok += ", size " + std::to_string(spec.size);
   ok += ")\n";
+  ok += describe_pattern_databases(spec.path.databases, spec.size);
   if (opts.verify_symmetry) {
-    if (!spec.symmetry)
+    if (!spec.has_symmetry())
       command_line_error("--verify-symmetry", 1,
                          opts.load.ignore_symmetry ? "--verify-symmetry compares with and without [symmetry]: drop "
                                                      "--no-symmetry"

@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "dsl/diagnostics.hpp"
+#include "runtime/core/progress.hpp"
 #include "runtime/solve.hpp"
 #include "tools/permjit/spec_options.hpp"
 
@@ -15,7 +16,8 @@ void add_solve_command(CLI::App& app, SolveCommand& c, bool& json) {
                     "path problems, a file of one instance per line: solve these records in one process with one "
                     "compile (all, 7, 1-100, 3,7,9-12); a line per record, then a summary");
   for (const SolveOption& row : solve_option_table()) c.flags.add(c.cmd, row, c.opts);
-  c.cmd->add_flag("--progress", c.progress, "print progress on stderr even when it is not a terminal");
+  c.cmd->add_flag("--progress", c.progress,
+                  "print progress on stderr even when it is not a terminal (with --json: one JSON object per line)");
   c.cmd->add_flag("--quiet", c.quiet, "print no progress");
   c.cmd->add_flag("--json", json, "print the result as one JSON object");
 }
@@ -33,6 +35,12 @@ void settle_solve_command(SolveCommand& c, bool json) {
     opts.progress = SolveOptions::Progress::off;
   else if (c.progress)
     opts.progress = SolveOptions::Progress::on;
+  // --json --progress: each sample as one JSON line on stderr (stdout holds the result's
+  // one object), for notebooks and dashboards.
+  if (json && c.progress && !c.quiet)
+    opts.on_progress = [skeleton = opts.skeleton](const ProgressSample& s) {
+      std::cerr << format_progress_json(skeleton.empty() ? "search" : skeleton, s) << std::endl;
+    };
 }
 
 int run_solve_command(SolveCommand& c, bool json) {

@@ -1,0 +1,124 @@
+// The additive and Lagrangian bounds of problems/atsp.toml (lb = 5: `assign(... then
+// arborescence)`, lb = 6: `... steps K`, templates/lagrange_bounds.h) through the
+// generated CPU code: every bound holds below sampled nodes (`check --verify-bound`),
+// the optimum equals brute force, the node counts at --ub = the optimum do not depend on
+// the cpu skeleton's threads or split depth (the bound is a function of the node), and
+// the Lagrangian steps prune more than the bounds they start from. A Lagrangian bound
+// written by hand with a broken multiplier update is caught by --verify-bound at a node
+// whose best completion the test computes itself.
+#include <algorithm>
+
+#include "dsl/load_spec.hpp"
+#include "e2e_support.hpp"
+#include "runtime/verify_bound.hpp"
+
+using namespace permjit;
+using namespace permjit::test;
+
+namespace {
+
+ProblemSpec load(const std::string& spec, const std::string& instance, std::vector<std::string> params) {
+  LoadOptions o;
+  o.spec_path = spec;
+  o.instance_path = instance;
+  o.params = std::move(params);
+  return load_spec(o);
+}
+
+VerifyBoundOptions samples(int n) {
+  VerifyBoundOptions o;
+  o.samples = n;
+  o.cache_dir = cache_dir();
+  return o;
+}
+
+SolveResult run_cpu(const std::string& inst, std::vector<std::string> params, int threads,
+                    std::optional<long long> ub = {}, int split_depth = 0) {
+  return run(problem("atsp.toml"), inst, std::move(params), threads, ub, split_depth, "run-time");
+}
+
+}  // namespace
+
+TEST_CASE("atsp lb=5 and lb=6 hold below sampled nodes", "[e2e][lagrange][verify-bound]") {
+  for (unsigned seed : {61u, 62u}) {
+    const std::string atsp =
+        temp_file("lagrange_verify_atsp" + std::to_string(seed) + ".atsp", tsplib_text(random_matrix(10, 1, 60, seed)));
+    for (auto params : {std::vector<std::string>{"lb=5"}, std::vector<std::string>{"lb=6"},
+                        std::vector<std::string>{"lb=6", "steps=40"}}) {
+      INFO("seed " << seed << " " << params.back());
+      BoundReport r = verify_bound(load(problem("atsp.toml"), atsp, params), samples(16));
+      CHECK_FALSE(r.bad);
+      CHECK(r.sampled == 16);
+    }
+  }
+}
+
+TEST_CASE("atsp lb=5 and lb=6: brute-force optima, and counts that do not depend on threads", "[e2e][lagrange]") {
+  for (unsigned seed : {81u, 82u, 83u}) {
+    const Matrix d = random_matrix(8, 1, 60, seed);
+    const std::string inst = temp_file("lagrange_atsp" + std::to_string(seed) + ".atsp", tsplib_text(d));
+    const long long best = brute_force_min(8, true, [&](const std::vector<int>& p) { return tour_cost(d, p); });
+    for (const char* lb : {"lb=5", "lb=6"}) {
+      INFO("seed " << seed << " " << lb);
+      SolveResult r = run_cpu(inst, {lb}, 2);
+      REQUIRE(r.found);
+      CHECK(r.objective == best);
+      SolveResult one = run_cpu(inst, {lb}, 1, best);
+      CHECK_FALSE(one.found);
+      for (auto [threads, split] : {std::pair{2, 0}, std::pair{2, 1}, std::pair{2, 3}}) {
+        INFO(threads << " threads, split depth " << split);
+        SolveResult other = run_cpu(inst, {lb}, threads, best, split);
+        CHECK(other.expanded == one.expanded);
+        CHECK(other.evaluated == one.evaluated);
+      }
+    }
+  }
+}
+
+TEST_CASE("the Lagrangian steps prune more than the assignment and additive bounds", "[e2e][lagrange]") {
+  const Matrix d = random_matrix(10, 1, 60, 84);
+  const std::string inst = temp_file("lagrange_atsp_prune.atsp", tsplib_text(d));
+  const long long tour = brute_force_min(10, true, [&](const std::vector<int>& p) { return tour_cost(d, p); });
+  const uint64_t assignment = run_cpu(inst, {"lb=1"}, 1, tour).evaluated;
+  const uint64_t additive = run_cpu(inst, {"lb=5"}, 1, tour).evaluated;
+  const uint64_t lagrangian = run_cpu(inst, {"lb=6"}, 1, tour).evaluated;
+  CHECK(additive <= assignment);
+  CHECK(lagrangian < additive);
+}
+
+TEST_CASE("a hand-written Lagrangian bound holds, and --verify-bound catches a broken multiplier update",
+          "[e2e][lagrange][verify-bound]") {
+  const std::string spec_path = source_dir() + "/tests/e2e/inputs/atsp_lagrange_by_hand.toml";
+  const Matrix d = random_matrix(8, 1, 60, 86);
+  const std::string inst = temp_file("lagrange_by_hand8.atsp", tsplib_text(d));
+  BoundReport good = verify_bound(load(spec_path, inst, {"broken=0"}), samples(64));
+  CHECK_FALSE(good.bad);
+  CHECK(good.whole_tree);
+  ProblemSpec spec = load(spec_path, inst, {"broken=1"});
+  BoundReport r = verify_bound(spec, samples(64));
+  REQUIRE(r.bad);
+  CHECK(r.stage == 2);
+  CHECK(r.bound > r.best);
+  // The node's best completion, by the test's own brute force over its free cities.
+  std::vector<int> prefix, rest;
+  for (int i = 0; i < r.depth; ++i) prefix.push_back(r.placed[size_t(i)]);
+  for (int c = 0; c < 8; ++c)
+    if (std::find(prefix.begin(), prefix.end(), c) == prefix.end()) rest.push_back(c);
+  std::sort(rest.begin(), rest.end());
+  long long best = LLONG_MAX;
+  do {
+    std::vector<int> tour = prefix;
+    tour.insert(tour.end(), rest.begin(), rest.end());
+    best = std::min(best, tour_cost(d, tour));
+  } while (std::next_permutation(rest.begin(), rest.end()));
+  CHECK(r.best == best);
+  try {
+    invalid_bound_error(spec, r);
+    FAIL("no error");
+  } catch (const UserErrors& e) {
+    REQUIRE(e.diags.all().size() == 1);
+    const Diagnostic& d0 = e.diags.all()[0];
+    CHECK(d0.loc.file->path == spec_path);
+    CHECK_THAT(d0.message, Catch::Contains("not a valid refinement of the bound") && Catch::Contains(std::to_string(r.best)));
+  }
+}

@@ -1,0 +1,105 @@
+// Under test: dsl/symmetry_group.cpp (the eight symmetries of a permutation's matrix,
+// the groups their generators make, how each maps a border) and the reading of
+// [symmetry] generators in dsl/load_symmetry.cpp, with every error at its place.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <numeric>
+#include <set>
+
+#include "dsl/symmetry_group.hpp"
+#include "unit_helpers.hpp"
+
+using namespace permjit;
+using namespace permjit::unit;
+
+TEST_CASE("the generators make the subgroups of the square's symmetries", "[symmetry]") {
+  CHECK(symmetry_closure(std::vector<int>{kReflectValues}) == std::vector<int>{0, kReflectValues});
+  CHECK(symmetry_closure(std::vector<int>{kInvert}).size() == 2);
+  CHECK(symmetry_closure(std::vector<int>{kReflectValues, kReversePositions}).size() == 4);
+  CHECK(symmetry_closure(std::vector<int>{kReflectValues, kInvert}).size() == 8);
+  CHECK(symmetry_closure(std::vector<int>{kReversePositions, kInvert}).size() == 8);
+  CHECK(symmetry_closure(std::vector<int>{kReflectValues, kReversePositions, kInvert}).size() == 8);
+}
+
+TEST_CASE("each element maps a border as border_map says, on every permutation of 5", "[symmetry]") {
+  std::vector<int> p(5);
+  std::iota(p.begin(), p.end(), 0);
+  do {
+    std::set<std::vector<int>> images;
+    for (int code = 0; code < 8; ++code) {
+      const std::vector<int> q = apply_symmetry(code, p);
+      images.insert(q);
+      const BorderMap m = border_map(code);
+      const auto b = permutation_border(p), c = permutation_border(q);
+      for (int j = 0; j < 4; ++j) {
+        const int from = b[static_cast<size_t>(m.source[static_cast<size_t>(j)])];
+        CHECK(c[static_cast<size_t>(j)] == (m.reflected[static_cast<size_t>(j)] ? 4 - from : from));
+      }
+    }
+    // An orbit expanded by border: as many permutations as borders, all different.
+    const auto orbit = border_orbit(symmetry_closure(std::vector<int>{kReflectValues, kInvert}), p);
+    CHECK(orbit.front() == p);
+    CHECK(std::set<std::vector<int>>(orbit.begin(), orbit.end()).size() == orbit.size());
+    CHECK(orbit.size() <= images.size());
+  } while (std::next_permutation(p.begin(), p.end()));
+}
+
+namespace {
+// A count of size n = 6; [symmetry] on line 9, its generators on line 10.
+std::string group_spec(const std::string& symmetry_lines, const std::string& problem_extra = "") {
+  return "[problem]\n"                                             // 1
+         "name = \"t\"\n"                                          // 2
+         "goal = \"count\"\n"                                      // 3
+         "size = \"n\"\n" +                                        // 4
+         problem_extra +                                           // (one line, or none)
+         "[params]\n"                                              // 5
+         "n = { type = \"int\", default = 6, range = [1, 10] }\n"  // 6
+         "[branch]\n"                                              // 7
+         "\n"                                                      // 8
+         "[symmetry]\n" +                                          // 9
+         symmetry_lines;                                           // 10...
+}
+}  // namespace
+
+TEST_CASE("symmetry generators are read into their group", "[load_spec][symmetry]") {
+  TempFile f("gens-ok.toml", group_spec("generators = [\"invert\", \"reflect-values\"]\n"));
+  LoadOptions o;
+  o.spec_path = f.path();
+  ProblemSpec s = load_spec(o);
+  REQUIRE(s.symmetry_group);
+  CHECK(s.symmetry_group->elements.size() == 8);
+  CHECK(s.symmetry_group->generators.size() == 2);
+  o.symmetry_generator = 1;  // reflect-values alone
+  CHECK(load_spec(o).symmetry_group->elements == std::vector<int>{0, kReflectValues});
+  o.ignore_symmetry = true;
+  CHECK(!load_spec(o).symmetry_group);
+}
+
+TEST_CASE("a symmetry generator that does not exist is refused at its name", "[load_spec][symmetry][errors]") {
+  auto d = spec_errors(group_spec("generators = [\"invert\", \"rotate\"]\n"));
+  REQUIRE(d.all().size() == 1);
+  check_at(d.all()[0], 10, 25, "unknown symmetry generator 'rotate'");
+}
+
+TEST_CASE("a symmetry generator named twice is refused at the second", "[load_spec][symmetry][errors]") {
+  auto d = spec_errors(group_spec("generators = [\"invert\", \"invert\"]\n"));
+  REQUIRE(d.all().size() == 1);
+  check_at(d.all()[0], 10, 25, "named twice");
+}
+
+TEST_CASE("symmetry generators and a value map are not both taken", "[load_spec][symmetry][errors]") {
+  auto d = spec_errors(group_spec("generators = [\"invert\"]\nvalue = \"n - 1 - v\"\n"));
+  REQUIRE(d.all().size() == 1);
+  check_at(d.all()[0], 11, 9, "either value");
+}
+
+TEST_CASE("symmetry generators are refused with an empty list and with a fixed prefix",
+          "[load_spec][symmetry][errors]") {
+  auto empty = spec_errors(group_spec("generators = []\n"));
+  REQUIRE(empty.all().size() == 1);
+  check_at(empty.all()[0], 10, 14, "non-empty array");
+  auto prefix = spec_errors(group_spec("generators = [\"invert\"]\n", "fixed_prefix = [0]\n"));
+  REQUIRE(prefix.all().size() == 1);
+  check_at(prefix.all()[0], 5, 16, "need a spec without a fixed prefix");
+}
