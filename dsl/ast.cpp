@@ -52,7 +52,12 @@ std::string to_string(const Expr& e) {
       if (op.pair_cost)
         return e.text + "(" + sa + ", " + sb + ": " + a(body) + ", " + e.var3 + ", " + e.var4 + ": " + a(body + 1) +
                ", " + a(body + 2) + ")";
-      if (op.cost_matrix) return e.text + "(" + sa + ", " + sb + ": " + a(body) + ")";
+      if (op.cost_matrix) {
+        std::string chain;
+        if (e.chained) chain = " then " + std::string(builtin_info(e.then).name);
+        if (e.chained && e.steps_expr) chain += " steps " + to_string(*e.steps_expr);
+        return e.text + "(" + sa + ", " + sb + ": " + a(body) + chain + ")";
+      }
       return e.text + "(" + sa + ": " + a(body) + ", " + sb + ": " + a(body + 1) + ")";
     }
   }

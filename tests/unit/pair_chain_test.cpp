@@ -1,9 +1,11 @@
 // Under test: `assign(i in S, j in T: cost then arborescence [steps K])` in the language
 // (dsl/parser.cpp, dsl/checker.cpp, generator/emit_pair_reduce.cpp, generator/int_width.cpp):
 // its misuse reported at its place, `then` and `steps` still free as names elsewhere,
-// the solver call it lowers to, and the width of the ints it computes with.
+// the solver call it lowers to, how `emit --stage spec` prints it, and the width of the
+// ints it computes with.
 #include <catch2/catch.hpp>
 
+#include "dsl/describe.hpp"
 #include "generator/generate.hpp"
 #include "unit_helpers.hpp"
 
@@ -47,6 +49,19 @@ TEST_CASE("assign then arborescence lowers to assign_then_arborescence with its 
   CHECK(src.find(", 8);") != std::string::npos);  // k * 2 steps, known before the search
   std::string additive = source_with("assign(i in free | bit(last), j in free: w[i][j] then arborescence)", "7");
   CHECK(additive.find(", 0);") != std::string::npos);
+}
+
+// Before: the printer returned at the plain assign() form first, so `emit --stage spec`
+// showed a chained assign() without its `then arborescence steps K`.
+TEST_CASE("emit --stage spec prints assign ... then arborescence with its steps", "[assign][lagrange]") {
+  TempFile f("spec.toml", bounded("assign(i in free, j in free: w[i][j] then arborescence steps k * 2)"));
+  LoadOptions o;
+  o.spec_path = f.path();
+  const std::string text = describe_spec(load_ok(o));
+  CHECK(text.find("assign(i in free, j in free: w[i][j] then arborescence steps (k * 2))") != std::string::npos);
+  TempFile g("spec.toml", bounded("assign(i in free, j in free: w[i][j] then arborescence)"));
+  o.spec_path = g.path();
+  CHECK(describe_spec(load_ok(o)).find("w[i][j] then arborescence)") != std::string::npos);
 }
 
 TEST_CASE("misused assign ... then is an error at its place", "[assign][lagrange][errors]") {
