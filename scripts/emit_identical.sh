@@ -27,6 +27,7 @@ if [[ -z "$base" ]]; then
   rev="${1:?usage: emit_identical.sh BASE_REV (or PERMJIT_BASE=permjit-binary)}"
   echo "building $rev's permjit in $work/base (the CLI only)"
   mkdir -p "$work/base"
+  ln -s "$(cd "$inst/.." && pwd)" "$work/shared"  # the tests' configure looks for ../shared/instances
   git archive "$rev" | tar -x -C "$work/base"
   PERMJIT_BUILD_DIR="$work/base/build" bash "$work/base/scripts/build.sh" permjit >"$work/base-build.log" 2>&1 ||
     { tail -20 "$work/base-build.log"; exit 2; }
