@@ -170,6 +170,63 @@ struct DonationQueue {
   unsigned stamp = 0;
 };
 
+// What one solve() keeps from iteration to iteration: the device buffers, sized for
+// every root and a split's pieces, what the host knows of each root's work, and, when
+// donating, the roots themselves as the items.
+struct IdaSolveState {
+  IdaSolveState(const PjIdaRoots& roots, bool donating_, bool dynamic_, unsigned workers, int threads)
+      : rt(roots),
+        donating(donating_),
+        count(roots.count),
+        begin_buf((workers + 1) * sizeof(unsigned)),
+        counts_buf(sizeof(PjIdaDeviceCounts)),
+        worker_work_buf(workers * sizeof(unsigned long long)),
+        per_worker(workers),
+        dynamic(dynamic_),
+        expected(count, 1.0),
+        skew(count, 1.0),
+        largest(count, 0.0),
+        pieces(count, 0.0),
+        split_threads(threads) {
+    // Room for every root and a split's pieces: reallocating device memory (cuMemFree
+    // waits for the device) between iterations cost milliseconds each time.
+    const size_t room = count + 32ull * workers;
+    nodes.reserve(room * rt.node_bytes);
+    gs.reserve(room * sizeof(int));
+    lasts.reserve(room * sizeof(int));
+    order_buf.reserve(room * sizeof(unsigned));
+    work_buf.reserve(room * sizeof(unsigned long long));
+  }
+  const PjIdaRoots& rt;
+  const bool donating;
+  const size_t count;
+  GrowingBuffer nodes, gs, lasts, order_buf, work_buf;
+  cuda::Buffer begin_buf, counts_buf;
+  cuda::Buffer worker_work_buf;
+  std::vector<unsigned long long> per_worker;
+  const bool dynamic;
+  std::vector<double> expected;  // per root: its work in the last iteration that reached it
+  std::vector<double> skew, largest, pieces;  // its pieces' largest / mean
+  std::vector<unsigned long long> work;
+  const int split_threads;
+  IdaItems root_items;
+};
+
+// One iteration at a limit: the upper tree's search, then the items below the live roots.
+struct IdaIteration {
+  clock_type::time_point ti = clock_type::now();
+  long long upper_goal = -1;
+  PjIdaCounts upper{};
+  std::vector<unsigned> live;
+  double live_work = 0;
+  PjIdaDeviceCounts dev{};
+  unsigned long long max_work = 0;
+  double mean_work = 0;
+  IdaItems split_items;
+  // The items searched below the roots: the roots themselves when donating, else the split's.
+  const IdaItems& items(const IdaSolveState& s) const { return s.donating ? s.root_items : split_items; }
+};
+
 // The device, its context and both modules live as long as the object; each solve()
 // builds its start's upper tree and buffers and runs the iterations.
 class GpuIdaSolver : public PathSolver {
@@ -214,6 +271,16 @@ class GpuIdaSolver : public PathSolver {
   void solve(const StartValues& start, SolveResult& r) override;
 
  private:
+  // solve()'s steps (below the class).
+  void describe_roots(const PjIdaRoots& rt, unsigned long long want, unsigned long long roots_per_worker,
+                      SolveResult& r) const;
+  void upload_roots(IdaSolveState& s);
+  void iterate(IdaModule::Roots& roots, IdaSolveState& s, clock_type::time_point t1, SolveResult& r);
+  void search_below(IdaSolveState& s, IdaIteration& iter, int limit, cuda::EventTimer& timer, SolveResult& r);
+  void launch(IdaSolveState& s, unsigned n_items, int limit, cuda::EventTimer& timer, SolveResult& r);
+  void learn_work(IdaSolveState& s, IdaIteration& iter, size_t n, int limit, SolveResult& r);
+  std::vector<int> goal_path(const IdaModule::Roots& roots, const IdaSolveState& s, const IdaIteration& iter, int limit);
+
   // The pattern databases into global memory, their addresses into the module's
   // pj_pdb_tables (the upper tree, on the host, reads tables_ itself).
   void upload_tables(SkeletonRun& run) {
@@ -268,13 +335,6 @@ class GpuIdaSolver : public PathSolver {
 };
 
 void GpuIdaSolver::solve(const StartValues& start, SolveResult& r) {
-  const SolveOptions& opts = opts_;
-  const bool warp_per_root = warp_per_root_;
-  const std::string& name = name_;
-  const unsigned workers = workers_;
-  const WarpStack& stack = stack_;
-  CUfunction kernel = kernel_;
-  IdaModule& ida = ida_;
   auto t1 = clock_type::now();
   r.device = device_;
   r.iterations.clear();
@@ -282,12 +342,26 @@ void GpuIdaSolver::solve(const StartValues& start, SolveResult& r) {
   // instead of 1.06 s: the split's pieces of a few large roots balance less well than
   // many roots). Donating, 1 per worker: the warps divide the large ones, and each root
   // costs host time every iteration (Korf's 100: 4.4 s with 1, 5.0 s with 4).
-  const bool donating = warp_per_root && balance_ == Balance::donate;
+  const bool donating = warp_per_root_ && balance_ == Balance::donate;
   const unsigned long long roots_per_worker = donating ? 1 : 8;
-  unsigned long long want = opts.roots > 0 ? opts.roots : roots_per_worker * workers;
+  unsigned long long want = opts_.roots > 0 ? opts_.roots : roots_per_worker * workers_;
   IdaStart from(start);
-  IdaModule::Roots roots(ida, from, want);
+  IdaModule::Roots roots(ida_, from, want);
   const PjIdaRoots& rt = roots.get();
+  describe_roots(rt, want, roots_per_worker, r);
+  IdaSolveState s(rt, donating, balance_ != Balance::static_lists, workers_, host_threads(opts_));
+  if (donating) upload_roots(s);
+  r.t_prepare = since(t1);
+  r.t_host += r.t_prepare;
+  iterate(roots, s, t1, r);
+}
+
+// The roots and the stacks, as the result reports them.
+void GpuIdaSolver::describe_roots(const PjIdaRoots& rt, unsigned long long want, unsigned long long roots_per_worker,
+                                  SolveResult& r) const {
+  const SolveOptions& opts = opts_;
+  const bool warp_per_root = warp_per_root_;
+  const WarpStack& stack = stack_;
   r.frontier_depth = rt.depth;
   r.frontier_nodes = rt.count;
   r.start_h = rt.start_h;
@@ -299,44 +373,29 @@ void GpuIdaSolver::solve(const StartValues& start, SolveResult& r) {
   if (warp_per_root)
     r.memory_plan = "a stack of " + std::to_string(stack.entries) + " entries (" + std::to_string(stack.bytes) +
                     " bytes) per warp in shared memory, " + std::to_string(stack.blocks_per_sm) + " warps per SM";
+}
 
-  const size_t count = rt.count;
-  const int moves = moves_;
-  GrowingBuffer nodes, gs, lasts, order_buf, work_buf;
-  cuda::Buffer begin_buf((workers + 1) * sizeof(unsigned)), counts_buf(sizeof(PjIdaDeviceCounts));
-  cuda::Buffer worker_work_buf(workers * sizeof(unsigned long long));
-  std::vector<unsigned long long> per_worker(workers);
-  // Room for every root and a split's pieces: reallocating device memory (cuMemFree
-  // waits for the device) between iterations cost milliseconds each time.
-  const size_t room = count + 32ull * workers;
-  nodes.reserve(room * rt.node_bytes);
-  gs.reserve(room * sizeof(int));
-  lasts.reserve(room * sizeof(int));
-  order_buf.reserve(room * sizeof(unsigned));
-  work_buf.reserve(room * sizeof(unsigned long long));
-  const bool dynamic = balance_ != Balance::static_lists;
-  std::vector<double> expected(count, 1.0);  // per root: its work in the last iteration that reached it
-  std::vector<double> skew(count, 1.0), largest(count, 0.0), pieces(count, 0.0);  // its pieces' largest / mean
-  std::vector<unsigned long long> work;
-  const int capacity = stack.entries;
-  const int split_threads = host_threads(opts);
+// Donating, the items are the roots themselves, uploaded once: the warps divide large
+// roots, and the host only orders the live ones by their last work each iteration.
+void GpuIdaSolver::upload_roots(IdaSolveState& s) {
+  const PjIdaRoots& rt = s.rt;
+  const size_t count = s.count;
+  std::vector<unsigned> every(count);
+  std::iota(every.begin(), every.end(), 0u);
+  s.root_items = split_roots(ida_, rt, moves_, every, s.expected, s.skew, HUGE_VAL, 0, rt.start_h, 1);
+  s.nodes.upload(s.root_items.nodes.data(), s.root_items.nodes.size());
+  s.gs.upload(s.root_items.g.data(), count * sizeof(int));
+  s.lasts.upload(s.root_items.last.data(), count * sizeof(int));
+}
 
-  // Donating, the items are the roots themselves, uploaded once: the warps divide large
-  // roots, and the host only orders the live ones by their last work each iteration.
-  IdaItems root_items;
-  if (donating) {
-    std::vector<unsigned> every(count);
-    std::iota(every.begin(), every.end(), 0u);
-    root_items = split_roots(ida, rt, moves, every, expected, skew, HUGE_VAL, 0, rt.start_h, 1);
-    nodes.upload(root_items.nodes.data(), root_items.nodes.size());
-    gs.upload(root_items.g.data(), count * sizeof(int));
-    lasts.upload(root_items.last.data(), count * sizeof(int));
-  }
-  r.t_prepare = since(t1);
-  r.t_host += r.t_prepare;
-
+// The iterations, each at the smallest f above the last's limit, until a goal is met,
+// nothing is left, or --time-limit or a signal stops the search between two of them.
+void GpuIdaSolver::iterate(IdaModule::Roots& roots, IdaSolveState& s, clock_type::time_point t1, SolveResult& r) {
+  const SolveOptions& opts = opts_;
+  const std::string& name = name_;
+  IdaModule& ida = ida_;
   cuda::EventTimer timer;
-  int limit = rt.start_h;
+  int limit = s.rt.start_h;
   std::vector<unsigned char> alive;
   // --time-limit and SIGINT/SIGTERM are checked between iterations (a kernel is not
   // stopped inside one): a stop then proves that no path costs less than `limit`.
@@ -350,146 +409,33 @@ void GpuIdaSolver::solve(const StartValues& start, SolveResult& r) {
       r.t_search = since(t1);
       return;
     }
-    auto ti = clock_type::now();
-    long long upper_goal = -1;
-    PjIdaCounts upper = roots.upper(limit, alive, upper_goal);
-    r.t_upper += since(ti);
-    std::vector<unsigned> live;
-    double live_work = 0;
-    for (size_t i = 0; i < count; ++i)
+    IdaIteration iter;
+    iter.upper = roots.upper(limit, alive, iter.upper_goal);
+    r.t_upper += since(iter.ti);
+    for (size_t i = 0; i < s.count; ++i)
       if (alive[i]) {
-        live.push_back(static_cast<unsigned>(i));
-        live_work += expected[i];
+        iter.live.push_back(static_cast<unsigned>(i));
+        iter.live_work += s.expected[i];
       }
-    PjIdaDeviceCounts dev{};
-    dev.solved_root = ~0ull;
-    dev.next_limit = INT_MAX;
-    dev.active = donating ? static_cast<int>(workers) : 0;  // every block holds work until its items are done
-    unsigned long long max_work = 0;
-    double mean_work = 0;
-    IdaItems split_items;
-    split_items.split.next_limit = INT_MAX;
-    const IdaItems& items = donating ? root_items : split_items;
-    if (!live.empty() && (opts.all_solutions || upper_goal < 0)) {
-      // Roots expected to take more than a sixteenth of a worker's share are split (a
-      // piece's real work varies a lot around its expected share: small pieces let the
-      // dynamic balancing even it out). Iterations that are small anyway are not split:
-      // the host's split would take longer than the imbalance it saves.
-      if (!donating) {
-        const double share = live_work < kSplitFrom ? HUGE_VAL : live_work / (16.0 * workers);
-        auto ts = clock_type::now();
-        split_items = split_roots(ida, rt, moves, live, expected, skew, share, kPiecesPerWorker * workers, limit,
-                                  split_threads);
-        r.t_split += since(ts);
-      }
-      int min_g = INT_MAX;
-      for (int gi : items.g) min_g = std::min(min_g, gi);
-      if (!warp_per_root && !items.g.empty() && limit - min_g > kMaxLevels)
-        throw std::runtime_error("ida-thread: the limit " + std::to_string(limit) + " reaches deeper than " +
-                                 std::to_string(kMaxLevels) + " levels below a root; use the ida skeleton");
-      const size_t n = items.size();
-      // Static: each worker's list, largest expected first onto the least loaded (LPT).
-      // Dynamic: one list, largest expected first, taken from a counter by free workers.
-      // Donating: the live roots, largest expected first.
-      Assignment a = donating  ? live_first(live, expected)
-                     : dynamic ? largest_first(items.expected)
-                               : balance(items.expected, workers);
-      if (!donating) {
-        nodes.upload(items.nodes.data(), items.nodes.size());
-        gs.upload(items.g.data(), n * sizeof(int));
-        lasts.upload(items.last.data(), n * sizeof(int));
-      }
-      order_buf.upload(a.order.data(), a.order.size() * sizeof(unsigned));
-      if (!dynamic) begin_buf.upload(a.begin.data(), a.begin.size() * sizeof(unsigned));
-      work_buf.reserve(n * sizeof(unsigned long long));
-      cuda::check(cuda::api().MemsetD8(work_buf.ptr(), 0, n * sizeof(unsigned long long)),
-                  "cuMemsetD8(the ida work per item)");  // the kernels add to it
-      counts_buf.upload(&dev, sizeof dev);
-      r.t_host += since(ti);
-      CUdeviceptr np = nodes.ptr(), gp = gs.ptr(), lp = lasts.ptr(), op = order_buf.ptr(),
-                  bp = dynamic ? 0 : begin_buf.ptr(), wp = work_buf.ptr(), ww = worker_work_buf.ptr(),
-                  cp = counts_buf.ptr();
-      int all_flag = opts.all_solutions ? 1 : 0, cap = capacity;
-      unsigned n_workers = workers, n_items = static_cast<unsigned>(a.order.size());
-      CUdeviceptr qp = donating ? queue_.slots->ptr() : 0, rp = donating ? queue_.ready->ptr() : 0;
-      unsigned q_cap = donating ? kQueueSlots : 0, stamp = donating ? ++queue_.stamp : 0;
-      unsigned donate_after = opts.donate_after.value_or(kDonateAfter);
-      timer.start();
-      if (warp_per_root) {
-        void* args[] = {&np,    &gp, &lp, &op,           &bp, &n_items, &limit, &all_flag, &cap,
-                        &qp,    &rp, &q_cap, &stamp, &donate_after, &wp,  &ww,     &cp};
-        cuda::check(cuda::api().LaunchKernel(kernel, workers, 1, 1, 32, 1, 1, stack.bytes, nullptr, args, nullptr),
-                    "launching the ida kernel pj_ida_warp");
-      } else {
-        void* args[] = {&np, &gp, &lp, &op, &bp, &n_items, &n_workers, &limit, &all_flag, &wp, &ww, &cp};
-        cuda::check(cuda::api().LaunchKernel(kernel, (workers + 127) / 128, 1, 1, 128, 1, 1, 0, nullptr, args, nullptr),
-                    "launching the ida-thread kernel pj_ida_thread");
-      }
-      try {
-        r.t_kernels += timer.stop_seconds();
-      } catch (const cuda::Error& e) {
-        throw cuda::Error(std::string("the ") + name + " kernel " + kernel_name_ + " failed: " + e.what());
-      }
-      auto tt = clock_type::now();
-      counts_buf.download(&dev, sizeof dev);
-      work.resize(n);
-      work_buf.download(work.data(), n * sizeof(unsigned long long));
-      worker_work_buf.download(per_worker.data(), workers * sizeof(unsigned long long));
-      r.t_transfers += since(tt);
-      PJ_INTERNAL_ASSERT(!dev.overflow, "a " + name + " stack overflowed at limit " + std::to_string(limit));
-      // Load balance: the work of each worker, and what the next iteration expects per root.
-      max_work = *std::max_element(per_worker.begin(), per_worker.end());
-      mean_work = static_cast<double>(std::accumulate(per_worker.begin(), per_worker.end(), 0ull)) / workers;
-      // A root's pieces of very different sizes are cut finer next time: by their
-      // largest over their mean (1 for a root searched whole).
-      for (unsigned root : live) {
-        expected[root] = static_cast<double>(items.split_expanded[root]);
-        largest[root] = 0;
-        pieces[root] = 0;
-      }
-      for (size_t i = 0; i < n; ++i) {
-        const unsigned root = items.root[i];
-        expected[root] += static_cast<double>(work[i]);
-        largest[root] = std::max(largest[root], static_cast<double>(work[i]));
-        ++pieces[root];
-      }
-      for (unsigned root : live) {
-        expected[root] = std::max(1.0, expected[root]);
-        skew[root] = pieces[root] > 1 ? std::clamp(largest[root] * pieces[root] / expected[root], 1.0, 8.0) : 1.0;
-      }
-    }
-    const PjIdaCounts& sp = items.split;
-    PjIdaCounts below{dev.expanded + sp.expanded, dev.evaluated + sp.evaluated, dev.solutions + sp.solutions,
-                      std::min(dev.next_limit, sp.next_limit)};
-    add_iteration(r, limit, upper, below, max_work, mean_work, since(ti));
-    r.iterations.back().donated = dev.donated;
-    if (upper.solutions + below.solutions > 0) {
-      // One optimal path: to a goal above the roots; else below the item the kernel
-      // reports (the smallest with a goal: a search of that piece, not of its whole
-      // root); else below the root whose split met a goal.
+    iter.dev.solved_root = ~0ull;
+    iter.dev.next_limit = INT_MAX;
+    iter.dev.active = s.donating ? static_cast<int>(workers_) : 0;  // every block holds work until its items are done
+    iter.split_items.split.next_limit = INT_MAX;
+    if (!iter.live.empty() && (opts.all_solutions || iter.upper_goal < 0)) search_below(s, iter, limit, timer, r);
+    const PjIdaCounts& sp = iter.items(s).split;
+    PjIdaCounts below{iter.dev.expanded + sp.expanded, iter.dev.evaluated + sp.evaluated,
+                      iter.dev.solutions + sp.solutions, std::min(iter.dev.next_limit, sp.next_limit)};
+    add_iteration(r, limit, iter.upper, below, iter.max_work, iter.mean_work, since(iter.ti));
+    r.iterations.back().donated = iter.dev.donated;
+    if (iter.upper.solutions + below.solutions > 0) {
       auto tp = clock_type::now();
-      std::vector<int> path_moves;
-      if (upper_goal >= 0) {
-        path_moves = roots.path(-1, upper_goal, limit);
-      } else if (donated(dev.solved_root)) {
-        auto read_slot = [&](unsigned slot, unsigned char* out) {
-          queue_.slots->download(out, static_cast<size_t>(layout_.bytes), static_cast<size_t>(slot) * layout_.bytes);
-        };
-        const Retraced d = retrace_donation(ida, items, layout_, read_slot, dev.solved_root, limit);
-        path_moves = roots.path_via(items.root.at(d.item), d.via, d.node.data(), d.g, d.last, limit);
-      } else if (dev.solved_root != ~0ull) {
-        const size_t k = static_cast<size_t>(dev.solved_root);
-        path_moves = roots.path_via(items.root.at(k), items.moves_to(k), items.nodes.data() + k * items.node_bytes,
-                                    items.g[k], items.last[k], limit);
-      } else {
-        path_moves = roots.path(items.goal_root, -1, limit);
-      }
+      std::vector<int> path_moves = goal_path(roots, s, iter, limit);
       r.t_host += since(tp);
       finish_path(r, true, limit, path_moves, [&](int m) { return ida.move_name(m); });
       r.t_search = since(t1);
       return;
     }
-    int next = std::min(upper.next_limit, below.next_limit);
+    int next = std::min(iter.upper.next_limit, below.next_limit);
     if (next == INT_MAX) break;
     limit = next;
   }
@@ -497,6 +443,143 @@ void GpuIdaSolver::solve(const StartValues& start, SolveResult& r) {
     throw std::runtime_error(std::string(name) + ": no goal after " + std::to_string(PJ_IDA_MAX_ITERATIONS) + " iterations");
   finish_path(r, false, 0, {}, [&](int m) { return ida.move_name(m); });
   r.t_search = since(t1);
+}
+
+// Below the live roots at `limit`: the items (split roots, or the roots when donating),
+// their order onto the workers, one kernel, and what each item's work teaches the next
+// iteration.
+void GpuIdaSolver::search_below(IdaSolveState& s, IdaIteration& iter, int limit, cuda::EventTimer& timer,
+                                SolveResult& r) {
+  const bool warp_per_root = warp_per_root_;
+  const unsigned workers = workers_;
+  const bool donating = s.donating, dynamic = s.dynamic;
+  // Roots expected to take more than a sixteenth of a worker's share are split (a
+  // piece's real work varies a lot around its expected share: small pieces let the
+  // dynamic balancing even it out). Iterations that are small anyway are not split:
+  // the host's split would take longer than the imbalance it saves.
+  if (!donating) {
+    const double share = iter.live_work < kSplitFrom ? HUGE_VAL : iter.live_work / (16.0 * workers);
+    auto ts = clock_type::now();
+    iter.split_items = split_roots(ida_, s.rt, moves_, iter.live, s.expected, s.skew, share, kPiecesPerWorker * workers,
+                                   limit, s.split_threads);
+    r.t_split += since(ts);
+  }
+  const IdaItems& items = iter.items(s);
+  int min_g = INT_MAX;
+  for (int gi : items.g) min_g = std::min(min_g, gi);
+  if (!warp_per_root && !items.g.empty() && limit - min_g > kMaxLevels)
+    throw std::runtime_error("ida-thread: the limit " + std::to_string(limit) + " reaches deeper than " +
+                             std::to_string(kMaxLevels) + " levels below a root; use the ida skeleton");
+  const size_t n = items.size();
+  // Static: each worker's list, largest expected first onto the least loaded (LPT).
+  // Dynamic: one list, largest expected first, taken from a counter by free workers.
+  // Donating: the live roots, largest expected first.
+  Assignment a = donating  ? live_first(iter.live, s.expected)
+                 : dynamic ? largest_first(items.expected)
+                           : balance(items.expected, workers);
+  if (!donating) {
+    s.nodes.upload(items.nodes.data(), items.nodes.size());
+    s.gs.upload(items.g.data(), n * sizeof(int));
+    s.lasts.upload(items.last.data(), n * sizeof(int));
+  }
+  s.order_buf.upload(a.order.data(), a.order.size() * sizeof(unsigned));
+  if (!dynamic) s.begin_buf.upload(a.begin.data(), a.begin.size() * sizeof(unsigned));
+  s.work_buf.reserve(n * sizeof(unsigned long long));
+  cuda::check(cuda::api().MemsetD8(s.work_buf.ptr(), 0, n * sizeof(unsigned long long)),
+              "cuMemsetD8(the ida work per item)");  // the kernels add to it
+  s.counts_buf.upload(&iter.dev, sizeof iter.dev);
+  r.t_host += since(iter.ti);
+  launch(s, static_cast<unsigned>(a.order.size()), limit, timer, r);
+  learn_work(s, iter, n, limit, r);
+}
+
+// The iteration's one kernel over the `n_items` items in order_buf.
+void GpuIdaSolver::launch(IdaSolveState& s, unsigned n_items, int limit, cuda::EventTimer& timer, SolveResult& r) {
+  const SolveOptions& opts = opts_;
+  const unsigned workers = workers_;
+  const bool donating = s.donating, dynamic = s.dynamic;
+  CUfunction kernel = kernel_;
+  CUdeviceptr np = s.nodes.ptr(), gp = s.gs.ptr(), lp = s.lasts.ptr(), op = s.order_buf.ptr(),
+              bp = dynamic ? 0 : s.begin_buf.ptr(), wp = s.work_buf.ptr(), ww = s.worker_work_buf.ptr(),
+              cp = s.counts_buf.ptr();
+  int all_flag = opts.all_solutions ? 1 : 0, cap = stack_.entries;
+  unsigned n_workers = workers;
+  CUdeviceptr qp = donating ? queue_.slots->ptr() : 0, rp = donating ? queue_.ready->ptr() : 0;
+  unsigned q_cap = donating ? kQueueSlots : 0, stamp = donating ? ++queue_.stamp : 0;
+  unsigned donate_after = opts.donate_after.value_or(kDonateAfter);
+  timer.start();
+  if (warp_per_root_) {
+    void* args[] = {&np,    &gp, &lp, &op,           &bp, &n_items, &limit, &all_flag, &cap,
+                    &qp,    &rp, &q_cap, &stamp, &donate_after, &wp,  &ww,     &cp};
+    cuda::check(cuda::api().LaunchKernel(kernel, workers, 1, 1, 32, 1, 1, stack_.bytes, nullptr, args, nullptr),
+                "launching the ida kernel pj_ida_warp");
+  } else {
+    void* args[] = {&np, &gp, &lp, &op, &bp, &n_items, &n_workers, &limit, &all_flag, &wp, &ww, &cp};
+    cuda::check(cuda::api().LaunchKernel(kernel, (workers + 127) / 128, 1, 1, 128, 1, 1, 0, nullptr, args, nullptr),
+                "launching the ida-thread kernel pj_ida_thread");
+  }
+  try {
+    r.t_kernels += timer.stop_seconds();
+  } catch (const cuda::Error& e) {
+    throw cuda::Error(std::string("the ") + name_ + " kernel " + kernel_name_ + " failed: " + e.what());
+  }
+}
+
+// The kernel's counts and each item's and worker's work, read back: the load balance,
+// and what the next iteration expects of each live root.
+void GpuIdaSolver::learn_work(IdaSolveState& s, IdaIteration& iter, size_t n, int limit, SolveResult& r) {
+  const unsigned workers = workers_;
+  const IdaItems& items = iter.items(s);
+  auto tt = clock_type::now();
+  s.counts_buf.download(&iter.dev, sizeof iter.dev);
+  s.work.resize(n);
+  s.work_buf.download(s.work.data(), n * sizeof(unsigned long long));
+  s.worker_work_buf.download(s.per_worker.data(), workers * sizeof(unsigned long long));
+  r.t_transfers += since(tt);
+  PJ_INTERNAL_ASSERT(!iter.dev.overflow, "a " + name_ + " stack overflowed at limit " + std::to_string(limit));
+  // Load balance: the work of each worker, and what the next iteration expects per root.
+  iter.max_work = *std::max_element(s.per_worker.begin(), s.per_worker.end());
+  iter.mean_work = static_cast<double>(std::accumulate(s.per_worker.begin(), s.per_worker.end(), 0ull)) / workers;
+  // A root's pieces of very different sizes are cut finer next time: by their
+  // largest over their mean (1 for a root searched whole).
+  for (unsigned root : iter.live) {
+    s.expected[root] = static_cast<double>(items.split_expanded[root]);
+    s.largest[root] = 0;
+    s.pieces[root] = 0;
+  }
+  for (size_t i = 0; i < n; ++i) {
+    const unsigned root = items.root[i];
+    s.expected[root] += static_cast<double>(s.work[i]);
+    s.largest[root] = std::max(s.largest[root], static_cast<double>(s.work[i]));
+    ++s.pieces[root];
+  }
+  for (unsigned root : iter.live) {
+    s.expected[root] = std::max(1.0, s.expected[root]);
+    s.skew[root] = s.pieces[root] > 1 ? std::clamp(s.largest[root] * s.pieces[root] / s.expected[root], 1.0, 8.0) : 1.0;
+  }
+}
+
+// One optimal path: to a goal above the roots; else below the item the kernel reports
+// (the smallest with a goal: a search of that piece, not of its whole root); else below
+// the root whose split met a goal.
+std::vector<int> GpuIdaSolver::goal_path(const IdaModule::Roots& roots, const IdaSolveState& s,
+                                         const IdaIteration& iter, int limit) {
+  const IdaItems& items = iter.items(s);
+  const PjIdaDeviceCounts& dev = iter.dev;
+  if (iter.upper_goal >= 0) return roots.path(-1, iter.upper_goal, limit);
+  if (donated(dev.solved_root)) {
+    auto read_slot = [&](unsigned slot, unsigned char* out) {
+      queue_.slots->download(out, static_cast<size_t>(layout_.bytes), static_cast<size_t>(slot) * layout_.bytes);
+    };
+    const Retraced d = retrace_donation(ida_, items, layout_, read_slot, dev.solved_root, limit);
+    return roots.path_via(items.root.at(d.item), d.via, d.node.data(), d.g, d.last, limit);
+  }
+  if (dev.solved_root != ~0ull) {
+    const size_t k = static_cast<size_t>(dev.solved_root);
+    return roots.path_via(items.root.at(k), items.moves_to(k), items.nodes.data() + k * items.node_bytes, items.g[k],
+                          items.last[k], limit);
+  }
+  return roots.path(items.goal_root, -1, limit);
 }
 }  // namespace
 

@@ -160,326 +160,421 @@ void run_ivm_skeleton(SkeletonRun& run) {
   run_ivm(run, one_process);
 }
 
-void run_ivm(SkeletonRun& run, IvmRanks& ranks) {
-  const bool coordinator = ranks.rank() == 0;  // supervises, reads and writes checkpoints, reports
-  const SolveOptions& opts = run.opts;
-  SolveResult& r = run.result;
-  const ProblemSpec& spec = run.spec;
-  const bool optimise = optimises(spec.goal);
-  const int L = ivm_levels(spec);
-  auto t0 = clock_type::now();
+namespace {
+// One run of the ivm skeleton in this process (rank): run_ivm()'s steps, each a member
+// function, in the order run_ivm() calls them. What one step leaves for the next is a
+// member, with the name it had as a local of the single function this was; members are
+// declared in the order the steps make them, so they are destroyed as those locals were
+// (the worker threads before the exchange they use, the devices' buffers before their
+// contexts).
+struct IvmRun {
+  IvmRun(SkeletonRun& sr, IvmRanks& rk) : run(sr), ranks(rk), opts(sr.opts), r(sr.result), spec(sr.spec) {}
 
   // A checkpoint to resume from is read and checked before any compile: the run's
   // identity, with the options left unset taken from it.
-  IvmRunIdentity id{kPermjitVersion, spec.name, opts.load.spec_path, spec.instance_path,
-                    source_identity(run.source.text + generate_ivm_layout(spec).text) + data_identity(run.source.data), L,
-                    0, 0,
-                    goal_name(spec.goal), ub_text(opts)};
-  IvmCheckpoint saved;
-  if (!opts.resume.empty() && coordinator) saved = checked_resume(opts, id);
+  void read_resume() {
+    id = IvmRunIdentity{kPermjitVersion, spec.name, opts.load.spec_path, spec.instance_path,
+                        source_identity(run.source.text + generate_ivm_layout(spec).text) + data_identity(run.source.data), L,
+                        0, 0,
+                        goal_name(spec.goal), ub_text(opts)};
+    if (!opts.resume.empty() && coordinator) saved = checked_resume(opts, id);
+  }
 
   // The GPUs: the first, or those --gpus names; each has its context, made current on
   // the thread that runs it.
   // Over MPI a rank runs one GPU, and the run's workers are its ranks.
-  cuda::Device dev = open_device(r.skeleton, r);
-  // (--gpus under mpirun was refused with the options.)
-  const std::vector<int> ordinals = ranks.size() > 1 ? std::vector<int>{ranks.local_gpu(cuda::device_count(nullptr))}
-                                                     : parse_gpu_list(opts.gpus, cuda::device_count(nullptr));
-  const int G = static_cast<int>(ordinals.size());        // this process's GPUs
-  const int workers = ranks.size() > 1 ? ranks.size() : G;  // the run's
-  const int first_worker = ranks.size() > 1 ? ranks.rank() : 0;
-  if (workers > 1 && run.decision.records())
-    command_line_error(ranks.size() > 1 ? "mpirun" : "--gpus " + opts.gpus, 1,
-                       "the ivm skeleton lists, finds and stops at a target on one GPU; on several it proves and counts",
-                       ranks.size() > 1 ? "run it in one process" : "leave out --gpus");
-  std::vector<cuda::Device> devices;
-  for (int o : ordinals) devices.push_back(cuda::describe_device(o));
-  for (const cuda::Device& d : devices)
-    if (d.arch() != devices[0].arch() || d.sm_count != devices[0].sm_count)
-      command_line_error("--gpus " + opts.gpus, 8,
-                         "the GPUs differ (" + devices[0].name + ", " + d.name + "); the ivm skeleton runs on GPUs of one kind",
-                         "name GPUs of one kind, e.g. --gpus 0,1");
-  dev = devices[0];
-  if (workers > 1) r.device = std::to_string(workers) + " x " + r.device;
-  std::vector<std::unique_ptr<cuda::Context>> contexts;
-  for (int w = G - 1; w >= 0; --w) contexts.insert(contexts.begin(), std::make_unique<cuda::Context>(devices[static_cast<size_t>(w)]));
-  // GPU 0's context is current here: the probe module below is its worker's.
+  void open_gpus() {
+    dev = open_device(r.skeleton, r);
+    // (--gpus under mpirun was refused with the options.)
+    ordinals = ranks.size() > 1 ? std::vector<int>{ranks.local_gpu(cuda::device_count(nullptr))}
+                                : parse_gpu_list(opts.gpus, cuda::device_count(nullptr));
+    G = static_cast<int>(ordinals.size());        // this process's GPUs
+    workers = ranks.size() > 1 ? ranks.size() : G;  // the run's
+    first_worker = ranks.size() > 1 ? ranks.rank() : 0;
+    if (workers > 1 && run.decision.records())
+      command_line_error(ranks.size() > 1 ? "mpirun" : "--gpus " + opts.gpus, 1,
+                         "the ivm skeleton lists, finds and stops at a target on one GPU; on several it proves and counts",
+                         ranks.size() > 1 ? "run it in one process" : "leave out --gpus");
+    for (int o : ordinals) devices.push_back(cuda::describe_device(o));
+    for (const cuda::Device& d : devices)
+      if (d.arch() != devices[0].arch() || d.sm_count != devices[0].sm_count)
+        command_line_error("--gpus " + opts.gpus, 8,
+                           "the GPUs differ (" + devices[0].name + ", " + d.name + "); the ivm skeleton runs on GPUs of one kind",
+                           "name GPUs of one kind, e.g. --gpus 0,1");
+    dev = devices[0];
+    if (workers > 1) r.device = std::to_string(workers) + " x " + r.device;
+    for (int w = G - 1; w >= 0; --w) contexts.insert(contexts.begin(), std::make_unique<cuda::Context>(devices[static_cast<size_t>(w)]));
+    // GPU 0's context is current here: the probe module below is its worker's.
+  }
 
   // Compile. Rows in shared memory are a measured alternative (docs/skeletons.md).
-  const int block = opts.block();
-  GpuModuleImage image = compile_gpu_module(run.units.device.value(), dev.arch(), run.cache());
-  const auto t_load = clock_type::now();
-  auto module = std::make_unique<cuda::Module>(image.cubin);
-  add_compile_stages(r, nullptr, &image, since(t_load));
-  r.cache_hit = image.cache_hit;
-  r.t_compile = since(t0);
-  const int mask_bytes = module->read_int("pj_ivm_mask_bytes");
-  const int explorer_bytes = 1 + L * (2 + mask_bytes) + 8;
-  PJ_INTERNAL_ASSERT(module->read_int("pj_ivm_explorer_bytes") == explorer_bytes,
-                     "the IVM layout differs between the host and the device");
+  void compile() {
+    block = opts.block();
+    image = compile_gpu_module(run.units.device.value(), dev.arch(), run.cache());
+    const auto t_load = clock_type::now();
+    module = std::make_unique<cuda::Module>(image.cubin);
+    add_compile_stages(r, nullptr, &image, since(t_load));
+    r.cache_hit = image.cache_hit;
+    r.t_compile = since(t0);
+    mask_bytes = module->read_int("pj_ivm_mask_bytes");
+    const int explorer_bytes = 1 + L * (2 + mask_bytes) + 8;
+    PJ_INTERNAL_ASSERT(module->read_int("pj_ivm_explorer_bytes") == explorer_bytes,
+                       "the IVM layout differs between the host and the device");
+  }
 
   // Where the rows live, then as many explorers as the device runs at once (all must be
   // resident for the trigger to stop them), unless --explorers.
-  // The warm start's incumbent, waited for before the search's clock starts.
-  // Over MPI only rank 0's counts: another rank's warm start found a solution nobody records.
-  const std::optional<long long> start = coordinator ? run.start_bound() : std::nullopt;
-  auto t1 = clock_type::now();
-  CUfunction k_explore = module->function("pj_ivm_explore");
-  const int row_bytes = L * module->read_int("pj_ivm_level_bytes");
-  RowPlacement rows = place_rows(opts.ivm_rows, module->read_int("pj_ivm_shared_rows") != 0, row_bytes, block,
-                                 cuda::static_shared_bytes(k_explore), dev);
-  if (rows.shared) cuda::allow_dynamic_shared(k_explore, rows.shared_bytes, "pj_ivm_explore");
-  // Launched in blocks of `launch_block` threads, at most the compiled block (its
-  // __launch_bounds__). With shared rows and no --block-size, the one that keeps the
-  // most explorers resident: rows pack an SM's shared memory better in small blocks
-  // (N-Queens 19 on the H100, 19 rows of 16 bytes: 5 blocks of 128 or 11 of 64 per SM,
-  // searched in 2.31 s and 2.14 s).
-  int launch_block = block;
-  if (rows.shared && opts.block_size == 0) {
-    int most = 0;
-    for (int b = 32; b <= block; b += 32) {
-      int blocks = 0;
-      cuda::check(cuda::api().OccupancyMaxActiveBlocksPerMultiprocessor(&blocks, k_explore, b,
-                                                                        static_cast<size_t>(row_bytes) * b),
-                  "cuOccupancyMaxActiveBlocksPerMultiprocessor");
-      if (blocks * b >= most) most = blocks * b, launch_block = b;  // a tie goes to the larger block
+  void size_explorers() {
+    // The warm start's incumbent, waited for before the search's clock starts.
+    // Over MPI only rank 0's counts: another rank's warm start found a solution nobody records.
+    start = coordinator ? run.start_bound() : std::nullopt;
+    t1 = clock_type::now();
+    CUfunction k_explore = module->function("pj_ivm_explore");
+    const int row_bytes = L * module->read_int("pj_ivm_level_bytes");
+    rows = place_rows(opts.ivm_rows, module->read_int("pj_ivm_shared_rows") != 0, row_bytes, block,
+                      cuda::static_shared_bytes(k_explore), dev);
+    if (rows.shared) cuda::allow_dynamic_shared(k_explore, rows.shared_bytes, "pj_ivm_explore");
+    // Launched in blocks of `launch_block` threads, at most the compiled block (its
+    // __launch_bounds__). With shared rows and no --block-size, the one that keeps the
+    // most explorers resident: rows pack an SM's shared memory better in small blocks
+    // (N-Queens 19 on the H100, 19 rows of 16 bytes: 5 blocks of 128 or 11 of 64 per SM,
+    // searched in 2.31 s and 2.14 s).
+    launch_block = block;
+    if (rows.shared && opts.block_size == 0) {
+      int most = 0;
+      for (int b = 32; b <= block; b += 32) {
+        int blocks = 0;
+        cuda::check(cuda::api().OccupancyMaxActiveBlocksPerMultiprocessor(&blocks, k_explore, b,
+                                                                          static_cast<size_t>(row_bytes) * b),
+                    "cuOccupancyMaxActiveBlocksPerMultiprocessor");
+        if (blocks * b >= most) most = blocks * b, launch_block = b;  // a tie goes to the larger block
+      }
+      rows.shared_bytes = static_cast<size_t>(row_bytes) * static_cast<size_t>(launch_block);
     }
-    rows.shared_bytes = static_cast<size_t>(row_bytes) * static_cast<size_t>(launch_block);
+    // Assigned, not emplace()d: clang 14 (the fuzz build) sees the nested struct with
+    // member initialisers as not default-constructible inside std::optional.
+    r.ivm = SolveResult::Ivm{};
+    SolveResult::Ivm& stats = *r.ivm;
+    stats.rows = rows.describe();
+    stats.gpus = workers;
+    int blocks_per_sm = 0;
+    cuda::check(cuda::api().OccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, k_explore, launch_block,
+                                                                      rows.shared_bytes),
+                "cuOccupancyMaxActiveBlocksPerMultiprocessor");
+    // The same generated code (checked above) lays sets out in the same bytes.
+    PJ_INTERNAL_ASSERT(opts.resume.empty() || !coordinator || saved.id.mask_bytes == mask_bytes,
+                       "a checkpoint of the same generated code has other set sizes");
+    id.mask_bytes = mask_bytes;
+    if (!opts.resume.empty()) {
+      stats.resumed_from = opts.resume;
+    } else if (coordinator) {
+      id.explorers = opts.explorers ? opts.explorers
+                                    : static_cast<unsigned long long>(std::max(1, blocks_per_sm)) * launch_block *
+                                          dev.sm_count;
+    }
   }
-  // Assigned, not emplace()d: clang 14 (the fuzz build) sees the nested struct with
-  // member initialisers as not default-constructible inside std::optional.
-  r.ivm = SolveResult::Ivm{};
-  SolveResult::Ivm& stats = *r.ivm;
-  stats.rows = rows.describe();
-  stats.gpus = workers;
-  int blocks_per_sm = 0;
-  cuda::check(cuda::api().OccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, k_explore, launch_block,
-                                                                    rows.shared_bytes),
-              "cuOccupancyMaxActiveBlocksPerMultiprocessor");
-  // The same generated code (checked above) lays sets out in the same bytes.
-  PJ_INTERNAL_ASSERT(opts.resume.empty() || !coordinator || saved.id.mask_bytes == mask_bytes,
-                     "a checkpoint of the same generated code has other set sizes");
-  id.mask_bytes = mask_bytes;
-  if (!opts.resume.empty()) {
-    stats.resumed_from = opts.resume;
-  } else if (coordinator) {
-    id.explorers = opts.explorers ? opts.explorers
-                                  : static_cast<unsigned long long>(std::max(1, blocks_per_sm)) * launch_block *
-                                        dev.sm_count;
+
+  // What every rank's GPUs start from (rank 0 decides: the start incumbent, or a
+  // resume's saved one), and the shape of their explorers and rounds.
+  void share_start() {
+    show = opts.progress == SolveOptions::Progress::on ||
+           (opts.progress == SolveOptions::Progress::automatic && (stderr_is_terminal() || opts.on_progress));
+    checkpoints = !opts.checkpoint.empty();
+    // What a fresh run's GPUs start from: the start incumbent; a resume's, the saved one.
+    if (!opts.resume.empty() && coordinator) {
+      if (saved.results.size() != sizeof(PjGpuResults))
+        command_line_error("--resume " + opts.resume, 10, opts.resume + ": damaged checkpoint: its results block has another size");
+      std::memcpy(&resumed, saved.results.data(), sizeof resumed);
+    }
+    if (coordinator) {
+      shared.explorers = id.explorers;
+      // A quarter: the sweep of docs/performance.md found 10-50% of T best on the H100
+      // (Carneiro Pessoa et al. 2016 settled on about 10% on a GTX 980); below, rounds are too short.
+      shared.trigger = opts.trigger ? opts.trigger : std::max<unsigned long long>(1, id.explorers / 4);
+      shared.start_best = !opts.resume.empty() ? resumed.best
+                          : static_cast<int>(start ? *start : (spec.goal == Goal::maximize ? INT_MIN : INT_MAX));
+      shared.ok = 1;
+    }
+    ranks.share(shared);
+    id.explorers = shared.explorers;
+    shape.T = shared.explorers;
+    shape.trigger = shared.trigger;
+    shape.levels = L;
+    shape.mask_bytes = mask_bytes;
+    shape.block = launch_block;
+    shape.shared_rows = rows.shared;
+    shape.shared_bytes = rows.shared_bytes;
+    shape.optimise = optimise;
+    shape.assign_start_bytes = static_cast<size_t>(module->read_int("pj_ivm_assign_start_bytes"));
+    shape.slice = workers > 1 ? kMultiGpuSlice : (show || checkpoints || opts.time_limit > 0) ? kOneGpuSlice : 0;
+    if (checkpoints) shape.slice = std::min(shape.slice, opts.seconds_between_checkpoints());
+    // --time-limit is checked between rounds: a tenth of it (at least the several-GPU
+    // slice) keeps the overrun small.
+    if (opts.time_limit > 0) shape.slice = std::min(shape.slice, std::max(kMultiGpuSlice, opts.time_limit / 10));
+    r.ivm->explorers = shape.T;
+    r.ivm->trigger = shape.trigger;
+    r.block_size = launch_block;
   }
-  const bool show = opts.progress == SolveOptions::Progress::on ||
-                    (opts.progress == SolveOptions::Progress::automatic && (stderr_is_terminal() || opts.on_progress));
-  const bool checkpoints = !opts.checkpoint.empty();
-  // What a fresh run's GPUs start from: the start incumbent; a resume's, the saved one.
-  PjGpuResults resumed{};
-  if (!opts.resume.empty() && coordinator) {
-    if (saved.results.size() != sizeof(PjGpuResults))
-      command_line_error("--resume " + opts.resume, 10, opts.resume + ": damaged checkpoint: its results block has another size");
-    std::memcpy(&resumed, saved.results.data(), sizeof resumed);
-  }
-  IvmShared shared;
-  if (coordinator) {
-    shared.explorers = id.explorers;
-    // A quarter: the sweep of docs/performance.md found 10-50% of T best on the H100
-    // (Carneiro Pessoa et al. 2016 settled on about 10% on a GTX 980); below, rounds are too short.
-    shared.trigger = opts.trigger ? opts.trigger : std::max<unsigned long long>(1, id.explorers / 4);
-    shared.start_best = !opts.resume.empty() ? resumed.best
-                        : static_cast<int>(start ? *start : (spec.goal == Goal::maximize ? INT_MIN : INT_MAX));
-    shared.ok = 1;
-  }
-  ranks.share(shared);
-  id.explorers = shared.explorers;
-  IvmShape shape;
-  shape.T = shared.explorers;
-  shape.trigger = shared.trigger;
-  shape.levels = L;
-  shape.mask_bytes = mask_bytes;
-  shape.block = launch_block;
-  shape.shared_rows = rows.shared;
-  shape.shared_bytes = rows.shared_bytes;
-  shape.optimise = optimise;
-  shape.assign_start_bytes = static_cast<size_t>(module->read_int("pj_ivm_assign_start_bytes"));
-  shape.slice = workers > 1 ? kMultiGpuSlice : (show || checkpoints || opts.time_limit > 0) ? kOneGpuSlice : 0;
-  if (checkpoints) shape.slice = std::min(shape.slice, opts.seconds_between_checkpoints());
-  // --time-limit is checked between rounds: a tenth of it (at least the several-GPU
-  // slice) keeps the overrun small.
-  if (opts.time_limit > 0) shape.slice = std::min(shape.slice, std::max(kMultiGpuSlice, opts.time_limit / 10));
-  stats.explorers = shape.T;
-  stats.trigger = shape.trigger;
-  r.block_size = launch_block;
-  const size_t image_bytes = ExplorerArrays::bytes_for(shape.T, L, mask_bytes);
 
   // What each GPU starts from: a resume's images go to the pool and every GPU asks for
   // one; a fresh run cuts the leaves among all GPUs' explorers (one end) or gives the
   // root to GPU 0 (two ends: the others ask it for work).
-  const int start_best = shared.start_best;
-  const bool two_ends = spec.branch.ends == 2;
-  double elapsed_before = 0;
-  std::vector<std::string> saved_images;
-  if (!opts.resume.empty() && coordinator) {
-    if (saved.state.size() % image_bytes != 0)
-      command_line_error("--resume " + opts.resume, 10,
-                         opts.resume + ": damaged checkpoint: its arrays do not fit " + std::to_string(shape.T) +
-                             " explorers of " + std::to_string(L) + " levels");
-    saved_images = images_of(saved.state, image_bytes);
-    elapsed_before = saved.elapsed;
-    stats.rounds = saved.rounds;
+  void open_exchange() {
+    const size_t image_bytes = ExplorerArrays::bytes_for(shape.T, L, mask_bytes);
+    start_best = shared.start_best;
+    two_ends = spec.branch.ends == 2;
+    std::vector<std::string> saved_images;
+    if (!opts.resume.empty() && coordinator) {
+      if (saved.state.size() % image_bytes != 0)
+        command_line_error("--resume " + opts.resume, 10,
+                           opts.resume + ": damaged checkpoint: its arrays do not fit " + std::to_string(shape.T) +
+                               " explorers of " + std::to_string(L) + " levels");
+      saved_images = images_of(saved.state, image_bytes);
+      elapsed_before = saved.elapsed;
+      r.ivm->rounds = saved.rounds;
+    }
+    exchange.emplace(workers, optimise, spec.goal == Goal::maximize, start_best);
+    exchange->add_to_pool(std::move(saved_images));
+    // Rank 0's exchange answers for all; another rank's workers ask it through the client.
+    peers = coordinator ? static_cast<IvmPeers*>(&*exchange) : ranks.client();
+    r.t_host += since(t1);
+
+    // Decision and enumeration (one GPU): the solution buffer, drained after every round.
+    if (run.decision.records()) solutions.emplace(run.decision, spec.size);
+
+    // With checkpoints SIGINT and SIGTERM stop the search at a checkpoint; mpirun passes
+    // them to every rank, and each goes on until rank 0 has written it.
+    if (checkpoints) signals.emplace();
   }
-  IvmExchange exchange(workers, optimise, spec.goal == Goal::maximize, start_best);
-  exchange.add_to_pool(std::move(saved_images));
-  // Rank 0's exchange answers for all; another rank's workers ask it through the client.
-  IvmPeers& peers = coordinator ? static_cast<IvmPeers&>(exchange) : *ranks.client();
-  r.t_host += since(t1);
-
-  // Decision and enumeration (one GPU): the solution buffer, drained after every round.
-  std::optional<DeviceSolutions> solutions;
-  if (run.decision.records()) solutions.emplace(run.decision, spec.size);
-
-  // With checkpoints SIGINT and SIGTERM stop the search at a checkpoint; mpirun passes
-  // them to every rank, and each goes on until rank 0 has written it.
-  std::optional<StopSignals> signals;
-  if (checkpoints) signals.emplace();
 
   // One thread per GPU; this one shows progress and takes the checkpoints.
-  auto search_start = clock_type::now();
-  auto elapsed = [&] { return elapsed_before + since(search_start); };
-  std::vector<PjGpuResults> finals(static_cast<size_t>(G));
-  std::vector<IvmDeviceStats> device_stats(static_cast<size_t>(G));
-  if (coordinator) ranks.serve(exchange);
-  std::exception_ptr error;
-  std::mutex error_m;
-  std::atomic<int> running{G};
-  std::vector<std::thread> threads;
-  for (int w = 0; w < G; ++w) {
-    std::unique_ptr<cuda::Module> own = w == 0 ? std::move(module) : nullptr;
-    threads.emplace_back([&, w, own = std::move(own)]() mutable {
-      const int worker = first_worker + w;  // its number among the run's workers
-      try {
-        const size_t i = static_cast<size_t>(w);
-        cuda::check(cuda::api().CtxSetCurrent(contexts[i]->handle()), "cuCtxSetCurrent (ivm worker)");
-        IvmDevice d(contexts[i]->handle(), std::move(own), image.cubin, shape, run.units.device.value().data);
-        if (!opts.resume.empty()) {
-          PjGpuResults mine{};
-          mine.best = mine.recorded = start_best;
-          d.start_results(worker == 0 ? resumed : mine);
-        } else if (two_ends) {
-          d.start(first_results(worker, start_best, run), 0, 0, worker == 0);
-        } else {
-          const unsigned long long parts = shape.T * static_cast<unsigned long long>(workers);
-          d.start(first_results(worker, start_best, run), shape.T * static_cast<unsigned long long>(worker), parts,
-                  false);
-        }
-        if (solutions) d.attach(&*solutions);
-        std::shared_ptr<void> asked = d.interruptible_by(peers, worker);
-        run_ivm_worker(peers, worker, d, optimise);
-        finals[i] = d.results();
-        device_stats[i] = d.stats();
-      } catch (...) {
-        std::lock_guard<std::mutex> lock(error_m);
-        if (!error) error = std::current_exception();
-        exchange.abort();
-      }
-      --running;
-    });
+  void start_workers() {
+    search_start = clock_type::now();
+    finals.resize(static_cast<size_t>(G));
+    device_stats.resize(static_cast<size_t>(G));
+    if (coordinator) ranks.serve(*exchange);
+    running = G;
+    for (int w = 0; w < G; ++w) {
+      std::unique_ptr<cuda::Module> own = w == 0 ? std::move(module) : nullptr;
+      threads.emplace_back([this, w, own = std::move(own)]() mutable { work(w, std::move(own)); });
+    }
   }
-  if (!coordinator) {  // another rank: its worker has ended; rank 0 reports
+
+  // Another rank: its worker has ended; rank 0 reports.
+  void finish_other_rank() {
     for (std::thread& t : threads) t.join();
     if (error) std::rethrow_exception(error);
     ranks.done(finals[0], device_stats[0]);
     r.silent = true;
-    return;
   }
 
-  ProgressMeter meter = show && opts.on_progress ? ProgressMeter(r.skeleton, opts.on_progress) : ProgressMeter(r.skeleton, show);
-  meter.start(elapsed_before);
-  const double space = pj_ivm::space_size(L);
-  double next_checkpoint = elapsed() + opts.seconds_between_checkpoints();
-  auto save = [&](bool stop) {
+  // Rank 0: progress lines, checkpoints, --time-limit and the stop signals while the
+  // workers search; returns when they have ended.
+  void supervise() {
+    ProgressMeter meter = show && opts.on_progress ? ProgressMeter(r.skeleton, opts.on_progress) : ProgressMeter(r.skeleton, show);
+    meter.start(elapsed_before);
+    const double space = pj_ivm::space_size(L);
+    double next_checkpoint = elapsed() + opts.seconds_between_checkpoints();
+    try {
+      // Looks at least every 0.1 s, and when a checkpoint is due (--checkpoint-every may
+      // ask for one after every round: the GPUs deposit at their next round's end).
+      auto wait = [&] { return checkpoints ? std::clamp(next_checkpoint - elapsed(), 0.0, 0.1) : 0.1; };
+      while (!exchange->wait_finished(wait()) && running > 0 && !exchange->aborted()) {
+        const double now = elapsed();
+        if (meter.due(now)) {
+          ProgressSample s{now, 1.0 - exchange->remaining_leaves() / space, exchange->evaluated(), std::nullopt};
+          if (optimise && (exchange->best() != start_best || opts.ub)) s.incumbent = exchange->best();
+          meter.print(s);
+        }
+        // --time-limit: checked here, between rounds (a round is cut at its time slice);
+        // the workers stop at a checkpoint, written when one is asked for.
+        timed_out = opts.time_limit > 0 && since(search_start) >= opts.time_limit;
+        const bool signalled = signals && StopSignals::requested();
+        const bool stop = signalled || timed_out;
+        if (checkpoints && (now >= next_checkpoint || stop)) {
+          save(stop);
+          next_checkpoint = now + opts.seconds_between_checkpoints();
+        } else if (stop) {
+          exchange->take_checkpoint();  // every worker deposits its state at its round's end
+          exchange->release(true);      // and stops
+        }
+        if (stop) {
+          interrupted = signalled;
+          break;
+        }
+      }
+    } catch (...) {
+      exchange->abort();
+      for (std::thread& t : threads) t.join();
+      throw;
+    }
+    for (std::thread& t : threads) t.join();
+    meter.finish();
+    if (error) std::rethrow_exception(error);
+  }
+
+  // The whole run's answer: every rank's and GPU's results merged into r.
+  void report() {
+    SolveResult::Ivm& stats = *r.ivm;
+    ranks.collect(finals, device_stats);  // the other ranks' workers, over MPI (they have ended too)
+    stats.ranks = ranks.size() > 1 ? ranks.size() : 0;
+    stats.messages = ranks.messages();
+    stats.coordinator_busy = ranks.busy_seconds();
+    if (interrupted) {
+      const int sig = StopSignals::signal_number();
+      throw SearchInterrupted("interrupted by signal " + std::to_string(sig) + " after " + std::to_string(elapsed()) +
+                                  " s; the checkpoint " + opts.checkpoint + " holds the search: continue it with --resume " +
+                                  opts.checkpoint,
+                              sig);
+    }
+
+    PjGpuResults out = finals[0];
+    for (size_t i = 1; i < finals.size(); ++i) merge_results(out, finals[i], spec.goal == Goal::maximize);
+    for (const IvmDeviceStats& d : device_stats) {
+      stats.rounds += d.rounds;
+      stats.steals += d.steals;
+      stats.t_balance += d.t_balance;
+      r.t_kernels = std::max(r.t_kernels, d.t_kernels);  // the busiest GPU's
+    }
+    stats.transfers = exchange->transfers();
+    if (checkpoints && !timed_out) save(false);  // the finished search: resuming it reports the result at once
+    // Stopped at --time-limit: the result so far, partial. The explorers' open intervals
+    // are on the devices as factoradic ranges, not nodes with bounds: no bound is proven
+    // (docs/reliability.md, "Partial answers").
+    r.time_limit = opts.time_limit;
+    r.stopped = timed_out;
+    r.expanded = out.expanded;
+    r.evaluated = out.evaluated;
+    r.solutions = out.solutions;
+    if (out.found) {
+      r.found = true;
+      r.objective = out.recorded;
+      r.permutation.assign(out.perm, out.perm + spec.size);
+    }
+    if (solutions) solutions->report(r, optimise);
+    r.t_search = since(t1);
+  }
+
+  // GPU w's thread: its context, its device state from the start, then its rounds.
+  void work(int w, std::unique_ptr<cuda::Module> own) {
+    const int worker = first_worker + w;  // its number among the run's workers
+    try {
+      const size_t i = static_cast<size_t>(w);
+      cuda::check(cuda::api().CtxSetCurrent(contexts[i]->handle()), "cuCtxSetCurrent (ivm worker)");
+      IvmDevice d(contexts[i]->handle(), std::move(own), image.cubin, shape, run.units.device.value().data);
+      if (!opts.resume.empty()) {
+        PjGpuResults mine{};
+        mine.best = mine.recorded = start_best;
+        d.start_results(worker == 0 ? resumed : mine);
+      } else if (two_ends) {
+        d.start(first_results(worker, start_best, run), 0, 0, worker == 0);
+      } else {
+        const unsigned long long parts = shape.T * static_cast<unsigned long long>(workers);
+        d.start(first_results(worker, start_best, run), shape.T * static_cast<unsigned long long>(worker), parts,
+                false);
+      }
+      if (solutions) d.attach(&*solutions);
+      std::shared_ptr<void> asked = d.interruptible_by(*peers, worker);
+      run_ivm_worker(*peers, worker, d, optimise);
+      finals[i] = d.results();
+      device_stats[i] = d.stats();
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(error_m);
+      if (!error) error = std::current_exception();
+      exchange->abort();
+    }
+    --running;
+  }
+
+  double elapsed() const { return elapsed_before + since(search_start); }
+
+  // A checkpoint of every worker's state (they deposit it at their round's end); `stop`:
+  // they stop after it.
+  void save(bool stop) {
     auto ts = clock_type::now();
-    IvmExchange::Snapshot snap = exchange.take_checkpoint();
-    if (!exchange.aborted()) {
-      IvmCheckpoint c{id, elapsed(), stats.rounds, std::string(sizeof(PjGpuResults), '\0'), {}};
+    IvmExchange::Snapshot snap = exchange->take_checkpoint();
+    if (!exchange->aborted()) {
+      IvmCheckpoint c{id, elapsed(), r.ivm->rounds, std::string(sizeof(PjGpuResults), '\0'), {}};
       std::memcpy(c.results.data(), &snap.results, sizeof snap.results);
       for (const std::string& img : snap.images) c.state += img;
       write_checkpoint(opts.checkpoint, c);
     }
-    exchange.release(stop);
+    exchange->release(stop);
     r.t_transfers += since(ts);
-  };
-  bool interrupted = false, timed_out = false;
-  try {
-    // Looks at least every 0.1 s, and when a checkpoint is due (--checkpoint-every may
-    // ask for one after every round: the GPUs deposit at their next round's end).
-    auto wait = [&] { return checkpoints ? std::clamp(next_checkpoint - elapsed(), 0.0, 0.1) : 0.1; };
-    while (!exchange.wait_finished(wait()) && running > 0 && !exchange.aborted()) {
-      const double now = elapsed();
-      if (meter.due(now)) {
-        ProgressSample s{now, 1.0 - exchange.remaining_leaves() / space, exchange.evaluated(), std::nullopt};
-        if (optimise && (exchange.best() != start_best || opts.ub)) s.incumbent = exchange.best();
-        meter.print(s);
-      }
-      // --time-limit: checked here, between rounds (a round is cut at its time slice);
-      // the workers stop at a checkpoint, written when one is asked for.
-      timed_out = opts.time_limit > 0 && since(search_start) >= opts.time_limit;
-      const bool signalled = signals && StopSignals::requested();
-      const bool stop = signalled || timed_out;
-      if (checkpoints && (now >= next_checkpoint || stop)) {
-        save(stop);
-        next_checkpoint = now + opts.seconds_between_checkpoints();
-      } else if (stop) {
-        exchange.take_checkpoint();  // every worker deposits its state at its round's end
-        exchange.release(true);      // and stops
-      }
-      if (stop) {
-        interrupted = signalled;
-        break;
-      }
-    }
-  } catch (...) {
-    exchange.abort();
-    for (std::thread& t : threads) t.join();
-    throw;
-  }
-  for (std::thread& t : threads) t.join();
-  meter.finish();
-  if (error) std::rethrow_exception(error);
-  ranks.collect(finals, device_stats);  // the other ranks' workers, over MPI (they have ended too)
-  stats.ranks = ranks.size() > 1 ? ranks.size() : 0;
-  stats.messages = ranks.messages();
-  stats.coordinator_busy = ranks.busy_seconds();
-  if (interrupted) {
-    const int sig = StopSignals::signal_number();
-    throw SearchInterrupted("interrupted by signal " + std::to_string(sig) + " after " + std::to_string(elapsed()) +
-                                " s; the checkpoint " + opts.checkpoint + " holds the search: continue it with --resume " +
-                                opts.checkpoint,
-                            sig);
   }
 
-  PjGpuResults out = finals[0];
-  for (size_t i = 1; i < finals.size(); ++i) merge_results(out, finals[i], spec.goal == Goal::maximize);
-  for (const IvmDeviceStats& d : device_stats) {
-    stats.rounds += d.rounds;
-    stats.steals += d.steals;
-    stats.t_balance += d.t_balance;
-    r.t_kernels = std::max(r.t_kernels, d.t_kernels);  // the busiest GPU's
+  SkeletonRun& run;
+  IvmRanks& ranks;
+  const bool coordinator = ranks.rank() == 0;  // supervises, reads and writes checkpoints, reports
+  const SolveOptions& opts;
+  SolveResult& r;
+  const ProblemSpec& spec;
+  const bool optimise = optimises(spec.goal);
+  const int L = ivm_levels(spec);
+  const clock_type::time_point t0 = clock_type::now();
+  // read_resume()
+  IvmRunIdentity id;
+  IvmCheckpoint saved;
+  // open_gpus()
+  cuda::Device dev;
+  std::vector<int> ordinals;
+  int G = 0;             // this process's GPUs
+  int workers = 0;       // the run's
+  int first_worker = 0;  // this process's first among them
+  std::vector<cuda::Device> devices;
+  std::vector<std::unique_ptr<cuda::Context>> contexts;
+  // compile()
+  int block = 0;
+  GpuModuleImage image;
+  std::unique_ptr<cuda::Module> module;
+  int mask_bytes = 0;
+  // size_explorers()
+  std::optional<long long> start;
+  clock_type::time_point t1;
+  RowPlacement rows;
+  int launch_block = 0;
+  // share_start()
+  bool show = false;
+  bool checkpoints = false;
+  PjGpuResults resumed{};
+  IvmShared shared;
+  IvmShape shape;
+  // open_exchange()
+  int start_best = 0;
+  bool two_ends = false;
+  double elapsed_before = 0;
+  std::optional<IvmExchange> exchange;
+  IvmPeers* peers = nullptr;
+  std::optional<DeviceSolutions> solutions;
+  std::optional<StopSignals> signals;
+  // start_workers()
+  clock_type::time_point search_start;
+  std::vector<PjGpuResults> finals;
+  std::vector<IvmDeviceStats> device_stats;
+  std::exception_ptr error;
+  std::mutex error_m;
+  std::atomic<int> running{0};
+  std::vector<std::thread> threads;
+  // supervise()
+  bool interrupted = false, timed_out = false;
+};
+}  // namespace
+
+void run_ivm(SkeletonRun& run, IvmRanks& ranks) {
+  IvmRun ivm(run, ranks);
+  ivm.read_resume();
+  ivm.open_gpus();
+  ivm.compile();
+  ivm.size_explorers();
+  ivm.share_start();
+  ivm.open_exchange();
+  ivm.start_workers();
+  if (!ivm.coordinator) {
+    ivm.finish_other_rank();
+    return;
   }
-  stats.transfers = exchange.transfers();
-  if (checkpoints && !timed_out) save(false);  // the finished search: resuming it reports the result at once
-  // Stopped at --time-limit: the result so far, partial. The explorers' open intervals
-  // are on the devices as factoradic ranges, not nodes with bounds: no bound is proven
-  // (docs/reliability.md, "Partial answers").
-  r.time_limit = opts.time_limit;
-  r.stopped = timed_out;
-  r.expanded = out.expanded;
-  r.evaluated = out.evaluated;
-  r.solutions = out.solutions;
-  if (out.found) {
-    r.found = true;
-    r.objective = out.recorded;
-    r.permutation.assign(out.perm, out.perm + spec.size);
-  }
-  if (solutions) solutions->report(r, optimise);
-  r.t_search = since(t1);
+  ivm.supervise();
+  ivm.report();
 }
 
 
