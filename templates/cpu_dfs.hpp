@@ -568,17 +568,26 @@ inline void expand(const Node& parent, int depth, int lo, int* perm, long long& 
 // and the vector grown are locals, handed back once: slices run on threads whose
 // results sit side by side. When `interrupted(0)` says so (asked every 256 parents) the
 // parents not expanded yet follow their slice's children unexpanded: each is a subtree
-// of its own depth, so the frontier stays exact, only shallower in places.
+// of its own depth, so the frontier stays exact, only shallower in places. More than
+// `room` children end it too, returning false (the frontier does not fit in memory).
 template <class Interrupted>
-inline void expand_range(std::vector<Subtree>& level, size_t begin, size_t end, int depth, Shared& sh,
-                         Counters& total, std::vector<Subtree>& out, Interrupted&& interrupted) {
+inline bool expand_range(std::vector<Subtree>& level, size_t begin, size_t end, int depth, Shared& sh,
+                         Counters& total, std::vector<Subtree>& out, size_t room, Interrupted&& interrupted) {
   Counters c;
   std::vector<Subtree> next;
   next.swap(out);
   long long best = sh.best.load(std::memory_order_relaxed);
+  const size_t had = next.size();
+  bool fits = true;
   size_t k = begin;
   for (; k < end; ++k) {
-    if ((k - begin) % 256 == 0 && interrupted(0.0)) break;
+    if ((k - begin) % 256 == 0) {
+      if (next.size() - had > room) {
+        fits = false;
+        break;
+      }
+      if (interrupted(0.0)) break;
+    }
     Subtree& f = level[k];
     expand(f.node, depth, f.lo, f.perm, best, sh, c, [&](const Kid& kid) {
       Subtree n{kid.node, bound_of(kid), depth + 1, kid.lo, {}};
@@ -587,9 +596,10 @@ inline void expand_range(std::vector<Subtree>& level, size_t begin, size_t end, 
       next.push_back(n);
     });
   }
-  next.insert(next.end(), level.begin() + static_cast<long>(k), level.begin() + static_cast<long>(end));
+  if (fits) next.insert(next.end(), level.begin() + static_cast<long>(k), level.begin() + static_cast<long>(end));
   total.add(c);
   out.swap(next);
+  return fits;
 }
 
 // Breadth-first from the root until `stop(depth, level size)` says the level is deep
@@ -612,21 +622,32 @@ std::vector<Subtree> build_frontier(Shared& sh, Counters& total, int& depth, int
   problem::prefix_values(first.perm);
   std::vector<Subtree> level{first};
   depth = problem::kPrefixLength;
+  // Nodes the build may hold (pj::frontier_capacity): the level and the next together.
+  const size_t capacity = pj::frontier_capacity(sizeof(Subtree));
   double seconds_per_parent = 0;
   while (!level.empty() && depth < problem::kSize - 1 && !stop(depth, level.size()) &&
          !interrupted(seconds_per_parent * static_cast<double>(level.size()))) {
     const auto started = std::chrono::steady_clock::now();
     std::vector<Subtree> next;
     size_t parts = level.size() >= 1024 ? static_cast<size_t>(threads > 1 ? threads : 1) : 1;
+    const size_t room = capacity > level.size() ? (capacity - level.size()) / parts : 0;
     if (parts == 1) {
-      expand_range(level, 0, level.size(), depth, sh, total, next, interrupted);
+      if (!expand_range(level, 0, level.size(), depth, sh, total, next, room, interrupted)) throw std::bad_alloc();
     } else {
       std::vector<std::vector<Subtree>> out(parts);
       std::vector<Counters> counts(parts);
+      std::atomic<bool> fits{true};
       pj::run_team(static_cast<int>(parts), [&](int t) {
         size_t b = level.size() * t / parts, e = level.size() * (t + 1) / parts;
-        expand_range(level, b, e, depth, sh, counts[t], out[t], interrupted);
+        // No exception may leave a team thread (std::terminate): the calling thread
+        // throws once the team has joined.
+        try {
+          if (!expand_range(level, b, e, depth, sh, counts[t], out[t], room, interrupted)) fits = false;
+        } catch (const std::bad_alloc&) {
+          fits = false;
+        }
       });
+      if (!fits) throw std::bad_alloc();
       size_t total_size = 0;
       for (const auto& o : out) total_size += o.size();
       next.reserve(total_size);
@@ -698,12 +719,16 @@ inline std::vector<Subtree> split(const PjCpuArgs* args, SearchClock::time_point
 
 // A frontier at depth `depth_at`, or of at least `want` nodes when it is 0: built whole,
 // whatever the clock says, since a distributed run numbers its ranges in it and every
-// rank must build the same one.
+// rank must build the same one. Only the host's request (a signal, `stop_request`) ends
+// it early: then `stopped` is set and the frontier is not to be used.
 inline std::vector<Subtree> whole_frontier(Shared& sh, Counters& total, int& depth, int threads, int depth_at,
-                                           size_t want) {
-  return build_frontier(
+                                           size_t want, const volatile int* stop_request, bool& stopped) {
+  stopped = false;
+  std::vector<Subtree> level = build_frontier(
       sh, total, depth, threads, [&](int dd, size_t n) { return depth_at > 0 ? dd >= depth_at : n >= want; },
-      [](double) { return false; });
+      [&](double) { return stop_request && *stop_request; });
+  stopped = stop_request && *stop_request;
+  return level;
 }
 
 // The open work of a stopped search into `out`: the subtrees the threads left on their
@@ -845,7 +870,9 @@ extern "C" int pj_cpu_ranges_open(const PjCpuArgs* args, int depth_at, unsigned 
     int depth = 0;
     const int threads = args->threads > 0 ? args->threads : 1;
     const int at = depth_at > 0 ? depth_at : args->split_depth > 0 ? problem::kPrefixLength + args->split_depth : 0;
-    r->frontier = whole_frontier(sh, total, depth, threads, at, min_nodes);
+    bool stopped = false;
+    r->frontier = whole_frontier(sh, total, depth, threads, at, min_nodes, args->stop_request, stopped);
+    if (stopped) return pj::kStoppedCode;
     *frontier = PjCpuResult{};
     fill_result(frontier, total, sh);
     frontier->frontier_depth = depth;
@@ -902,7 +929,8 @@ extern "C" int pj_cpu_frontier(const PjCpuArgs* args, int depth, unsigned long l
     start_incumbent(sh, args);
     Counters total;
     int reached = 0;
-    std::vector<Subtree> level = whole_frontier(sh, total, reached, args->threads, depth, min_nodes);
+    bool stopped = false;
+    std::vector<Subtree> level = whole_frontier(sh, total, reached, args->threads, depth, min_nodes, nullptr, stopped);
     out->count = level.size();
     out->depth = reached;
     out->node_bytes = static_cast<int>(sizeof(Node));
