@@ -4,8 +4,11 @@
 # with --time-limit S and a checkpoint, then its checkpoint resumed for S more; ta051
 # stopped by SIGINT after SIG seconds with a checkpoint (the partial result must still
 # be printed); ry48p (ATSP, its default skeleton) and Korf #88 (ida) with a 1 s limit;
-# an unsolvable 8-puzzle with ida and a 1 s limit. Each result's JSON in $OUT, with its
-# wall time; a summary line per run in $OUT/anytime.jsonl.
+# an unsolvable 8-puzzle with ida and a 1 s limit. A summary line per run in
+# $OUT/anytime.jsonl (with its wall time); each run's JSON and stderr in
+# $OUT/anytime_runs.tgz (the device tool brings back at most 8 files). Korf #88's first
+# run builds its pattern databases (about a minute on the H100 machine, reported apart
+# under pattern_databases; cached for later runs).
 # Usage: bash bench/device/anytime.sh [--gpus N] [S] [SIG]   (defaults: 1 GPU, 60 s, 15 s)
 #   --gpus N: the ivm runs (ta051, ry48p) on the first N GPUs (the same script on a
 #   machine of 4 GPUs: --gpus 4).
@@ -29,16 +32,16 @@ printf '1 2 3 4 5 6 8 7 0\n' > "$OUT/p8_unsolvable.txt"
 rm -f "$OUT"/*.ckpt
 run() {  # name, then the command after `permjit solve` (a leading `timeout -s INT N` allowed)
   local name=$1; shift
-  local t0=$(date +%s.%N)
+  local t0=$(date +%s%N)
   local pre=()
-  if [ "$1" = timeout ]; then pre=(timeout -s INT "$3"); shift 3; fi
+  if [ "$1" = timeout ]; then pre=(timeout -s INT "$2"); shift 2; fi
   "${pre[@]}" permjit solve "$@" --json > "$OUT/$name.json" 2> "$OUT/$name.log"
   local rc=$?
-  local wall=$(echo "$(date +%s.%N) - $t0" | bc)
+  local wall=$(( ($(date +%s%N) - t0) / 1000000 ))  # ms (the machine has no bc)
   python3 - "$name" "$rc" "$wall" "$OUT/$name.json" "$commit" "$*" "$device" "$GPUS" >> "$OUT/anytime.jsonl" <<'PY'
 import json, sys
 name, rc, wall, path, commit, args, device, gpus = sys.argv[1:9]
-row = {"run": name, "exit": int(rc), "wall_s": float(wall), "commit": commit, "device": device,
+row = {"run": name, "exit": int(rc), "wall_s": int(wall) / 1000, "commit": commit, "device": device,
        "gpus": int(gpus), "args": args}
 try:
     j = json.load(open(path))
@@ -68,3 +71,4 @@ run ry48p problems/atsp.toml -i "$I/atsp/ry48p.atsp" "${gpu_args[@]}" --time-lim
 run p8_unsolvable_ida problems/puzzle15.toml -i "$OUT/p8_unsolvable.txt" --param w=3 --skeleton ida --time-limit 1
 run korf88_ida problems/puzzle15.toml -i "$I/15puzzle/korf100.txt" --record 88 --skeleton ida --time-limit 1
 rm -f "$OUT"/*.ckpt  # large; the summaries and results stay
+(cd "$OUT" && tar czf anytime_runs.tgz ./*.json ./*.log p8_unsolvable.txt && rm -f ./*.json ./*.log p8_unsolvable.txt)
