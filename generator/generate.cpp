@@ -66,12 +66,10 @@ ProblemSource generate_problem(const ProblemSpec& spec) {
   emit_node_weight(g);
   emit_footer(g);
   // A placement problem's staged bound (bound() and refine() combined) is spec-independent.
-  std::vector<std::string> after, before;
+  std::vector<std::string> after;
   if (spec.goal != Goal::path) after.push_back("staged_bound.h");
-  // A symmetry group's border test; the source holds the group's part (emit_symmetry.cpp).
-  if (spec.goal != Goal::path && spec.symmetry_group) before.push_back("symmetry_border.h");
-  return ProblemSource{g.out.generated_name(), g.out.text(), std::move(after), std::move(before), g.width,
-                       std::move(g.data), g.out.unrolled_run_time_reads(), g.out.index_sites()};
+  return ProblemSource{g.out.generated_name(), g.out.text(), std::move(after), g.width, std::move(g.data),
+                       g.out.unrolled_run_time_reads(), g.out.index_sites()};
 }
 
 // The second entry point: the IVM layout, which the ivm skeleton's unit places after

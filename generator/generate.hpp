@@ -25,10 +25,6 @@ struct ProblemSource {
   // Template parts (templates/NAME) that follow the text in every unit: code the same
   // for every spec, over the functions this text defines.
   std::vector<std::string> templates;
-  // Template parts that precede the text (inside its namespace, before its first line):
-  // code the same for every spec that the text calls, over what the text defines
-  // (templates/symmetry_border.h over a symmetry group).
-  std::vector<std::string> headers;
   IntWidth width;         // whether its ints are 64-bit (generator/int_width.hpp)
   // What the module needs when it loads: the run-time data arrays (empty when the
   // values are compiled in, --specialize data).
