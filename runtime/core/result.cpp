@@ -377,7 +377,8 @@ std::string format_json(const SolveResult& r) {
     j["ivm"] = {{"explorers", v.explorers}, {"rows", v.rows},           {"trigger", v.trigger},
                 {"rounds", v.rounds},       {"steals", v.steals},       {"balance_s", v.t_balance},
                 {"gpus", v.gpus},           {"transfers", v.transfers}, {"resumed_from", v.resumed_from},
-                {"ranks", v.ranks},         {"messages", v.messages},   {"coordinator_busy_s", v.coordinator_busy}};
+                {"ranks", v.ranks},         {"messages", v.messages},   {"coordinator_busy_s", v.coordinator_busy},
+                {"open_bound_s", v.t_open_bound}};
   }
   j["block_size"] = r.block_size;
   j["chunks"] = r.chunks;
