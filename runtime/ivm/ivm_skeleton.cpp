@@ -277,12 +277,18 @@ void run_ivm(SkeletonRun& run, IvmRanks& ranks) {
       command_line_error("--resume " + opts.resume, 10, opts.resume + ": damaged checkpoint: its results block has another size");
     std::memcpy(&resumed, saved.results.data(), sizeof resumed);
   }
+  // How idle explorers take work between rounds: the defaults, or for measuring
+  // PERMJIT_IVM_BALANCE (runtime/ivm/ivm_device.hpp).
+  IvmBalance balance;
+  if (const char* b = std::getenv("PERMJIT_IVM_BALANCE"); b && *b) balance = parse_ivm_balance(b);
   IvmShared shared;
   if (coordinator) {
     shared.explorers = id.explorers;
     // A quarter: the sweep of docs/performance.md found 10-50% of T best on the H100
     // (Carneiro Pessoa et al. 2016 settled on about 10% on a GTX 980); below, rounds are too short.
     shared.trigger = opts.trigger ? opts.trigger : std::max<unsigned long long>(1, id.explorers / 4);
+    if (!opts.trigger && balance.trigger > 0)
+      shared.trigger = std::max<unsigned long long>(1, static_cast<unsigned long long>(balance.trigger * static_cast<double>(id.explorers)));
     shared.start_best = !opts.resume.empty() ? resumed.best
                         : static_cast<int>(start ? *start : (spec.goal == Goal::maximize ? INT_MIN : INT_MAX));
     shared.ok = 1;
@@ -304,6 +310,9 @@ void run_ivm(SkeletonRun& run, IvmRanks& ranks) {
   // --time-limit is checked between rounds: a tenth of it (at least the several-GPU
   // slice) keeps the overrun small.
   if (opts.time_limit > 0) shape.slice = std::min(shape.slice, std::max(kMultiGpuSlice, opts.time_limit / 10));
+  shape.balance = balance;
+  if (shape.balance.slice > 0) shape.slice = shape.slice > 0 ? std::min(shape.slice, shape.balance.slice) : shape.balance.slice;
+  stats.balance = shape.balance.describe();
   stats.explorers = shape.T;
   stats.trigger = shape.trigger;
   r.block_size = launch_block;
@@ -345,6 +354,8 @@ void run_ivm(SkeletonRun& run, IvmRanks& ranks) {
   auto elapsed = [&] { return elapsed_before + since(search_start); };
   std::vector<PjGpuResults> finals(static_cast<size_t>(G));
   std::vector<IvmDeviceStats> device_stats(static_cast<size_t>(G));
+  IvmIdleTotals idle_totals;  // this process's GPUs, for the progress lines
+  IvmIdleSummary first_gpu_idle;
   if (coordinator) ranks.serve(exchange);
   std::exception_ptr error;
   std::mutex error_m;
@@ -370,10 +381,12 @@ void run_ivm(SkeletonRun& run, IvmRanks& ranks) {
                   false);
         }
         if (solutions) d.attach(&*solutions);
+        d.report_idle_to(&idle_totals);
         std::shared_ptr<void> asked = d.interruptible_by(peers, worker);
         run_ivm_worker(peers, worker, d, optimise);
         finals[i] = d.results();
         device_stats[i] = d.stats();
+        if (w == 0) first_gpu_idle = d.idle();
       } catch (...) {
         std::lock_guard<std::mutex> lock(error_m);
         if (!error) error = std::current_exception();
@@ -407,6 +420,7 @@ void run_ivm(SkeletonRun& run, IvmRanks& ranks) {
     r.t_transfers += since(ts);
   };
   bool interrupted = false, timed_out = false;
+  unsigned long long idle_shown_busy = 0, idle_shown_whole = 0;  // at the last progress line
   try {
     // Looks at least every 0.1 s, and when a checkpoint is due (--checkpoint-every may
     // ask for one after every round: the GPUs deposit at their next round's end).
@@ -416,6 +430,12 @@ void run_ivm(SkeletonRun& run, IvmRanks& ranks) {
       if (meter.due(now)) {
         ProgressSample s{now, 1.0 - exchange.remaining_leaves() / space, exchange.evaluated(), std::nullopt};
         if (optimise && (exchange.best() != start_best || opts.ub)) s.incumbent = exchange.best();
+        // The idle share since the previous line, of this process's GPUs.
+        const unsigned long long busy = idle_totals.busy_ns, whole = idle_totals.explorer_ns;
+        if (whole > idle_shown_whole)
+          s.idle = 1.0 - static_cast<double>(busy - idle_shown_busy) / static_cast<double>(whole - idle_shown_whole);
+        idle_shown_busy = busy;
+        idle_shown_whole = whole;
         meter.print(s);
       }
       // --time-limit: checked here, between rounds (a round is cut at its time slice);
@@ -461,8 +481,19 @@ void run_ivm(SkeletonRun& run, IvmRanks& ranks) {
     stats.rounds += d.rounds;
     stats.steals += d.steals;
     stats.t_balance += d.t_balance;
+    const IvmIdleSample& i = d.idle;
+    IvmIdleSample& t = stats.idle.total;
+    t.t = std::max(t.t, i.t);
+    t.wall_s = std::max(t.wall_s, i.wall_s);
+    t.rounds += i.rounds;
+    t.steals += i.steals;
+    t.evaluated += i.evaluated;
+    t.explorer_s += i.explorer_s;
+    t.busy_s += i.busy_s;
+    t.busy_start += i.busy_start;
     r.t_kernels = std::max(r.t_kernels, d.t_kernels);  // the busiest GPU's
   }
+  stats.idle.samples = std::move(first_gpu_idle.samples);
   stats.transfers = exchange.transfers();
   if (checkpoints && !timed_out) save(false);  // the finished search: resuming it reports the result at once
   // Stopped at --time-limit: the result so far, partial. The explorers' open intervals
