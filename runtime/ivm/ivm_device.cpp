@@ -57,7 +57,7 @@ constexpr unsigned kHypercubeBase = 8;
 
 std::string IvmBalance::describe() const {
   std::string s = std::string("victims=") + (victims == Victims::log ? "log" : "mean") + ",passes=" + std::to_string(passes);
-  if (slice > 0) s += ",slice=" + fmt::format("{:g}", slice);
+  if (slice) s += ",slice=" + fmt::format("{:g}", *slice);
   if (trigger > 0) s += ",trigger=" + fmt::format("{:g}", trigger);
   return s;
 }
@@ -68,7 +68,7 @@ IvmBalance parse_ivm_balance(const std::string& text) {
   size_t at = 0;
   auto bad = [&](const std::string& part) {
     command_line_error(shown, static_cast<int>(20 + at + 1), "cannot read '" + part + "'",
-                       "PERMJIT_IVM_BALANCE takes victims=mean|log, passes=N (1 to 16), slice=S (seconds) and trigger=F (a share of the explorers), separated by commas");
+                       "PERMJIT_IVM_BALANCE takes victims=mean|log, passes=N (1 to 16), slice=S (seconds, 0: uncut) and trigger=F (a share of the explorers), separated by commas");
   };
   while (at <= text.size() && !text.empty()) {
     size_t end = text.find(',', at);
@@ -86,8 +86,9 @@ IvmBalance parse_ivm_balance(const std::string& text) {
       const std::string n = part.substr(slice ? 6 : 8);
       char* end_num = nullptr;
       const double x = std::strtod(n.c_str(), &end_num);
-      if (n.empty() || *end_num != '\0' || !(x > 0) || x > (slice ? 60.0 : 1.0)) bad(part);
-      (slice ? b.slice : b.trigger) = x;
+      if (n.empty() || *end_num != '\0' || !(x >= 0) || (!slice && x == 0) || x > (slice ? 60.0 : 1.0)) bad(part);
+      if (slice) b.slice = x;
+      else b.trigger = x;
     } else {
       bad(part);
     }

@@ -46,8 +46,9 @@ struct IvmBalance {
   // Carneiro Pessoa et al. 2016 §3.2) or above the geometric mean of those with work.
   enum class Victims { mean, log } victims = Victims::mean;
   int passes = 1;
-  // > 0: rounds are also cut after this many seconds (for measuring shorter rounds).
-  double slice = 0;
+  // Rounds cut after this many seconds rather than the default's (0: one GPU's rounds
+  // are cut only for progress lines, checkpoints and --time-limit, as they were).
+  std::optional<double> slice;
   // > 0: a round ends once this share of the explorers is empty (else --trigger, or a quarter).
   double trigger = 0;
   std::string describe() const;

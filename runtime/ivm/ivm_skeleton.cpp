@@ -117,13 +117,19 @@ SkeletonUnits ivm_units(const UnitInputs& in) {
 }
 
 namespace {
-// A GPU's round is cut after this long when there are several, so that it reports its
-// incumbent and its length often; a GPU asked for work is interrupted at once
-// (IvmPeers::when_asked), so this bounds only how stale the others' view of it is.
-constexpr double kMultiGpuSlice = 0.05;
-// With one GPU, rounds are cut only for progress lines and checkpoints, once a second,
-// or as often as --checkpoint-every asks (a checkpoint is written between rounds).
-constexpr double kOneGpuSlice = 1.0;
+// A GPU's round is cut after this long, one GPU or several. Uncut, a round lasts until
+// a quarter of the explorers are empty: on forward ta021 at the optimum (H100) rounds of
+// 0.5 to 3 s, in which the explorers that ran dry waited, 15% of the explorers' kernel
+// time idle and 7.5e8 nodes/s; cut every 0.05 s, 3.3% idle, 1.1e9 nodes/s, 31.8 s of
+// search against 45.9 s (docs/performance.md, "Idle explorers"; 0.1 s: 32.4 s). With
+// several GPUs each also reports its incumbent and its length this often; a GPU asked
+// for work is interrupted at once (IvmPeers::when_asked), so this bounds only how stale
+// the others' view of it is. Progress lines, --time-limit and checkpoints are looked at
+// between rounds, so this often at least.
+constexpr double kRoundSlice = 0.05;
+// What one GPU's rounds were cut at before, for progress lines, checkpoints and
+// --time-limit only (PERMJIT_IVM_BALANCE=slice=0, for measuring).
+constexpr double kUncutSlice = 1.0;
 
 // A fresh run's first results block on GPU w: the start incumbent everywhere, the root's
 // expansion and the warm start's solution on GPU 0 only (counted once).
@@ -305,13 +311,13 @@ void run_ivm(SkeletonRun& run, IvmRanks& ranks) {
   shape.shared_bytes = rows.shared_bytes;
   shape.optimise = optimise;
   shape.assign_start_bytes = static_cast<size_t>(module->read_int("pj_ivm_assign_start_bytes"));
-  shape.slice = workers > 1 ? kMultiGpuSlice : (show || checkpoints || opts.time_limit > 0) ? kOneGpuSlice : 0;
+  shape.slice = kRoundSlice;
+  if (balance.slice)  // for measuring: another slice, or 0 for one GPU's rounds as they were
+    shape.slice = *balance.slice > 0 ? *balance.slice
+                  : workers > 1 ? kRoundSlice
+                  : (show || checkpoints || opts.time_limit > 0) ? kUncutSlice : 0;
   if (checkpoints) shape.slice = std::min(shape.slice, opts.seconds_between_checkpoints());
-  // --time-limit is checked between rounds: a tenth of it (at least the several-GPU
-  // slice) keeps the overrun small.
-  if (opts.time_limit > 0) shape.slice = std::min(shape.slice, std::max(kMultiGpuSlice, opts.time_limit / 10));
   shape.balance = balance;
-  if (shape.balance.slice > 0) shape.slice = shape.slice > 0 ? std::min(shape.slice, shape.balance.slice) : shape.balance.slice;
   stats.balance = shape.balance.describe();
   stats.explorers = shape.T;
   stats.trigger = shape.trigger;
