@@ -106,7 +106,8 @@ typedef void (*PjCpuFrontierFreeFn)(PjFrontier*);
 // process that opens it with those gets the same sequence. pj_cpu_ranges_search
 // searches subtrees [begin, end) with args->threads threads, from the incumbent in
 // args, and writes that range's counts alone (its `stopped`: the range was left
-// unfinished). Return 0 on success.
+// unfinished). Return 0 on success; pj_cpu_ranges_open returns kStoppedCode
+// (host_threads.hpp) and keeps nothing when args->stop_request was raised during the build.
 typedef int (*PjCpuRangesOpenFn)(const PjCpuArgs*, int depth, unsigned long long min_nodes, void** handle, PjCpuResult* frontier);
 typedef int (*PjCpuRangesSearchFn)(void* handle, const PjCpuArgs*, unsigned long long begin, unsigned long long end,
                                    PjCpuResult*);

@@ -572,14 +572,28 @@ inline void expand(const Node& parent, int depth, int lo, int* perm, long long& 
 
 // Expands level[begin, end) at `depth` onto the end of `out`, in order. The counters
 // and the vector grown are locals, handed back once: slices run on threads whose
-// results sit side by side.
-inline void expand_range(std::vector<Subtree>& level, size_t begin, size_t end, int depth, Shared& sh,
-                         Counters& total, std::vector<Subtree>& out) {
+// results sit side by side. When `interrupted(0)` says so (asked every 256 parents) the
+// parents not expanded yet follow their slice's children unexpanded: each is a subtree
+// of its own depth, so the frontier stays exact, only shallower in places. More than
+// `room` children end it too, returning false (the frontier does not fit in memory).
+template <class Interrupted>
+inline bool expand_range(std::vector<Subtree>& level, size_t begin, size_t end, int depth, Shared& sh,
+                         Counters& total, std::vector<Subtree>& out, size_t room, Interrupted&& interrupted) {
   Counters c;
   std::vector<Subtree> next;
   next.swap(out);
   long long best = sh.best.load(std::memory_order_relaxed);
-  for (size_t k = begin; k < end; ++k) {
+  const size_t had = next.size();
+  bool fits = true;
+  size_t k = begin;
+  for (; k < end; ++k) {
+    if ((k - begin) % 256 == 0) {
+      if (next.size() - had > room) {
+        fits = false;
+        break;
+      }
+      if (interrupted(0.0)) break;
+    }
     Subtree& f = level[k];
     expand(f.node, depth, f.lo, f.perm, best, sh, c, [&](const Kid& kid) {
       Subtree n{kid.node, bound_of(kid), depth + 1, kid.lo, {}};
@@ -588,8 +602,10 @@ inline void expand_range(std::vector<Subtree>& level, size_t begin, size_t end, 
       next.push_back(n);
     });
   }
+  if (fits) next.insert(next.end(), level.begin() + static_cast<long>(k), level.begin() + static_cast<long>(end));
   total.add(c);
   out.swap(next);
+  return fits;
 }
 
 // Breadth-first from the root until `stop(depth, level size)` says the level is deep
@@ -597,26 +613,47 @@ inline void expand_range(std::vector<Subtree>& level, size_t begin, size_t end, 
 // leaves are handled exactly as the depth-first search handles them. A large level is
 // expanded by `threads` threads over contiguous slices, joined in order, so the
 // frontier is the same node sequence whatever the thread count.
-template <class Stop>
-std::vector<Subtree> build_frontier(Shared& sh, Counters& total, int& depth, int threads, Stop&& stop) {
+// `interrupted(seconds)` says whether to stop now rather than spend `seconds` more: it is
+// asked before each level with the level's expected time (the last level's time per
+// parent, times its parents), since a level that cannot end before the deadline only
+// fills memory that the search then walks through; and inside a level with 0 (see
+// expand_range). A frontier that must have one depth (the ranges of a distributed run)
+// passes one that never fires.
+template <class Stop, class Interrupted>
+std::vector<Subtree> build_frontier(Shared& sh, Counters& total, int& depth, int threads, Stop&& stop,
+                                    Interrupted&& interrupted) {
   Node root;
   problem::root(root);
   Subtree first{root, kNoBound, problem::kPrefixLength, problem::kPrefixLength, {}};
   problem::prefix_values(first.perm);
   std::vector<Subtree> level{first};
   depth = problem::kPrefixLength;
-  while (!level.empty() && depth < problem::kSize - 1 && !stop(depth, level.size())) {
+  // Nodes the build may hold (pj::frontier_capacity): the level and the next together.
+  const size_t capacity = pj::frontier_capacity(sizeof(Subtree));
+  double seconds_per_parent = 0;
+  while (!level.empty() && depth < problem::kSize - 1 && !stop(depth, level.size()) &&
+         !interrupted(seconds_per_parent * static_cast<double>(level.size()))) {
+    const auto started = std::chrono::steady_clock::now();
     std::vector<Subtree> next;
     size_t parts = level.size() >= 1024 ? static_cast<size_t>(threads > 1 ? threads : 1) : 1;
+    const size_t room = capacity > level.size() ? (capacity - level.size()) / parts : 0;
     if (parts == 1) {
-      expand_range(level, 0, level.size(), depth, sh, total, next);
+      if (!expand_range(level, 0, level.size(), depth, sh, total, next, room, interrupted)) throw std::bad_alloc();
     } else {
       std::vector<std::vector<Subtree>> out(parts);
       std::vector<Counters> counts(parts);
+      std::atomic<bool> fits{true};
       pj::run_team(static_cast<int>(parts), [&](int t) {
         size_t b = level.size() * t / parts, e = level.size() * (t + 1) / parts;
-        expand_range(level, b, e, depth, sh, counts[t], out[t]);
+        // No exception may leave a team thread (std::terminate): the calling thread
+        // throws once the team has joined.
+        try {
+          if (!expand_range(level, b, e, depth, sh, counts[t], out[t], room, interrupted)) fits = false;
+        } catch (const std::bad_alloc&) {
+          fits = false;
+        }
       });
+      if (!fits) throw std::bad_alloc();
       size_t total_size = 0;
       for (const auto& o : out) total_size += o.size();
       next.reserve(total_size);
@@ -625,6 +662,8 @@ std::vector<Subtree> build_frontier(Shared& sh, Counters& total, int& depth, int
         total.add(counts[t]);
       }
     }
+    seconds_per_parent =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count() / static_cast<double>(level.size());
     level.swap(next);
     ++depth;
   }
@@ -656,20 +695,46 @@ extern "C" int pj_cpu_abi(void) { return PJ_CPU_ABI; }
 #pragma GCC visibility push(hidden)
 namespace cpu_skeleton {
 
+using SearchClock = std::chrono::steady_clock;
+
+// When a search that starts now must stop: --time-limit counts from the call's start, so
+// the frontier's build and the search below it share one deadline.
+inline SearchClock::time_point search_deadline(const PjCpuArgs* args) {
+  return args->time_limit_s > 0 ? pj::deadline_after<SearchClock>(SearchClock::now(), args->time_limit_s)
+                                : SearchClock::time_point::max();
+}
+
 // The frontier's split: args->split_depth levels below the root, else the first level
 // with at least `want` nodes. A deep --split-depth builds a frontier for long: it stops
-// at the level reached when the time limit passes or the host asks it to stop, and the
-// search below it then stops at once, partial, as it would have inside the tree.
-inline std::vector<Subtree> split(const PjCpuArgs* args, Shared& sh, Counters& total, int& depth, int threads,
-                                  size_t want) {
-  using clock = std::chrono::steady_clock;
+// where it is, inside a level too, when the deadline passes or the host asks it to
+// stop, and the search below it then stops at once, partial, as it would have inside
+// the tree.
+inline std::vector<Subtree> split(const PjCpuArgs* args, SearchClock::time_point until, Shared& sh,
+                                  Counters& total, int& depth, int threads, size_t want) {
   const int root_depth = problem::kPrefixLength;
-  const auto until =
-      args->time_limit_s > 0 ? pj::deadline_after<clock>(clock::now(), args->time_limit_s) : clock::time_point::max();
-  return build_frontier(sh, total, depth, threads, [&](int dd, size_t n) {
-    if ((args->stop_request && *args->stop_request) || clock::now() >= until) return true;
-    return args->split_depth > 0 ? dd >= root_depth + args->split_depth : n >= want;
-  });
+  auto interrupted = [args, until](double seconds) {
+    if (args->stop_request && *args->stop_request) return true;
+    const auto now = SearchClock::now();
+    return now >= until || std::chrono::duration<double>(until - now).count() <= seconds;
+  };
+  return build_frontier(
+      sh, total, depth, threads,
+      [&](int dd, size_t n) { return args->split_depth > 0 ? dd >= root_depth + args->split_depth : n >= want; },
+      interrupted);
+}
+
+// A frontier at depth `depth_at`, or of at least `want` nodes when it is 0: built whole,
+// whatever the clock says, since a distributed run numbers its ranges in it and every
+// rank must build the same one. Only the host's request (a signal, `stop_request`) ends
+// it early: then `stopped` is set and the frontier is not to be used.
+inline std::vector<Subtree> whole_frontier(Shared& sh, Counters& total, int& depth, int threads, int depth_at,
+                                           size_t want, const volatile int* stop_request, bool& stopped) {
+  stopped = false;
+  std::vector<Subtree> level = build_frontier(
+      sh, total, depth, threads, [&](int dd, size_t n) { return depth_at > 0 ? dd >= depth_at : n >= want; },
+      [&](double) { return stop_request && *stop_request; });
+  stopped = stop_request && *stop_request;
+  return level;
 }
 
 // The open work of a stopped search into `out`: the subtrees the threads left on their
@@ -703,22 +768,19 @@ inline void note_left(Shared& sh, WorkPool& pool, PjCpuResult* out) {
 // Searches the pool's subtrees with `threads` threads, adding their counts to `total`
 // and writing the result. A watcher stops the search at the time limit or when the host
 // asks (stop_request), and wakes the threads that wait for work; unless it ends first.
-inline void search_pool(const PjCpuArgs* args, Shared& sh, WorkPool& pool, int threads, Counters& total,
-                        PjCpuResult* out) {
+inline void search_pool(const PjCpuArgs* args, SearchClock::time_point until, Shared& sh, WorkPool& pool,
+                        int threads, Counters& total, PjCpuResult* out) {
   std::mutex done_lock;
   std::condition_variable done_cv;
   bool done = false;
   std::thread watcher;
   if (args->time_limit_s > 0 || args->stop_request)
     watcher = std::thread([&] {
-      using clock = std::chrono::steady_clock;
-      const auto until = args->time_limit_s > 0 ? pj::deadline_after<clock>(clock::now(), args->time_limit_s)
-                                                : clock::time_point::max();
       // A host's request is read every 10 ms: a signal handler cannot wake this thread.
       const auto poll = std::chrono::milliseconds(10);
       std::unique_lock<std::mutex> g(done_lock);
       for (;;) {
-        const auto now = clock::now();
+        const auto now = SearchClock::now();
         if (now >= until || (args->stop_request && *args->stop_request)) break;
         const auto next = args->stop_request && until - now > poll ? now + poll : until;
         if (done_cv.wait_until(g, next, [&] { return done; })) return;
@@ -767,13 +829,15 @@ struct PoolSearch {
   Counters total;  // what building the frontier counted, then the whole search
   int threads;
   WorkPool pool;
-  explicit PoolSearch(const PjCpuArgs* args) : threads(args->threads > 0 ? args->threads : 1), pool(threads) {
+  SearchClock::time_point until;  // the time limit's deadline, from the call's start
+  explicit PoolSearch(const PjCpuArgs* args)
+      : threads(args->threads > 0 ? args->threads : 1), pool(threads), until(search_deadline(args)) {
     start_incumbent(sh, args);
     sh.pool = &pool;
   }
   void run(const PjCpuArgs* args, std::vector<Subtree> frontier, PjCpuResult* out) {
     pool.set_frontier(std::move(frontier));
-    search_pool(args, sh, pool, threads, total, out);
+    search_pool(args, until, sh, pool, threads, total, out);
   }
 };
 
@@ -792,7 +856,8 @@ extern "C" int pj_cpu_search(const PjCpuArgs* args, PjCpuResult* out) {
     // Enough subtrees for the threads to start with, or the depth asked for (below the
     // root); donations balance the rest.
     int depth = 0;
-    std::vector<Subtree> frontier = split(args, s.sh, s.total, depth, s.threads, static_cast<size_t>(s.threads) * 64);
+    std::vector<Subtree> frontier =
+        split(args, s.until, s.sh, s.total, depth, s.threads, static_cast<size_t>(s.threads) * 64);
     out->frontier_depth = depth;
     out->frontier_nodes = frontier.size();
     s.run(args, std::move(frontier), out);
@@ -810,10 +875,10 @@ extern "C" int pj_cpu_ranges_open(const PjCpuArgs* args, int depth_at, unsigned 
     Counters total;
     int depth = 0;
     const int threads = args->threads > 0 ? args->threads : 1;
-    if (depth_at > 0)
-      r->frontier = build_frontier(sh, total, depth, threads, [&](int dd, size_t) { return dd >= depth_at; });
-    else
-      r->frontier = split(args, sh, total, depth, threads, min_nodes);
+    const int at = depth_at > 0 ? depth_at : args->split_depth > 0 ? problem::kPrefixLength + args->split_depth : 0;
+    bool stopped = false;
+    r->frontier = whole_frontier(sh, total, depth, threads, at, min_nodes, args->stop_request, stopped);
+    if (stopped) return pj::kStoppedCode;
     *frontier = PjCpuResult{};
     fill_result(frontier, total, sh);
     frontier->frontier_depth = depth;
@@ -870,9 +935,8 @@ extern "C" int pj_cpu_frontier(const PjCpuArgs* args, int depth, unsigned long l
     start_incumbent(sh, args);
     Counters total;
     int reached = 0;
-    std::vector<Subtree> level = build_frontier(sh, total, reached, args->threads, [&](int dd, size_t n) {
-      return depth > 0 ? dd >= depth : n >= min_nodes;
-    });
+    bool stopped = false;
+    std::vector<Subtree> level = whole_frontier(sh, total, reached, args->threads, depth, min_nodes, nullptr, stopped);
     out->count = level.size();
     out->depth = reached;
     out->node_bytes = static_cast<int>(sizeof(Node));

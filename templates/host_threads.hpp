@@ -22,6 +22,8 @@ struct NoThreads {
 // What an entry point returns when it could not start its threads, or ran out of memory.
 constexpr int kNoThreadsCode = 10;
 constexpr int kNoMemoryCode = 11;
+// What a frontier's build returns when the host asked it to stop (a signal) before it ended.
+constexpr int kStoppedCode = 12;
 
 // An entry point's body, with what it may throw as a return code: no exception crosses
 // the C interface to the host.

@@ -67,7 +67,8 @@ CompileUnit device_unit(const UnitInputs& in, std::vector<std::string> templates
 }
 
 std::vector<std::string> cpu_search_templates() {
-  return {"cpu_abi.h", "host_deadline.hpp", "host_threads.hpp", "cpu_work_pool.hpp", "cpu_dfs.hpp", "host_rng.h", "cpu_improve.hpp"};
+  return {"cpu_abi.h",   "host_deadline.hpp", "host_threads.hpp", "host_memory.hpp",
+          "cpu_work_pool.hpp", "cpu_dfs.hpp", "host_rng.h",       "cpu_improve.hpp"};
 }
 std::vector<std::string> cpu_ida_templates() { return {"ida_abi.h", "host_deadline.hpp", "cpu_ida.hpp", "cpu_pdb.hpp"}; }
 

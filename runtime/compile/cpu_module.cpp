@@ -109,6 +109,7 @@ CpuRanges::CpuRanges(const CpuModule& module, const CpuRunOptions& opts, int dep
   PjCpuArgs args = args_of(opts);
   const int rc = module_.ranges_open_(&args, depth, min_nodes, &handle_, &frontier_);
   check_resources(rc, args.threads, args.split_depth);
+  if (rc == pj::kStoppedCode) throw FrontierStopped();
   if (rc != 0)
     throw std::runtime_error("out of host memory building the frontier");
 }

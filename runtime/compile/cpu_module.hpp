@@ -38,10 +38,14 @@ class CpuModule;
 // A frontier kept by a loaded module and searched range by range (runtime/distributed/range_run.cpp):
 // the same subtrees in the same order in every process that opens it with the same start
 // incumbent and split.
+// The host asked (opts.stop_request) a frontier's build to stop before it ended.
+struct FrontierStopped {};
+
 class CpuRanges {
  public:
   // Splits at `depth` (absolute) if above 0, else at opts.split_depth below the root,
   // else at the first depth with min_nodes nodes; from the start incumbent opts.ub.
+  // Throws FrontierStopped when opts.stop_request is raised during the build.
   CpuRanges(const CpuModule& module, const CpuRunOptions& opts, int depth, unsigned long long min_nodes);
   ~CpuRanges();
   CpuRanges(const CpuRanges&) = delete;

@@ -254,7 +254,20 @@ void run_cpu_ranges(SkeletonRun& run) {
   fo.threads = threads;
   fo.split_depth = run.opts.split_depth;
   if (plan.has_ub) fo.ub = plan.ub;
-  CpuRanges ranges(module, fo, plan.depth, coordinator.min_nodes());
+  // A signal during a deep frontier's build ends the run there: no range has started,
+  // so the checkpoint, if one exists already, stays as it was.
+  fo.stop_request = signals ? StopSignals::flag() : nullptr;
+  std::optional<CpuRanges> built;
+  try {
+    built.emplace(module, fo, plan.depth, coordinator.min_nodes());
+  } catch (const FrontierStopped&) {
+    throw SearchInterrupted("interrupted by signal " + std::to_string(StopSignals::signal_number()) +
+                                " while the frontier was built; nothing was searched and " +
+                                (run.opts.resume.empty() ? std::string("no checkpoint was written")
+                                                         : "the checkpoint " + run.opts.resume + " is unchanged"),
+                            StopSignals::signal_number());
+  }
+  CpuRanges& ranges = *built;
   coordinator.start(ranges.frontier());
   while (std::optional<Range> next = coordinator.next()) {
     CpuRunOptions o = range_options(threads, coordinator.incumbent(), coordinator.time_left(),

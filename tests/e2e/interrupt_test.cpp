@@ -5,6 +5,8 @@
 #include <atomic>
 #include <chrono>
 #include <csignal>
+#include <filesystem>
+#include <fstream>
 #include <thread>
 
 #include <catch2/catch.hpp>
@@ -118,4 +120,30 @@ TEST_CASE("SIGTERM stops a cpu optimisation with its best schedule so far", "[e2
       CHECK_THAT(format_human(r), Catch::Contains("best found  "));
     }
   }
+}
+
+TEST_CASE("SIGTERM while a checkpointed run builds a deep frontier ends it there, writing nothing",
+          "[e2e][interrupt]") {
+  // With --checkpoint the frontier is built whole (its ranges are numbered in it): split
+  // 11 levels down, N-Queens 17's would take minutes and more memory than the host has.
+  // The signal ends the build; no range has started, so no checkpoint is written.
+  SolveOptions o;
+  o.load.spec_path = problem("nqueens.toml");
+  o.load.params = {"n=17"};
+  o.backend = "cpu";
+  o.threads = 2;
+  o.split_depth = 11;
+  o.cache_dir = cache_dir();
+  o.checkpoint = (std::filesystem::path(own_scratch_dir()) / "deep_frontier_signal.ckpt").string();
+  std::filesystem::remove(o.checkpoint);
+  bool raised = false;
+  try {
+    solve_interrupted(o, SIGTERM, std::chrono::milliseconds(300), raised);
+    FAIL("the run was not interrupted");
+  } catch (const SearchInterrupted& e) {
+    CHECK(e.signal == SIGTERM);
+    CHECK_THAT(e.what(), Catch::Contains("while the frontier was built; nothing was searched and no checkpoint"));
+  }
+  CHECK(raised);
+  CHECK_FALSE(std::ifstream(o.checkpoint).good());
 }
