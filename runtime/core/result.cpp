@@ -282,11 +282,12 @@ std::string format_human(const SolveResult& r) {
                      v.resumed_from.empty() ? "" : ", resumed from " + v.resumed_from);
     if (v.idle.total.rounds > 0) {
       const IvmIdleSample& t = v.idle.total;
+      const double rounds = static_cast<double>(t.rounds);
+      const double rounds_per_gpu = rounds / static_cast<double>(v.gpus > 1 ? v.gpus : 1);
       s += fmt::format("idle        {:.1f}% of the explorers' time in the exploration kernels; {:.1f}% with work "
                        "at a round's start, {:.1f} steals and {:.2f} ms a round ({})\n",
-                       100 * t.idle(), 100 * t.busy_start / static_cast<double>(t.rounds) / static_cast<double>(v.explorers),
-                       static_cast<double>(t.steals) / static_cast<double>(t.rounds), 1e3 * t.wall_s / static_cast<double>(t.rounds) *
-                           static_cast<double>(v.gpus > 1 ? v.gpus : 1), v.balance);
+                       100 * t.idle(), 100 * t.busy_start / rounds / static_cast<double>(v.explorers),
+                       static_cast<double>(t.steals) / rounds, 1e3 * t.wall_s / rounds_per_gpu, v.balance);
     }
     if (v.ranks > 0)
       s += fmt::format("mpi         {} ranks, a GPU each; rank 0 answered {} messages in {:.3f} s\n", v.ranks,

@@ -56,7 +56,8 @@ constexpr unsigned kHypercubeBase = 8;
 }  // namespace
 
 std::string IvmBalance::describe() const {
-  std::string s = std::string("victims=") + (victims == Victims::log ? "log" : "mean") + ",passes=" + std::to_string(passes);
+  std::string s =
+      std::string("victims=") + (victims == Victims::log ? "log" : "mean") + ",passes=" + std::to_string(passes);
   if (slice) s += ",slice=" + fmt::format("{:g}", *slice);
   if (trigger > 0) s += ",trigger=" + fmt::format("{:g}", trigger);
   return s;
@@ -68,7 +69,8 @@ IvmBalance parse_ivm_balance(const std::string& text) {
   size_t at = 0;
   auto bad = [&](const std::string& part) {
     command_line_error(shown, static_cast<int>(20 + at + 1), "cannot read '" + part + "'",
-                       "PERMJIT_IVM_BALANCE takes victims=mean|log, passes=N (1 to 16), slice=S (seconds, 0: uncut) and trigger=F (a share of the explorers), separated by commas");
+                       "PERMJIT_IVM_BALANCE takes victims=mean|log, passes=N (1 to 16), slice=S (seconds, 0: "
+                       "uncut) and trigger=F (a share of the explorers), separated by commas");
   };
   while (at <= text.size() && !text.empty()) {
     size_t end = text.find(',', at);
@@ -99,7 +101,8 @@ IvmBalance parse_ivm_balance(const std::string& text) {
 
 double victim_threshold(IvmBalance::Victims rule, double remaining, double log_remaining, unsigned long long active,
                         unsigned long long T) {
-  if (rule == IvmBalance::Victims::log) return active > 0 ? std::exp2(log_remaining / static_cast<double>(active)) : 0.0;
+  if (rule == IvmBalance::Victims::log)
+    return active > 0 ? std::exp2(log_remaining / static_cast<double>(active)) : 0.0;
   return remaining / static_cast<double>(T);
 }
 
@@ -213,7 +216,7 @@ IvmRound IvmDevice::explore() {
   out.answered = drain && drain->stopped();
   out.results = results();
   idle_.add_round(kernel_s, ctl.busy_start, ctl.busy_ns, ctl.steals, out.results.evaluated);
-  stats_.idle = idle_.summary().total;
+  stats_.idle = idle_.total();
   return out;
 }
 

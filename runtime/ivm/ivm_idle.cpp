@@ -64,10 +64,15 @@ void IvmIdleMeter::close_sample(double now) {
   period_ *= 2;
 }
 
+IvmIdleSample IvmIdleMeter::total() const {
+  IvmIdleSample t = total_;
+  t.wall_s = total_.t;
+  return t;
+}
+
 IvmIdleSummary IvmIdleMeter::summary() const {
   IvmIdleSummary s;
-  s.total = total_;
-  s.total.wall_s = total_.t;
+  s.total = total();
   s.samples = samples_;
   if (open_.rounds > 0) {
     IvmIdleSample last = open_;

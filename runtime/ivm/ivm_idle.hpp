@@ -34,6 +34,8 @@ class IvmIdleMeter {
   // The run's totals and the series: at most kMaxSamples samples, each of a period that
   // doubles (two neighbours merged) whenever the series is full.
   IvmIdleSummary summary() const;
+  // The totals alone (after every round: no copy of the series).
+  IvmIdleSample total() const;
 
   static constexpr size_t kMaxSamples = 64;
   static constexpr double kFirstPeriod = 0.05;  // seconds of the first samples

@@ -294,7 +294,8 @@ void run_ivm(SkeletonRun& run, IvmRanks& ranks) {
     // (Carneiro Pessoa et al. 2016 settled on about 10% on a GTX 980); below, rounds are too short.
     shared.trigger = opts.trigger ? opts.trigger : std::max<unsigned long long>(1, id.explorers / 4);
     if (!opts.trigger && balance.trigger > 0)
-      shared.trigger = std::max<unsigned long long>(1, static_cast<unsigned long long>(balance.trigger * static_cast<double>(id.explorers)));
+      shared.trigger = std::max<unsigned long long>(
+          1, static_cast<unsigned long long>(balance.trigger * static_cast<double>(id.explorers)));
     shared.start_best = !opts.resume.empty() ? resumed.best
                         : static_cast<int>(start ? *start : (spec.goal == Goal::maximize ? INT_MIN : INT_MAX));
     shared.ok = 1;
@@ -438,8 +439,12 @@ void run_ivm(SkeletonRun& run, IvmRanks& ranks) {
         if (optimise && (exchange.best() != start_best || opts.ub)) s.incumbent = exchange.best();
         // The idle share since the previous line, of this process's GPUs.
         const unsigned long long busy = idle_totals.busy_ns, whole = idle_totals.explorer_ns;
-        if (whole > idle_shown_whole)
-          s.idle = 1.0 - static_cast<double>(busy - idle_shown_busy) / static_cast<double>(whole - idle_shown_whole);
+        // (Two counters read apart: a round may be in one and not yet in the other.)
+        if (whole > idle_shown_whole && busy >= idle_shown_busy) {
+          const double busy_share =
+              static_cast<double>(busy - idle_shown_busy) / static_cast<double>(whole - idle_shown_whole);
+          s.idle = std::clamp(1.0 - busy_share, 0.0, 1.0);
+        }
         idle_shown_busy = busy;
         idle_shown_whole = whole;
         meter.print(s);
