@@ -53,6 +53,14 @@ struct PjIvmControl {
   unsigned int stop_round;
 };
 
+// What a stopped `ivm` search left open (pj_ivm_open_bound, templates/ivm_open_work.h),
+// summed over the explorers of one image.
+struct PjIvmOpen {
+  unsigned long long subtrees;  // children in the explorers' rows that the incumbent does not prune
+  long long key;                // the least bound among them, negated when maximising (LLONG_MAX: none)
+  long long root_bound;         // the root's bound
+};
+
 // The `cdp` and `rec` skeletons' control data (Carneiro Pessoa et al. 2018 §3.7): what the intermediate
 // search stored and launched, and the first device-side launch error, by the device
 // runtime's own name. Zeroed by the host before each chunk.

@@ -89,6 +89,26 @@ struct PrunedBy {
   }
 };
 
+// The bound of a node as the search compares it with the incumbent `best` when it pops
+// the node (PrunedBy; with two ends pruned_when_popped), for the open work of a stopped
+// search (pj_ivm_open_bound). It calls the functions PrunedBy calls: no other copy of
+// the refinement is compiled.
+struct BoundFor {
+  int best;
+  __device__ long long operator()(const Node& n) const {
+    if constexpr (problem::kEnds == 2) {
+      const auto b = pj_ivm::bound_of(n);
+      if (problem::kStages == 1 || pj_ivm::prunes(b, best)) return b;
+      return problem::refined_bound(n, b);
+    } else if constexpr (kKeepStarts) {
+      problem::AssignStart* none = nullptr;
+      return problem::staged_bound_from(n, problem::bound(n), best, none, none);
+    } else {
+      return problem::staged_bound(n, best);
+    }
+  }
+};
+
 // What templates/ivm_explorer.h asks of its caller, on the device.
 struct Hooks {
   // With two ends a pop is an expansion (both ends bounded), and a heavy node's child
@@ -392,4 +412,26 @@ extern "C" __global__ void pj_ivm_merge(pj_ivm::layout::Explorers e, pj_ivm::lay
   }
   pj_ivm::set_empty(from);
   lengths[j] = pj_ivm::remaining(to);
+}
+
+// The open work of a stopped search (docs/reliability.md, "Partial answers"): each
+// explorer adds its open children and their least bound (templates/ivm_open_work.h) to
+// `out`, which the host zeroed with key LLONG_MAX; thread 0 writes the root's bound,
+// computed without an incumbent so that every stage runs. `best`: the incumbent.
+extern "C" __global__ void pj_ivm_open_bound(pj_ivm::layout::Explorers e, int best, PjIvmOpen* out) {
+  using namespace pj_ivm::device;
+  const unsigned long long i = thread_index();
+  if constexpr (kOptimise) {
+    if (i == 0) {
+      Node root;
+      problem::root(root);
+      out->root_bound = BoundFor{problem::kGoal == pj::Goal::maximize ? -0x7fffffff - 1 : 0x7fffffff}(root);
+    }
+  }
+  if (i >= e.T) return;
+  pj_ivm::OpenWork w;
+  pj_ivm::add_open_work(Ref{e, i}, best, BoundFor{best}, w);
+  if (w.subtrees == 0) return;
+  atomicAdd(&out->subtrees, w.subtrees);
+  if constexpr (kOptimise) atomicMin(&out->key, w.key);
 }

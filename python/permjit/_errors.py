@@ -39,7 +39,7 @@ class CompileError(RuntimeError):
 
 
 class SearchInterrupted(KeyboardInterrupt):
-    """A signal ended a search that saves checkpoints (ivm, cpu with checkpoint=)."""
+    """A signal ended a run before its search started (the compile, a frontier's build)."""
 
     def __init__(self, what: str, signal: int):
         super().__init__(what)

@@ -410,7 +410,7 @@ std::string format_json(const SolveResult& r) {
                 {"rounds", v.rounds},       {"steals", v.steals},       {"balance_s", v.t_balance},
                 {"gpus", v.gpus},           {"transfers", v.transfers}, {"resumed_from", v.resumed_from},
                 {"ranks", v.ranks},         {"messages", v.messages},   {"coordinator_busy_s", v.coordinator_busy},
-                {"balance", v.balance},     {"idle", ivm_idle_json(v)}};
+                {"open_bound_s", v.t_open_bound}, {"balance", v.balance},   {"idle", ivm_idle_json(v)}};
   }
   j["block_size"] = r.block_size;
   j["chunks"] = r.chunks;

@@ -132,6 +132,7 @@ struct SolveResult {
     unsigned long long messages = 0;
     double coordinator_busy = 0;
     double t_balance = 0;
+    double t_open_bound = 0;  // a stopped search: seconds to bound its open work (runtime/ivm/ivm_open_bound.hpp)
     std::string rows;  // "shared (32 KiB per block)" or "local"
     std::string resumed_from;
     // How the explorers' time went (runtime/ivm/ivm_idle.hpp), and how work was shared

@@ -1,6 +1,7 @@
 #include "runtime/distributed/range_run.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <string>
 
@@ -224,13 +225,13 @@ void RangeCoordinator::finish(SolveResult& r, int ranks, const CpuRanges& fronti
     }
     set_partial_bound(r, open, incumbent());
   }
+  // A signal stops the run as a time limit does: the partial result is printed (exit
+  // 128 + N), and stderr says where the search continues.
   if (StopSignals::requested()) {
-    const int sig = StopSignals::signal_number();
-    std::string where = run_.opts.checkpoint.empty()
-                            ? std::string()
-                            : "; the checkpoint " + run_.opts.checkpoint +
-                                  " holds the search: continue it with --resume " + run_.opts.checkpoint;
-    throw SearchInterrupted("interrupted by signal " + std::to_string(sig) + where, sig);
+    r.interrupted = StopSignals::signal_number();
+    if (!run_.opts.checkpoint.empty())
+      std::fprintf(stderr, "permjit: interrupted by signal %d; the checkpoint %s holds the search: continue it with --resume %s\n",
+                   r.interrupted, run_.opts.checkpoint.c_str(), run_.opts.checkpoint.c_str());
   }
 }
 

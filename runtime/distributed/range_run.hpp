@@ -51,7 +51,7 @@ class RangeCoordinator {
   // Seconds left of --time-limit (0: no limit); below 0 after it.
   double time_left() const;
 
-  // The last checkpoint and the result; throws SearchInterrupted after a signal. A
+  // The last checkpoint and the result (`interrupted` after a signal, as ivm's). A
   // stopped run's proven bound counts the subtrees of every range not finished, which
   // `frontier` (this process's copy of it) bounds.
   void finish(SolveResult& r, int ranks, const CpuRanges& frontier);

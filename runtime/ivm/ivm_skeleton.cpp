@@ -7,6 +7,7 @@
 #include <chrono>
 #include <climits>
 #include <cstddef>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <exception>
@@ -18,6 +19,7 @@
 #include "runtime/compile/cache.hpp"
 #include "runtime/compile/gpu_compile.hpp"
 #include "runtime/compile/gpu_host.hpp"
+#include "runtime/core/partial_bound.hpp"
 #include "runtime/core/progress.hpp"
 #include "runtime/core/solve_options.hpp"
 #include "runtime/core/version.hpp"
@@ -31,6 +33,7 @@
 #include "runtime/ivm/ivm_checkpoint.hpp"
 #include "runtime/ivm/ivm_device.hpp"
 #include "runtime/ivm/ivm_exchange.hpp"
+#include "runtime/ivm/ivm_open_bound.hpp"
 #include "runtime/ivm/ivm_ranks.hpp"
 #include "runtime/ivm/ivm_skeleton.hpp"
 #include "templates/gpu_abi.h"
@@ -111,8 +114,9 @@ SkeletonUnits ivm_units(const UnitInputs& in) {
   // argument, which caps their registers). Part of the options, so of the cache key.
   if (const char* b = std::getenv("PERMJIT_IVM_MIN_BLOCKS"); b && std::atoi(b) > 0)
     options.push_back("-DPJ_IVM_MIN_BLOCKS=" + std::to_string(std::atoi(b)));
-  return {std::nullopt, device_unit(in, {"gpu_abi.h", "gpu_search.cuh", "ivm_interval.h", "ivm_explorer.h", "ivm_two_ends.h",
-                                                                   "gpu_ivm.cuh"},
+  return {std::nullopt, device_unit(in,
+                                    {"gpu_abi.h", "gpu_search.cuh", "ivm_interval.h", "ivm_explorer.h", "ivm_two_ends.h",
+                                     "ivm_open_work.h", "gpu_ivm.cuh"},
                                     std::move(options), {generate_ivm_layout(in.spec)})};
 }
 
@@ -351,10 +355,10 @@ void run_ivm(SkeletonRun& run, IvmRanks& ranks) {
   std::optional<DeviceSolutions> solutions;
   if (run.decision.records()) solutions.emplace(run.decision, spec.size);
 
-  // With checkpoints SIGINT and SIGTERM stop the search at a checkpoint; mpirun passes
-  // them to every rank, and each goes on until rank 0 has written it.
-  std::optional<StopSignals> signals;
-  if (checkpoints) signals.emplace();
+  // SIGINT and SIGTERM stop the search as --time-limit does: the workers stop at a
+  // checkpoint (written when one is asked for) and the result so far is printed, partial.
+  // mpirun passes them to every rank; rank 0 stops them all.
+  StopSignals signals;
 
   // One thread per GPU; this one shows progress and takes the checkpoints.
   auto search_start = clock_type::now();
@@ -414,6 +418,8 @@ void run_ivm(SkeletonRun& run, IvmRanks& ranks) {
   meter.start(elapsed_before);
   const double space = pj_ivm::space_size(L);
   double next_checkpoint = elapsed() + opts.seconds_between_checkpoints();
+  // The images and results the stop took: the open work a stopped search bounds.
+  std::optional<IvmExchange::Snapshot> stopped_at;
   auto save = [&](bool stop) {
     auto ts = clock_type::now();
     IvmExchange::Snapshot snap = exchange.take_checkpoint();
@@ -425,6 +431,7 @@ void run_ivm(SkeletonRun& run, IvmRanks& ranks) {
     }
     exchange.release(stop);
     r.t_transfers += since(ts);
+    if (stop) stopped_at = std::move(snap);
   };
   bool interrupted = false, timed_out = false;
   unsigned long long idle_shown_busy = 0, idle_shown_whole = 0;  // at the last progress line
@@ -452,14 +459,14 @@ void run_ivm(SkeletonRun& run, IvmRanks& ranks) {
       // --time-limit: checked here, between rounds (a round is cut at its time slice);
       // the workers stop at a checkpoint, written when one is asked for.
       timed_out = opts.time_limit > 0 && since(search_start) >= opts.time_limit;
-      const bool signalled = signals && StopSignals::requested();
+      const bool signalled = StopSignals::requested();
       const bool stop = signalled || timed_out;
       if (checkpoints && (now >= next_checkpoint || stop)) {
         save(stop);
         next_checkpoint = now + opts.seconds_between_checkpoints();
       } else if (stop) {
-        exchange.take_checkpoint();  // every worker deposits its state at its round's end
-        exchange.release(true);      // and stops
+        stopped_at = exchange.take_checkpoint();  // every worker deposits its state at its round's end
+        exchange.release(true);                   // and stops
       }
       if (stop) {
         interrupted = signalled;
@@ -479,11 +486,11 @@ void run_ivm(SkeletonRun& run, IvmRanks& ranks) {
   stats.messages = ranks.messages();
   stats.coordinator_busy = ranks.busy_seconds();
   if (interrupted) {
-    const int sig = StopSignals::signal_number();
-    throw SearchInterrupted("interrupted by signal " + std::to_string(sig) + " after " + std::to_string(elapsed()) +
-                                " s; the checkpoint " + opts.checkpoint + " holds the search: continue it with --resume " +
-                                opts.checkpoint,
-                            sig);
+    r.interrupted = StopSignals::signal_number();
+    if (checkpoints)
+      std::fprintf(stderr, "permjit: interrupted by signal %d after %.1f s; the checkpoint %s holds the search: "
+                   "continue it with --resume %s\n", r.interrupted, elapsed(), opts.checkpoint.c_str(),
+                   opts.checkpoint.c_str());
   }
 
   PjGpuResults out = finals[0];
@@ -506,12 +513,12 @@ void run_ivm(SkeletonRun& run, IvmRanks& ranks) {
   }
   stats.idle.samples = std::move(first_gpu_idle.samples);
   stats.transfers = exchange.transfers();
-  if (checkpoints && !timed_out) save(false);  // the finished search: resuming it reports the result at once
-  // Stopped at --time-limit: the result so far, partial. The explorers' open intervals
-  // are on the devices as factoradic ranges, not nodes with bounds: no bound is proven
-  // (docs/reliability.md, "Partial answers").
+  const bool stopped = timed_out || interrupted;
+  if (checkpoints && !stopped) save(false);  // the finished search: resuming it reports the result at once
+  // Stopped at --time-limit or by a signal: the result so far, partial, with what the
+  // open work proves (docs/reliability.md, "Partial answers").
   r.time_limit = opts.time_limit;
-  r.stopped = timed_out;
+  r.stopped = stopped;
   r.expanded = out.expanded;
   r.evaluated = out.evaluated;
   r.solutions = out.solutions;
@@ -521,6 +528,17 @@ void run_ivm(SkeletonRun& run, IvmRanks& ranks) {
     r.permutation.assign(out.perm, out.perm + spec.size);
   }
   if (solutions) solutions->report(r, optimise);
+  if (stopped && stopped_at && !run.decision.fixed_incumbent && run.decision.solution_limit == 0) {
+    const auto tb = clock_type::now();
+    const int best = out.best;  // the incumbent every worker ended with (the start's, if none improved it)
+    const PjCpuResult open = ivm_open_work(image.cubin, run.units.device.value().data, shape, stopped_at->images, best,
+                                           optimise, spec.goal == Goal::maximize);
+    std::optional<long long> incumbent;
+    if (r.found) incumbent = r.objective;
+    else if (optimise && best != (spec.goal == Goal::maximize ? INT_MIN : INT_MAX)) incumbent = best;
+    set_partial_bound(r, open, incumbent);
+    stats.t_open_bound = since(tb);
+  }
   r.t_search = since(t1);
 }
 

@@ -147,3 +147,32 @@ TEST_CASE("SIGTERM while a checkpointed run builds a deep frontier ends it there
   CHECK(raised);
   CHECK_FALSE(std::ifstream(o.checkpoint).good());
 }
+
+TEST_CASE("SIGINT stops a checkpointed cpu count with its partial result, and the resume completes it",
+          "[e2e][interrupt]") {
+  // With --checkpoint the cpu skeleton searches frontier ranges; a signal used to end the
+  // run with the checkpoint and no result. Now it prints what a time limit prints.
+  SolveOptions o;
+  o.load.spec_path = problem("nqueens.toml");
+  o.load.params = {"n=15"};  // 2,279,184 solutions: a few seconds on one thread
+  o.backend = "cpu";
+  o.threads = 1;
+  o.cache_dir = cache_dir();
+  o.checkpoint = (std::filesystem::path(own_scratch_dir()) / "signalled_ranges.ckpt").string();
+  std::filesystem::remove(o.checkpoint);
+  bool raised = false;
+  SolveResult r = solve_interrupted(o, SIGINT, std::chrono::milliseconds(200), raised);
+  REQUIRE(raised);
+  CHECK(r.interrupted == SIGINT);
+  REQUIRE(r.stopped);
+  CHECK(r.solutions < 2279184ull);
+  CHECK(r.open_subtrees > 0);
+  CHECK_THAT(format_human(r), Catch::Contains("stopped     by signal 2 (SIGINT): not complete"));
+  CHECK_THAT(format_json(r), Catch::Contains("\"interrupted_by_signal\":2"));
+
+  SolveOptions again = o;
+  again.resume = o.checkpoint;
+  SolveResult done = solve(again);
+  CHECK_FALSE(done.stopped);
+  CHECK(done.solutions == 2279184ull);
+}

@@ -31,7 +31,7 @@ class Simulation {
  public:
   Simulation(const std::string& spec_path, const std::string& instance, std::vector<std::string> params)
       : module_(spec_path, instance, std::move(params), "tests/ivm/ivm_host_sim.hpp",
-                {"ivm_interval.h", "ivm_explorer.h", "ivm_two_ends.h"}, true),
+                {"ivm_interval.h", "ivm_explorer.h", "ivm_two_ends.h", "ivm_open_work.h"}, true),
         fn_(module_.function<SimFn>("pj_ivm_sim")),
         gpus_fn_(module_.function<SimGpusFn>("pj_ivm_sim_gpus")),
         steal_fn_(module_.function<StealFn>("pj_ivm_sim_steal_halves")),

@@ -67,11 +67,12 @@ inline void same_tree(const SolveResult& cpu, const SolveResult& gpu, const std:
   CHECK(gpu.evaluated == cpu.evaluated);
 }
 
-// Runs `search` and raises SIGINT `ms` milliseconds into it unless it has returned
-// (`before_signal` runs first, e.g. to copy a periodic checkpoint); true when the
-// search was interrupted (SearchInterrupted, by SIGINT).
+// Runs `search` (which returns its SolveResult) and raises SIGINT `ms` milliseconds into
+// it unless it has returned (`before_signal` runs first, e.g. to copy a periodic
+// checkpoint). The result when the signal stopped the search (SolveResult::interrupted:
+// the partial result is returned as after a time limit), else none.
 template <class Search>
-bool interrupted_after(int ms, Search&& search, const std::function<void()>& before_signal = {}) {
+std::optional<SolveResult> interrupted_after(int ms, Search&& search, const std::function<void()>& before_signal = {}) {
   std::atomic<bool> done{false};
   std::thread poker([&] {
     auto t0 = std::chrono::steady_clock::now();
@@ -80,16 +81,12 @@ bool interrupted_after(int ms, Search&& search, const std::function<void()>& bef
     if (before_signal) before_signal();
     if (!done) std::raise(SIGINT);
   });
-  bool interrupted = false;
-  try {
-    search();
-  } catch (const SearchInterrupted& e) {
-    interrupted = true;
-    CHECK(e.signal == SIGINT);
-  }
+  SolveResult r = search();
   done = true;
   poker.join();
-  return interrupted;
+  if (r.interrupted != SIGINT) return std::nullopt;
+  CHECK(r.stopped);
+  return r;
 }
 
 }  // namespace permjit::test

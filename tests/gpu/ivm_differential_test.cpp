@@ -112,10 +112,10 @@ TEST_CASE("an ivm search stopped by SIGINT resumes to the uninterrupted totals",
   // SIGINT a second into the run (module load included); meanwhile keep a copy of a
   // periodic checkpoint (every 0.1 s: rounds are cut that often), as if the process had
   // been killed without warning just after it.
-  const bool interrupted = interrupted_after(
+  const std::optional<SolveResult> stopped = interrupted_after(
       1000,
       [&] {
-        ivm(q20, [&](SolveOptions& o) {
+        return ivm(q20, [&](SolveOptions& o) {
           o.checkpoint = ckpt;
           o.checkpoint_every = 0.1;
         });
@@ -124,7 +124,13 @@ TEST_CASE("an ivm search stopped by SIGINT resumes to the uninterrupted totals",
         if (std::filesystem::exists(ckpt))
           std::filesystem::copy_file(ckpt, copied, std::filesystem::copy_options::overwrite_existing);
       });
-  REQUIRE(interrupted);
+  // The partial result is returned as after a time limit: the count so far, the
+  // subtrees left, and no bound (a count has none).
+  REQUIRE(stopped);
+  CHECK(stopped->solutions < whole.solutions);
+  CHECK(stopped->open_subtrees > 0);
+  CHECK_FALSE(stopped->proven_bound);
+  CHECK_THAT(format_json(*stopped), Catch::Contains("\"interrupted_by_signal\":2"));
   REQUIRE(std::filesystem::exists(copied));
 
   for (const std::string& from : {ckpt, copied}) {

@@ -86,15 +86,18 @@ TEST_CASE("a checkpoint of ivm on several GPUs resumes on another number of GPUs
   std::string ckpt = temp_file("ivm_gpus_q19.ckpt", "");
   std::filesystem::remove(ckpt);
   ivm_on(q19, "0,0");  // compiled and cached: the next run starts searching at once
-  const bool interrupted = interrupted_after(300, [&] {
+  const std::optional<SolveResult> stopped = interrupted_after(300, [&] {
     SolveOptions o = options_for(q19, "ivm");
     o.progress = SolveOptions::Progress::off;
     o.gpus = "0,0";
     o.checkpoint = ckpt;
     o.checkpoint_every = 0.05;
-    solve(o);
+    return solve(o);
   });
-  REQUIRE(interrupted);
+  REQUIRE(stopped);
+  // The count so far and the subtrees left, from both workers' explorers.
+  CHECK(stopped->solutions < whole.solutions);
+  CHECK(stopped->open_subtrees > 0);
   for (const char* gpus : {"", "0,0,0"}) {
     INFO("resumed on --gpus " << gpus);
     SolveOptions o = options_for(q19, "ivm");

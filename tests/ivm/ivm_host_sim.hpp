@@ -337,3 +337,49 @@ extern "C" PjIvmSimResult pj_ivm_sim_gpus(unsigned long long T, long long budget
   for (const auto& [leaf, n] : visits) r.most_visits = n > r.most_visits ? n : r.most_visits;
   return r;
 }
+
+// A search stopped after `stop_round` rounds, and what it left open (templates/ivm_open_work.h,
+// docs/reliability.md "Partial answers"): the open children in the explorers' rows, their
+// least sort key, the root's bound, the incumbent at the stop; then the search goes on
+// from the stop with no incumbent, to the best leaf of the work that was left.
+struct PjIvmOpenSimResult {
+  unsigned long long open;  // open children at the stop
+  long long key;            // their least bound, negated when maximising (pj_ivm::kNoKey: none)
+  long long root_bound;
+  int best_at_stop;         // the incumbent when the search stopped
+  int best_after;           // the best leaf of what was left, searched with no incumbent
+  int stopped;              // whether work was left at the stop
+};
+
+namespace ivm_sim {
+// The bound the kernels' pj_ivm_open_bound takes (templates/gpu_ivm.cuh, BoundFor):
+// the first bound, refined unless it prunes.
+struct BoundFor {
+  int best;
+  long long operator()(const Node& n) const {
+    return static_cast<long long>(problem::staged_bound_from(n, problem::bound(n), best));
+  }
+};
+}  // namespace ivm_sim
+
+extern "C" PjIvmOpenSimResult pj_ivm_sim_open(unsigned long long T, long long budget, int initial_best, int stop_round) {
+  using namespace ivm_sim;
+  World w(T);
+  start(w, initial_best);
+  bool more = true;
+  while (more && static_cast<long long>(w.rounds) < stop_round) more = round(w, budget);
+  PjIvmOpenSimResult r{0, pj_ivm::kNoKey, 0, w.best, w.best, more ? 1 : 0};
+  pj_ivm::OpenWork open;
+  pj_ivm::layout::Explorers e = w.view();
+  for (unsigned long long i = 0; i < w.T; ++i) pj_ivm::add_open_work(pj_ivm::Ref{e, i}, w.best, BoundFor{w.best}, open);
+  r.open = open.subtrees;
+  r.key = open.key;
+  const int none = kGoal == pj::Goal::maximize ? INT_MIN : INT_MAX;
+  Node root;
+  problem::root(root);
+  r.root_bound = BoundFor{none}(root);
+  w.best = none;
+  while (more) more = round(w, budget);
+  r.best_after = w.best;
+  return r;
+}

@@ -1,0 +1,67 @@
+// The ivm skeleton stopped by --time-limit (docs/reliability.md, "Partial answers"): the
+// proven bound over the explorers' open work (pj_ivm_open_bound, runtime/ivm/ivm_open_bound.hpp)
+// is at most the optimum from brute force, which shares no code with permjit, and at
+// least the root's bound; on one GPU and on two workers. Few explorers slow the search
+// down, so that the short limits stop it inside the tree.
+#include "../e2e/flowshop_support.hpp"
+#include "gpu_support.hpp"
+
+using namespace permjit;
+using namespace permjit::test;
+
+namespace {
+
+struct Tally {
+  int stopped = 0, from_open = 0;
+};
+
+void check_stopped_runs(const Run& run, long long optimum, Tally& t) {
+  for (const char* gpus : {"", "0,0"})
+    for (unsigned long long T : {32ull, 1024ull})
+      for (double limit : {0.05, 0.2}) {
+        INFO(run.spec << " " << run.inst << ", --gpus '" << gpus << "', " << T << " explorers, --time-limit " << limit);
+        SolveOptions o = options_for(run, "ivm");
+        o.progress = SolveOptions::Progress::off;
+        o.gpus = gpus;
+        o.explorers = T;
+        o.time_limit = limit;
+        SolveResult r = solve(o);
+        if (!r.stopped) {
+          CHECK(r.objective == optimum);
+          CHECK_FALSE(r.proven_bound);
+          continue;
+        }
+        ++t.stopped;
+        REQUIRE(r.proven_bound);
+        REQUIRE(r.root_bound);
+        CHECK(*r.proven_bound <= optimum);
+        CHECK(*r.proven_bound >= *r.root_bound);
+        if (r.found) {
+          CHECK(r.objective >= optimum);
+          CHECK(*r.proven_bound <= r.objective);
+        }
+        if (r.bound_from.find("open subtrees") != std::string::npos && *r.proven_bound > *r.root_bound) ++t.from_open;
+        CHECK_THAT(format_json(r), Catch::Contains("\"proven_bound\":" + std::to_string(*r.proven_bound)));
+        CHECK_THAT(format_human(r), Catch::Contains("bound       " + std::to_string(*r.proven_bound)));
+      }
+}
+
+}  // namespace
+
+TEST_CASE("ivm stopped by its time limit proves a bound between the root's and the brute-force optimum",
+          "[gpu][ivm][partial]") {
+  Tally t;
+  // Arcs of 50 to 60: the partial-cost bound (lb=0) prunes little, a large tree.
+  const Matrix d = random_matrix(11, 50, 60, 11);
+  const std::string atsp = temp_file("ivm_partial.atsp", tsplib_text(d));
+  check_stopped_runs({problem("atsp.toml"), atsp, {"lb=0"}, {}}, brute_force_min(11, true, [&](const std::vector<int>& p) {
+                       return tour_cost(d, p);
+                     }), t);
+  // Two ends (flowshop.toml's default).
+  const FlowshopInstance f = random_flowshop(10, 6, 7u);
+  const std::string fs = temp_file("ivm_partial_flowshop.txt", taillard_text(f));
+  check_stopped_runs({problem("flowshop.toml"), fs, {}, {}},
+                     brute_force_min(10, false, [&](const std::vector<int>& p) { return makespan(f, p); }), t);
+  CHECK(t.stopped > 0);
+  CHECK(t.from_open > 0);
+}
