@@ -83,4 +83,77 @@ std::vector<std::vector<int>> border_orbit(std::span<const int> group, std::span
   return out;
 }
 
+namespace {
+// [al, ah] against [bl, bh]: 0 equal (both known), 1 less, 2 greater (for every value of
+// each), 3 not decided yet.
+int border_step(int al, int ah, int bl, int bh) { return ah < bl ? 1 : al > bh ? 2 : (al == ah && bl == bh) ? 0 : 3; }
+}  // namespace
+
+bool border_may_be_least(std::span<const int> group, int n, const std::array<int, 4>& lo,
+                         const std::array<int, 4>& hi) {
+  for (int code : group) {
+    if (code == 0) continue;
+    const BorderMap m = border_map(code);
+    int s = 0;
+    for (size_t j = 0; j < 4 && s == 0; ++j) {
+      const size_t k = static_cast<size_t>(m.source[j]);
+      const int bl = m.reflected[j] ? n - 1 - hi[k] : lo[k], bh = m.reflected[j] ? n - 1 - lo[k] : hi[k];
+      s = border_step(lo[j], hi[j], bl, bh);
+    }
+    if (s == 2) return false;
+  }
+  return true;
+}
+
+int border_slot(int n, int z, int t) {
+  if (z >= 0 && t >= 0) return 2 * n + 1;
+  if (z >= 0) return 1 + z;
+  if (t >= 0) return 1 + n + t;
+  return 0;
+}
+
+BorderTable border_depth_table(std::span<const int> group, int n) {
+  BorderTable table;
+  // The first position: a = v, and v = 0 or n-1 places its position.
+  for (int v = 0; v < n; ++v) {
+    const int last = n == 1 ? v : 0, top = n - 1;  // with n = 1 the border is known
+    const std::array<int, 4> lo{v, v == 0 ? 0 : 1, v == top ? 0 : 1, n == 1 ? last : 0};
+    const std::array<int, 4> hi{v, v == 0 ? 0 : top, v == top ? 0 : top, n == 1 ? last : top};
+    if (border_may_be_least(group, n, lo, hi)) table.root |= 1ull << v;
+  }
+  table.last.assign(static_cast<size_t>(n), 0);
+  for (int a = 0; a < n; ++a)
+    for (int e = 0; e < n; ++e) {
+      bool may = true;
+      for (int code : group) {
+        const BorderMap m = border_map(code);
+        if (code != 0 && m.source[0] == 3) may = may && a <= (m.reflected[0] ? n - 1 - e : e);
+      }
+      if (may) table.last[static_cast<size_t>(a)] |= 1ull << e;
+    }
+  const int slots = border_slots(n);
+  table.rows.assign(static_cast<size_t>(n * slots), {});
+  for (int a = 0; a < n; ++a)
+    for (int slot = 0; slot < slots; ++slot) {
+      BorderDepths& row = table.rows[static_cast<size_t>(a * slots + slot)];
+      if (slot == 2 * n + 1) {  // both placed: a child changes nothing the test reads
+        row.other = row.zero = row.top = ~0ull;
+        continue;
+      }
+      const int z = slot >= 1 && slot <= n ? slot - 1 : -1, t = slot > n ? slot - 1 - n : -1;
+      for (int d = 1; d + 1 < n; ++d) {
+        // The child at depth d: a part placed at it is d, one not placed yet lies below.
+        auto may = [&](int zl, int zh, int tl, int th) {
+          return border_may_be_least(group, n, {a, zl, tl, 0}, {a, zh, th, n - 1});
+        };
+        const int zl = z >= 0 ? z : d + 1, zh = z >= 0 ? z : n - 1;
+        const int tl = t >= 0 ? t : d + 1, th = t >= 0 ? t : n - 1;
+        if (may(zl, zh, tl, th)) row.other |= 1ull << d;
+        if (z < 0 && may(d, d, tl, th)) row.zero |= 1ull << d;
+        if (t < 0 && may(zl, zh, d, d)) row.top |= 1ull << d;
+      }
+    }
+  return table;
+}
+
 }  // namespace permjit

@@ -42,4 +42,35 @@ BorderMap border_map(int code);
 // (their number is the orbit's size, the weight the search counted p with).
 std::vector<std::vector<int>> border_orbit(std::span<const int> group, std::span<const int> p);
 
+// Whether a border known as intervals lo[j]..hi[j] (a known part: lo == hi) may still be
+// the least of its images under `group`, whatever its unknown parts become: false when
+// some element maps it below itself for every value of them. Each element is compared
+// part by part, an interval against an interval, as far as the comparison is decided.
+bool border_may_be_least(std::span<const int> group, int n, const std::array<int, 4>& lo,
+                         const std::array<int, 4>& hi);
+
+// The search's test of a border before its last level, tabulated (the generated code
+// reads it: generator/emit_symmetry.cpp). Between the first and the last level a node
+// knows p[0] = a and, of the positions of 0 and n-1, those already placed; p[n-1] is
+// taken to be any value. A child places 0, places n-1, or places another value (which
+// leaves the border as it is), so whether it may still be the least depends only on
+// a, the placed positions, its kind and its depth d. A row holds, for one (a, slot), a
+// bit d set where the child of each kind may be placed at depth d.
+struct BorderDepths {
+  unsigned long long other = 0, zero = 0, top = 0;
+};
+// The slot of what is known of the positions z of 0 and t of n-1 (-1: not placed).
+int border_slot(int n, int z, int t);
+inline int border_slots(int n) { return 2 * n + 2; }  // slots: neither, z, t, both
+struct BorderTable {
+  unsigned long long root = 0;      // the values the first position may take
+  std::vector<BorderDepths> rows;  // row a * border_slots(n) + slot
+  // For each a, the values p[n-1] may take as far as the elements that move p[n-1] to
+  // the front say (a <= its image there): a node none of whose free values is one of them
+  // has no least border below it. The rows take p[n-1] to be any value; this is the
+  // part of its bounds that a node's free set decides.
+  std::vector<unsigned long long> last;
+};
+BorderTable border_depth_table(std::span<const int> group, int n);
+
 }  // namespace permjit

@@ -274,7 +274,7 @@ std::vector<NodeField> node_fields(const GenContext& g) {
   if (g.spec.symmetry)
     fields.push_back({"int weight;", "  // [symmetry]: solutions each leaf below counts for (1 or 2)", "weight", {}, true});
   if (g.spec.symmetry_group)
-    fields.push_back({"int border;", "  // [symmetry] generators: what is known of the border (7 bits a part)", "border", {}});
+    fields.push_back({"unsigned border;", "  // [symmetry] generators: what is known of the border (a byte a part)", "border", {}});
   return fields;
 }
 }  // namespace

@@ -129,6 +129,20 @@ PJ_HD int highest(unsigned long long x) {
 #endif
 }
 
+// Four bytes chosen from the eight of x (bytes 0-3) and y (bytes 4-7): byte i of the
+// result is the one that nibble i of `selector` (0-7) names. One instruction on the device
+// (the symmetry groups' image of a border, generator/emit_symmetry.cpp).
+PJ_HD unsigned byte_perm(unsigned x, unsigned y, unsigned selector) {
+#if defined(__CUDA_ARCH__)
+  return __byte_perm(x, y, selector);
+#else
+  const unsigned long long xy = static_cast<unsigned long long>(y) << 32 | x;
+  unsigned r = 0;
+  for (int i = 0; i < 4; ++i) r |= static_cast<unsigned>((xy >> (8 * ((selector >> (4 * i)) & 7))) & 0xff) << (8 * i);
+  return r;
+#endif
+}
+
 #if !defined(__CUDA_ARCH__)
 // A mask blend, for `blend` on the host.
 template <class T>

@@ -31,3 +31,24 @@ TEST_CASE("dfs, ivm, cdp and rec count N-Queens under its eight symmetries like 
     same_tree(cpu, solve_with(r, "rec"), "rec");
   }
 }
+
+// The border is a field of the node that changes along a path, kept in ivm's rows and
+// carried by the work stolen between explorers: the same tree at any number of
+// explorers and any trigger.
+TEST_CASE("ivm counts N-Queens under its eight symmetries like the CPU, for any explorers and trigger",
+          "[gpu][ivm][symmetry][nqueens_symmetries]") {
+  for (int n : {5, 8, 10, 12}) {
+    Run r{problem("nqueens_symmetries.toml"), "", {"n=" + std::to_string(n)}, {}};
+    SolveResult cpu = solve_with(r, "cpu");
+    INFO("n = " << n);
+    for (auto [T, trigger] : {std::pair{1ull, 1ull}, std::pair{64ull, 1ull}, std::pair{1000ull, 999ull},
+                              std::pair{4096ull, 100000ull}}) {
+      INFO("explorers " << T << ", trigger " << trigger);
+      SolveOptions o = options_for(r, "ivm");
+      o.progress = SolveOptions::Progress::off;
+      o.explorers = T;
+      o.trigger = trigger;
+      same_tree(cpu, solve(o), "ivm");
+    }
+  }
+}
