@@ -38,6 +38,14 @@ struct PjIvmControl {
   unsigned int trigger;  // the exploration kernel returns once `empty` reaches it
   unsigned int active;   // explorers with work left, after the kernel
   double remaining;      // the leaves left in all intervals, approximately
+  // Of the explorers with work after the kernel: the sum of log2 of what each has left
+  // (the victims' threshold under the `log` rule, runtime/ivm/ivm_device.cpp).
+  double log_remaining;
+  // The idle share's measure (runtime/ivm/ivm_device.cpp): the explorers with work when
+  // the kernel started, and the nanoseconds (%globaltimer) from their block's start to
+  // their return, summed.
+  unsigned int busy_start;
+  unsigned long long busy_ns;
   unsigned int steals;   // steals made since the start (the host resets the fields above)
   // Written only from the host while a kernel runs (runtime/kernel_interrupter): the
   // exploration kernel of round r returns early once stop_round >= r. Rounds only

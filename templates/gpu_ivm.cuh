@@ -229,21 +229,30 @@ __device__ __forceinline__ void explore_round(pj_ivm::layout::Explorers e, PjIvm
   PJ_TEST_FAULT_POINT();
   using namespace pj_ivm::device;
   __shared__ unsigned long long totals[3];
-  __shared__ double left_total;
-  __shared__ unsigned active_total;
+  __shared__ double left_total, log_total;
+  __shared__ unsigned active_total, busy_total;
+  // The idle share's measure: the block's start, kept here rather than in a register
+  // that would live through the exploration.
+  __shared__ unsigned long long block_start, busy_ns_total;
   if (threadIdx.x < 3) totals[threadIdx.x] = 0;
   if (threadIdx.x == 0) {
     left_total = 0;
+    log_total = 0;
     active_total = 0;
+    busy_total = 0;
+    busy_ns_total = 0;
+    block_start = global_ns();
   }
   __syncthreads();
 
   pj_ivm::Counters c;
-  double left = 0;
-  unsigned active = 0;
+  double left = 0, log_left = 0;
+  unsigned active = 0, busy = 0;
+  unsigned long long busy_ns = 0;
   const unsigned long long i = thread_index();
   if (i < e.T) {
     Ref x{e, i};
+    busy = !pj_ivm::is_empty(x);
     Hooks h{kOptimise ? read_volatile(&r->best) : 0, r, ctl, ctl->trigger, round, Prefix(), sol,
             kKeepStarts ? starts + i * L : nullptr};
     bool empty = false;
@@ -252,15 +261,20 @@ __device__ __forceinline__ void explore_round(pj_ivm::layout::Explorers e, PjIvm
     else if (h.leaves_by_mask()) empty = pj_ivm::explore_jumping<!kOptimise>(x, stack, stride, h, c);
     else empty = pj_ivm::explore_jumping<false>(x, stack, stride, h, c);
     if (empty) atomicAdd(&ctl->empty, 1u);
+    if (busy) busy_ns = global_ns() - block_start;
     left = pj_ivm::remaining(x);
     active = left > 0;
+    if (active) log_left = log2(left);
     lengths[i] = left;
   }
   add_block_total(c.expanded, &totals[0], &r->expanded);
   add_block_total(c.evaluated, &totals[1], &r->evaluated);
   add_block_total(c.solutions, &totals[2], &r->solutions);
   add_block_total(left, &left_total, &ctl->remaining);
+  add_block_total(log_left, &log_total, &ctl->log_remaining);
   add_block_total(active, &active_total, &ctl->active);
+  add_block_total(busy, &busy_total, &ctl->busy_start);
+  add_block_total(busy_ns, &busy_ns_total, &ctl->busy_ns);
   note_exit(sol);
 }
 
@@ -312,24 +326,26 @@ pj_ivm_explore(pj_ivm::layout::Explorers e, PjIvmControl* ctl, PjGpuResults* r, 
 }
 
 // trySelect, one kernel: each empty explorer walks its hypercube neighbours in order and
-// claims the first with more than the mean left that nobody has claimed; without one, it
-// probes a few explorers anywhere, other ones each phase (`salt`: templates/ivm_explorer.h).
+// claims the first with more than `threshold` left (the host's: runtime/ivm/ivm_device.cpp,
+// victim_threshold) that nobody has claimed; without one, it probes a few explorers
+// anywhere, other ones each pass (`salt`: templates/ivm_explorer.h).
 extern "C" __global__ void pj_ivm_select(pj_ivm::layout::Explorers e, const double* __restrict__ lengths, long long* victim,
-                                         int* claimed, const PjIvmControl* ctl, unsigned p, int dims, unsigned salt) {
+                                         int* claimed, double threshold, unsigned p, int dims, unsigned salt) {
   using namespace pj_ivm::device;
   const unsigned long long i = thread_index();
   if (i >= e.T) return;
   victim[i] = -1;
   if (lengths[i] != 0) return;
-  const double mean = ctl->remaining / static_cast<double>(e.T);
-  victim[i] = pj_ivm::pick_victim(i, e.T, p, dims, lengths, mean, salt,
+  victim[i] = pj_ivm::pick_victim(i, e.T, p, dims, lengths, threshold, salt,
                                   [claimed](unsigned long long v) { return atomicCAS(&claimed[v], 0, 1) == 0; });
 }
 
 // stealWork: each thief takes the right part of its victim's interval (steal, above). A
 // victim has one thief, and thieves are empty, so every explorer's state has one writer.
+// Both lengths are brought up to date, for the next pass of the same phase
+// (runtime/ivm/ivm_device.cpp, balance()).
 extern "C" __global__ void pj_ivm_steal(pj_ivm::layout::Explorers e, const long long* __restrict__ victim, int* claimed,
-                                        PjIvmControl* ctl, PjGpuResults* r) {
+                                        PjIvmControl* ctl, PjGpuResults* r, double* lengths) {
   using namespace pj_ivm::device;
   const unsigned long long i = thread_index();
   if (i >= e.T) return;
@@ -337,7 +353,11 @@ extern "C" __global__ void pj_ivm_steal(pj_ivm::layout::Explorers e, const long 
   if (v < 0) return;
   claimed[v] = 0;
   const Ref thief{e, i}, robbed{e, static_cast<unsigned long long>(v)};
-  if (steal(thief, robbed, r)) atomicAdd(&ctl->steals, 1u);
+  if (steal(thief, robbed, r)) {
+    atomicAdd(&ctl->steals, 1u);
+    lengths[i] = pj_ivm::remaining(thief);
+    lengths[v] = pj_ivm::remaining(robbed);
+  }
 }
 
 // Work for another GPU (runtime/ivm/ivm_exchange.hpp): explorer i of `out` takes what a

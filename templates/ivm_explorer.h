@@ -608,8 +608,10 @@ PJ_HD bool steal_row(Ref thief, Ref victim) {
 // The victim of thief i on the virtual hypercube of Carneiro Pessoa et al. 2016 §3.2: explorers are the
 // vertices of a `dims`-dimensional p-ary hypercube (labels >= T are absent); neighbours
 // differ in one base-p digit and are tried in the paper's order (digit, then offset).
-// A neighbour qualifies when it has more than `mean` left; `claim(v)` makes the choice
-// exclusive (no explorer is robbed twice in one phase). -1: no victim.
+// A neighbour qualifies when it has more than `threshold` left (the mean, or the
+// geometric mean: runtime/ivm/ivm_device.cpp, victim_threshold) and two leaves at least;
+// `claim(v)` makes the choice exclusive (no explorer is robbed twice in one pass). -1: no
+// victim.
 //
 // When no neighbour qualifies, the thief also tries kFarProbes explorers anywhere,
 // chosen by hashing (i, salt), where salt changes from phase to phase: once the work
@@ -626,8 +628,8 @@ PJ_HD unsigned long long mix64(unsigned long long x) {  // splitmix64's finalise
 }
 template <class Claim>
 PJ_HD long long pick_victim(unsigned long long i, unsigned long long T, unsigned p, int dims, const double* lengths,
-                            double mean, unsigned long long salt, Claim&& claim) {
-  auto qualifies = [&](unsigned long long v) { return v < T && lengths[v] > mean && lengths[v] >= 2; };
+                            double threshold, unsigned long long salt, Claim&& claim) {
+  auto qualifies = [&](unsigned long long v) { return v < T && lengths[v] > threshold && lengths[v] >= 2; };
   unsigned long long weight = 1;
   for (int dim = 0; dim < dims; ++dim, weight *= p) {
     const unsigned long long digit = (i / weight) % p;

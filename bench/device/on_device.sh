@@ -20,6 +20,7 @@
 #   bash bench/device/on_device.sh test-two-ends flowshop-two-ends-opt  # two-ended ivm: tests; ta021-030 at the optimum
 #   bash bench/device/on_device.sh flowshop-scratch-small  # ta001-ta020 from scratch, forward and two ends
 #   bash bench/device/on_device.sh flowshop-scratch-small-defaults flowshop-50-jobs  # the defaults; ta041-ta060, 25 s each
+#   bash bench/device/on_device.sh ivm-idle fifty-ten-minutes  # ivm's idle share (issue 43); ta041-ta050 in ten minutes (issue 50)
 #   bash bench/device/on_device.sh test-decision decision  # goal find, --target, --list: tests, then timings
 #   bash bench/device/on_device.sh test-ivm nqueens-symmetry  # ivm tests alone; N-Queens 19/20 with the symmetry
 #   bash bench/device/on_device.sh flowshop-two-ends-scratch-a flowshop-two-ends-scratch-b  # two ends from scratch
@@ -178,6 +179,13 @@ for l in open(sys.argv[1]):
       ;;
     flowshop-50-jobs)  # ta041-ta060 with the defaults, 25 s each (bench/device/flowshop_50_jobs.sh)
       bash bench/device/flowshop_50_jobs.sh
+      ;;
+    ivm-idle)  # ivm's idle share: ta023 and ta021 forward at the optimum, ta042 from scratch (bench/device/ivm_idle.sh)
+      OUT="$out" bash bench/device/ivm_idle.sh 2 "head head+slice=0" ta023 ta021 ta042 2>&1 | tee "$out/ivm-idle.log" | tail -40
+      ;;
+    fifty-ten-minutes)  # issue 50: ta041-ta050 from scratch while ten minutes last, node rates and idle shares
+      OUT="$out" FIFTY_BUDGET=600 FIFTY_LIMIT=300 bash bench/device/ivm_idle.sh 1 head fifty 2>&1 |
+        tee "$out/fifty.log" | grep -v "^ " | tail -15
       ;;
     flowshop-scratch-small)  # ta001-ta020 from scratch: forward LB2, then two ends with lb=3 (the defaults); warm start
       python3 bench/run.py bench/flowshop_scratch_small_gpu.json --permjit "$(command -v permjit)" \

@@ -24,16 +24,19 @@ std::string format_progress(const std::string& who, const ProgressSample& s, dou
   if (s.bound) line += fmt::format("  bound {}", *s.bound);
   if (s.incumbent && s.bound) line += fmt::format("  gap {}", std::llabs(*s.incumbent - *s.bound));
   line += fmt::format("  {:.1f} s elapsed", s.elapsed);
+  if (s.idle) line += fmt::format("  idle {:.0f}%", 100 * *s.idle);
   return line;
 }
 
 std::string format_progress_json(const std::string& who, const ProgressSample& s) {
   auto opt = [](const std::optional<long long>& v) { return v ? std::to_string(*v) : std::string("null"); };
   const std::string gap = s.incumbent && s.bound ? std::to_string(std::llabs(*s.incumbent - *s.bound)) : "null";
+  // The idle share only where the skeleton measures it.
+  const std::string idle = s.idle ? fmt::format(",\"idle\":{:.4f}", *s.idle) : "";
   return fmt::format(
       "{{\"progress\":\"{}\",\"elapsed_s\":{:.3f},\"explored\":{:.9f},\"evaluated\":{},\"incumbent\":{},"
-      "\"bound\":{},\"gap\":{}}}",
-      who, s.elapsed, s.explored, s.evaluated, opt(s.incumbent), opt(s.bound), gap);
+      "\"bound\":{},\"gap\":{}{}}}",
+      who, s.elapsed, s.explored, s.evaluated, opt(s.incumbent), opt(s.bound), gap, idle);
 }
 
 void ProgressMeter::print(const ProgressSample& s) {

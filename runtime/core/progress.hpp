@@ -17,9 +17,11 @@ struct ProgressSample {
   unsigned long long evaluated = 0;
   std::optional<long long> incumbent;
   std::optional<long long> bound;  // proven: nothing is better (the root's bound while nothing tighter is known)
+  // The share of the explorers' time idle since the previous line (`ivm`: runtime/ivm/ivm_idle.hpp).
+  std::optional<double> idle;
 };
 
-// "ivm  37.2% explored  2.10e+09 nodes/s  incumbent 39  bound 35  gap 4  12.3 s elapsed";
+// "ivm  37.2% explored  2.10e+09 nodes/s  incumbent 39  bound 35  gap 4  12.3 s elapsed  idle 8%";
 // `rate` is the evaluated nodes per second since the previous line.
 std::string format_progress(const std::string& who, const ProgressSample& s, double rate);
 // The sample as one line of JSON (--json with --progress streams these on stderr).

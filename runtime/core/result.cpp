@@ -145,6 +145,29 @@ std::string pattern_dbs_line(const SolveResult::PatternDbs& p) {
                      grouped(p.entries), static_cast<double>(p.entries) / 1048576.0, p.seconds, how);
 }
 
+// The idle share (runtime/ivm/ivm_idle.hpp): the run's, then the first GPU's series.
+nlohmann::ordered_json ivm_idle_json(const SolveResult::Ivm& v) {
+  const double T = static_cast<double>(v.explorers);
+  auto sample = [T](const IvmIdleSample& s) {
+    const double rounds = static_cast<double>(s.rounds > 0 ? s.rounds : 1);
+    return nlohmann::ordered_json{{"t_s", s.t},
+                                  {"wall_s", s.wall_s},
+                                  {"rounds", s.rounds},
+                                  {"idle", s.idle()},
+                                  {"busy_at_start", T > 0 ? s.busy_start / rounds / T : 0.0},
+                                  {"steals", s.steals},
+                                  {"evaluated", s.evaluated},
+                                  {"nodes_per_s", s.wall_s > 0 ? static_cast<double>(s.evaluated) / s.wall_s : 0.0}};
+  };
+  nlohmann::ordered_json j = sample(v.idle.total);
+  j["explorer_s"] = v.idle.total.explorer_s;
+  j["busy_s"] = v.idle.total.busy_s;
+  nlohmann::ordered_json series = nlohmann::ordered_json::array();
+  for (const IvmIdleSample& s : v.idle.samples) series.push_back(sample(s));
+  j["samples"] = std::move(series);
+  return j;
+}
+
 nlohmann::ordered_json pattern_dbs_json(const SolveResult::PatternDbs& p) {
   nlohmann::ordered_json j;
   j["patterns"] = p.patterns;
@@ -257,6 +280,15 @@ std::string format_human(const SolveResult& r) {
                      grouped(v.trigger), grouped(v.rounds), grouped(v.steals),
                      v.gpus > 1 ? fmt::format(", {} transfers between GPUs", grouped(v.transfers)) : "",
                      v.resumed_from.empty() ? "" : ", resumed from " + v.resumed_from);
+    if (v.idle.total.rounds > 0) {
+      const IvmIdleSample& t = v.idle.total;
+      const double rounds = static_cast<double>(t.rounds);
+      const double rounds_per_gpu = rounds / static_cast<double>(v.gpus > 1 ? v.gpus : 1);
+      s += fmt::format("idle        {:.1f}% of the explorers' time in the exploration kernels; {:.1f}% with work "
+                       "at a round's start, {:.1f} steals and {:.2f} ms a round ({})\n",
+                       100 * t.idle(), 100 * t.busy_start / rounds / static_cast<double>(v.explorers),
+                       static_cast<double>(t.steals) / rounds, 1e3 * t.wall_s / rounds_per_gpu, v.balance);
+    }
     if (v.ranks > 0)
       s += fmt::format("mpi         {} ranks, a GPU each; rank 0 answered {} messages in {:.3f} s\n", v.ranks,
                        grouped(v.messages), v.coordinator_busy);
@@ -378,7 +410,7 @@ std::string format_json(const SolveResult& r) {
                 {"rounds", v.rounds},       {"steals", v.steals},       {"balance_s", v.t_balance},
                 {"gpus", v.gpus},           {"transfers", v.transfers}, {"resumed_from", v.resumed_from},
                 {"ranks", v.ranks},         {"messages", v.messages},   {"coordinator_busy_s", v.coordinator_busy},
-                {"open_bound_s", v.t_open_bound}};
+                {"open_bound_s", v.t_open_bound}, {"balance", v.balance},   {"idle", ivm_idle_json(v)}};
   }
   j["block_size"] = r.block_size;
   j["chunks"] = r.chunks;

@@ -10,6 +10,22 @@
 
 namespace permjit {
 
+// The ivm skeleton's idle share (runtime/ivm/ivm_idle.hpp): one stretch of a GPU's rounds.
+// Plain numbers: the totals travel between MPI ranks as bytes.
+struct IvmIdleSample {
+  double t = 0;       // seconds since the GPU's first round, at the stretch's end
+  double wall_s = 0;  // the stretch's length
+  unsigned long long rounds = 0, steals = 0, evaluated = 0;
+  double explorer_s = 0;  // T x the exploration kernels' seconds
+  double busy_s = 0;      // of which explorers had work
+  double busy_start = 0;  // explorers with work when a round started, summed over its rounds
+  double idle() const { return explorer_s > 0 ? 1.0 - busy_s / explorer_s : 0.0; }
+};
+struct IvmIdleSummary {
+  IvmIdleSample total;                 // every GPU's rounds
+  std::vector<IvmIdleSample> samples;  // the first GPU's, in order
+};
+
 struct SolveResult {
   std::string problem, spec_path, instance_path;
   int record = 0;  // > 0: the instance is this line of instance_path (--record, --records)
@@ -119,6 +135,10 @@ struct SolveResult {
     double t_open_bound = 0;  // a stopped search: seconds to bound its open work (runtime/ivm/ivm_open_bound.hpp)
     std::string rows;  // "shared (32 KiB per block)" or "local"
     std::string resumed_from;
+    // How the explorers' time went (runtime/ivm/ivm_idle.hpp), and how work was shared
+    // among them (runtime/ivm/ivm_device.hpp, IvmBalance).
+    IvmIdleSummary idle;
+    std::string balance;
   };
   std::optional<Ivm> ivm;
   uint64_t donations = 0;  // cpu skeleton: subtrees its threads gave to idle ones

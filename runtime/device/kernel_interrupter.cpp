@@ -33,7 +33,11 @@ void KernelInterrupter::begin_round(unsigned round) { round_ = round; }
 
 void KernelInterrupter::stop_at(clock::time_point t) {
   deadline_ns_ = to_ns(t);
-  cv_.notify_all();
+  // The thread looks every 20 ms anyway: woken for a deadline still ahead it would find
+  // nothing due and wait again. So only a deadline already passed wakes it, and the ivm
+  // skeleton's rounds, each of which sets one (thousands a second where they are short),
+  // make no wake-up call each.
+  if (t <= clock::now()) cv_.notify_all();
 }
 
 void KernelInterrupter::rethrow_error() {

@@ -2,8 +2,13 @@
 
 #include <chrono>
 #include <climits>
+#include <cmath>
 #include <cstddef>
+#include <cstdlib>
 
+#include <fmt/format.h>
+
+#include "dsl/diagnostics.hpp"
 #include "runtime/device/device_solutions.hpp"
 #include "runtime/device/kernel_interrupter.hpp"
 #include "runtime/device/run_time_data.hpp"
@@ -50,6 +55,57 @@ int hypercube_dims(unsigned long long T, unsigned p) {
 constexpr unsigned kHypercubeBase = 8;
 }  // namespace
 
+std::string IvmBalance::describe() const {
+  std::string s =
+      std::string("victims=") + (victims == Victims::log ? "log" : "mean") + ",passes=" + std::to_string(passes);
+  if (slice) s += ",slice=" + fmt::format("{:g}", *slice);
+  if (trigger > 0) s += ",trigger=" + fmt::format("{:g}", trigger);
+  return s;
+}
+
+IvmBalance parse_ivm_balance(const std::string& text) {
+  IvmBalance b;
+  const std::string shown = "PERMJIT_IVM_BALANCE=" + text;
+  size_t at = 0;
+  auto bad = [&](const std::string& part) {
+    command_line_error(shown, static_cast<int>(20 + at + 1), "cannot read '" + part + "'",
+                       "PERMJIT_IVM_BALANCE takes victims=mean|log, passes=N (1 to 16), slice=S (seconds, 0: "
+                       "uncut) and trigger=F (a share of the explorers), separated by commas");
+  };
+  while (at <= text.size() && !text.empty()) {
+    size_t end = text.find(',', at);
+    if (end == std::string::npos) end = text.size();
+    const std::string part = text.substr(at, end - at);
+    if (part == "victims=mean") b.victims = IvmBalance::Victims::mean;
+    else if (part == "victims=log") b.victims = IvmBalance::Victims::log;
+    else if (part.rfind("passes=", 0) == 0) {
+      const std::string n = part.substr(7);
+      if (n.empty() || n.size() > 2 || n.find_first_not_of("0123456789") != std::string::npos) bad(part);
+      b.passes = std::stoi(n);
+      if (b.passes < 1 || b.passes > 16) bad(part);
+    } else if (part.rfind("slice=", 0) == 0 || part.rfind("trigger=", 0) == 0) {
+      const bool slice = part[0] == 's';
+      const std::string n = part.substr(slice ? 6 : 8);
+      char* end_num = nullptr;
+      const double x = std::strtod(n.c_str(), &end_num);
+      if (n.empty() || *end_num != '\0' || !(x >= 0) || (!slice && x == 0) || x > (slice ? 60.0 : 1.0)) bad(part);
+      if (slice) b.slice = x;
+      else b.trigger = x;
+    } else {
+      bad(part);
+    }
+    at = end + 1;
+  }
+  return b;
+}
+
+double victim_threshold(IvmBalance::Victims rule, double remaining, double log_remaining, unsigned long long active,
+                        unsigned long long T) {
+  if (rule == IvmBalance::Victims::log)
+    return active > 0 ? std::exp2(log_remaining / static_cast<double>(active)) : 0.0;
+  return remaining / static_cast<double>(T);
+}
+
 ExplorerArrays::ExplorerArrays(unsigned long long t, int levels, int mb)
     : T(t), L(static_cast<size_t>(levels)), mask_bytes(static_cast<size_t>(mb)), I(T), V(L * T),
       M(L * T * mask_bytes), last(L * T), ends(T * 8) {}
@@ -86,7 +142,7 @@ IvmDevice::IvmDevice(CUcontext ctx, std::unique_ptr<cuda::Module> module, const 
       lengths_(shape.T * sizeof(double)), victim_(shape.T * sizeof(long long)), claimed_(shape.T * sizeof(int)),
       starts_(shape.T * static_cast<size_t>(shape.levels) * shape.assign_start_bytes),
       counts_(4 * sizeof(unsigned)), slots_(shape.T * sizeof(unsigned long long)),
-      hypercube_dims_(hypercube_dims(shape.T, kHypercubeBase)) {
+      hypercube_dims_(hypercube_dims(shape.T, kHypercubeBase)), idle_(shape.T) {
   upload_data(data, *module_);
   k_init_ = module_->function("pj_ivm_init");
   k_select_ = module_->function("pj_ivm_select");
@@ -141,13 +197,17 @@ IvmRound IvmDevice::explore() {
   CUdeviceptr starts = shape_.assign_start_bytes ? starts_.ptr() : 0;
   void* args[] = {&e, &control_p, &results_p, &lengths_p, &round, &solutions, &starts};
   if (drain) drain->arm();
-  stats_.t_kernels += timed(timer_, "exploration kernel pj_ivm_explore", [&] {
+  const double kernel_s = timed(timer_, "exploration kernel pj_ivm_explore", [&] {
     launch(k_explore_, shape_.T, shape_.block, args, "pj_ivm_explore", shape_.shared_bytes);
   });
+  stats_.t_kernels += kernel_s;
   if (interrupter_) interrupter_->rethrow_error();
   PjIvmControl ctl{};
   control_.download(&ctl, sizeof ctl);
   stats_.steals = ctl.steals;
+  remaining_ = ctl.remaining;
+  log_remaining_ = ctl.log_remaining;
+  active_ = ctl.active;
   if (drain) drain->after_round();
   IvmRound out;
   out.remaining = ctl.remaining;
@@ -155,6 +215,8 @@ IvmRound IvmDevice::explore() {
   out.hungry = ctl.active < shape_.T / 2;
   out.answered = drain && drain->stopped();
   out.results = results();
+  idle_.add_round(kernel_s, ctl.busy_start, ctl.busy_ns, ctl.steals, out.results.evaluated);
+  stats_.idle = idle_.total();
   return out;
 }
 
@@ -190,12 +252,17 @@ void IvmDevice::balance() {
               control_p = control_.ptr(), results_p = results_.ptr();
   unsigned base = kHypercubeBase;
   int digits = hypercube_dims_;
-  unsigned salt = static_cast<unsigned>(stats_.rounds);  // other far probes in each phase (pick_victim)
-  void* select_args[] = {&e, &lengths_p, &victim_p, &claimed_p, &control_p, &base, &digits, &salt};
-  void* steal_args[] = {&e, &victim_p, &claimed_p, &control_p, &results_p};
+  double threshold = victim_threshold(shape_.balance.victims, remaining_, log_remaining_, active_, shape_.T);
+  const int passes = shape_.balance.passes;
+  unsigned salt = 0;  // other far probes in each pass (pick_victim)
+  void* select_args[] = {&e, &lengths_p, &victim_p, &claimed_p, &threshold, &base, &digits, &salt};
+  void* steal_args[] = {&e, &victim_p, &claimed_p, &control_p, &results_p, &lengths_p};
   stats_.t_balance += timed(timer_, "work-stealing kernels pj_ivm_select/pj_ivm_steal", [&] {
-    launch(k_select_, shape_.T, shape_.block, select_args, "pj_ivm_select");
-    launch(k_steal_, shape_.T, shape_.block, steal_args, "pj_ivm_steal");
+    for (int k = 0; k < passes; ++k) {
+      salt = static_cast<unsigned>(stats_.rounds * static_cast<unsigned long long>(passes) + static_cast<unsigned>(k));
+      launch(k_select_, shape_.T, shape_.block, select_args, "pj_ivm_select");
+      launch(k_steal_, shape_.T, shape_.block, steal_args, "pj_ivm_steal");
+    }
   });
 }
 

@@ -13,6 +13,7 @@
 #include "generator/generate.hpp"  // RunTimeArray
 #include "runtime/device/cuda_driver.hpp"
 #include "runtime/ivm/ivm_exchange.hpp"
+#include "runtime/ivm/ivm_idle.hpp"
 #include "templates/gpu_abi.h"
 
 namespace permjit {
@@ -34,6 +35,32 @@ struct ExplorerArrays {
   static size_t bytes_for(unsigned long long T, int levels, int mask_bytes);
 };
 
+// How a GPU's idle explorers take work from its busy ones between rounds (balance()):
+// which explorers qualify as victims, and how many select-and-steal passes a phase
+// makes. In pass k > 1 the thieves that found nothing try again, and the explorers that
+// gave or took in pass k-1 may be robbed again: a phase can spread one explorer's work
+// over 2^passes explorers rather than two. Read from PERMJIT_IVM_BALANCE (for
+// measuring; docs/decisions.md, "Work sharing among one GPU's explorers").
+struct IvmBalance {
+  // Victims qualify above the mean of all T explorers' lengths (the seed's rule,
+  // Carneiro Pessoa et al. 2016 §3.2) or above the geometric mean of those with work.
+  enum class Victims { mean, log } victims = Victims::mean;
+  int passes = 1;
+  // Rounds cut after this many seconds rather than the default's (0: one GPU's rounds
+  // are cut only for progress lines, checkpoints and --time-limit, as they were).
+  std::optional<double> slice;
+  // > 0: a round ends once this share of the explorers is empty (else --trigger, or a quarter).
+  double trigger = 0;
+  std::string describe() const;
+};
+// "victims=mean|log,passes=N,slice=S,trigger=F" (any part may be left out); an unknown part is the
+// user's error, naming the variable.
+IvmBalance parse_ivm_balance(const std::string& text);
+// What a victim must have left: the mean of the `T` explorers' `remaining` leaves, or 2
+// to the mean of log2 of what the `active` ones have left (log_remaining).
+double victim_threshold(IvmBalance::Victims rule, double remaining, double log_remaining, unsigned long long active,
+                        unsigned long long T);
+
 // What every GPU of a run shares: the explorers' shape, the kernels' launch shape and
 // the run's options that the loop reads.
 struct IvmShape {
@@ -48,12 +75,14 @@ struct IvmShape {
   // Rounds are cut after this many seconds (0: never), so that the worker reports and
   // can give work, show progress or checkpoint that often.
   double slice = 0;
+  IvmBalance balance;
 };
 
 // A GPU's share of the run's statistics.
 struct IvmDeviceStats {
   unsigned long long rounds = 0, steals = 0;
   double t_kernels = 0, t_balance = 0;
+  IvmIdleSample idle;  // the rounds' totals (runtime/ivm/ivm_idle.hpp)
 };
 
 class IvmDevice : public IvmWorkerOps {
@@ -90,6 +119,9 @@ class IvmDevice : public IvmWorkerOps {
   PjGpuResults results() override;
 
   const IvmDeviceStats& stats() const { return stats_; }
+  // The idle share, round by round; also added to `totals` while the run goes on.
+  IvmIdleSummary idle() const { return idle_.summary(); }
+  void report_idle_to(IvmIdleTotals* totals) { idle_.report_to(totals); }
 
  private:
   CUcontext ctx_;
@@ -107,6 +139,10 @@ class IvmDevice : public IvmWorkerOps {
   cuda::EventTimer timer_;  // kernel seconds (one pair of events for the run, not per round)
   int hypercube_dims_;      // of pj_ivm_select's virtual hypercube over the T explorers
   IvmDeviceStats stats_;
+  IvmIdleMeter idle_;
+  // From the last exploration kernel, for the victims' threshold.
+  double remaining_ = 0, log_remaining_ = 0;
+  unsigned active_ = 0;
   bool dry_ = true;
   DeviceSolutions* solutions_ = nullptr;
 };

@@ -121,13 +121,19 @@ SkeletonUnits ivm_units(const UnitInputs& in) {
 }
 
 namespace {
-// A GPU's round is cut after this long when there are several, so that it reports its
-// incumbent and its length often; a GPU asked for work is interrupted at once
-// (IvmPeers::when_asked), so this bounds only how stale the others' view of it is.
-constexpr double kMultiGpuSlice = 0.05;
-// With one GPU, rounds are cut only for progress lines and checkpoints, once a second,
-// or as often as --checkpoint-every asks (a checkpoint is written between rounds).
-constexpr double kOneGpuSlice = 1.0;
+// A GPU's round is cut after this long, one GPU or several. Uncut, a round lasts until
+// a quarter of the explorers are empty: on forward ta021 at the optimum (H100) rounds of
+// 0.5 to 3 s, in which the explorers that ran dry waited, 15% of the explorers' kernel
+// time idle and 7.5e8 nodes/s; cut every 0.05 s, 3.3% idle, 1.1e9 nodes/s, 31.8 s of
+// search against 45.9 s (docs/performance.md, "Idle explorers"; 0.1 s: 32.4 s). With
+// several GPUs each also reports its incumbent and its length this often; a GPU asked
+// for work is interrupted at once (IvmPeers::when_asked), so this bounds only how stale
+// the others' view of it is. Progress lines, --time-limit and checkpoints are looked at
+// between rounds, so this often at least.
+constexpr double kRoundSlice = 0.05;
+// What one GPU's rounds were cut at before, for progress lines, checkpoints and
+// --time-limit only (PERMJIT_IVM_BALANCE=slice=0, for measuring).
+constexpr double kUncutSlice = 1.0;
 
 // A fresh run's first results block on GPU w: the start incumbent everywhere, the root's
 // expansion and the warm start's solution on GPU 0 only (counted once).
@@ -290,11 +296,18 @@ struct IvmRun {
         command_line_error("--resume " + opts.resume, 10, opts.resume + ": damaged checkpoint: its results block has another size");
       std::memcpy(&resumed, saved.results.data(), sizeof resumed);
     }
+    // How idle explorers take work between rounds: the defaults, or for measuring
+    // PERMJIT_IVM_BALANCE (runtime/ivm/ivm_device.hpp).
+    IvmBalance balance;
+    if (const char* b = std::getenv("PERMJIT_IVM_BALANCE"); b && *b) balance = parse_ivm_balance(b);
     if (coordinator) {
       shared.explorers = id.explorers;
       // A quarter: the sweep of docs/performance.md found 10-50% of T best on the H100
       // (Carneiro Pessoa et al. 2016 settled on about 10% on a GTX 980); below, rounds are too short.
       shared.trigger = opts.trigger ? opts.trigger : std::max<unsigned long long>(1, id.explorers / 4);
+      if (!opts.trigger && balance.trigger > 0)
+        shared.trigger = std::max<unsigned long long>(
+            1, static_cast<unsigned long long>(balance.trigger * static_cast<double>(id.explorers)));
       shared.start_best = !opts.resume.empty() ? resumed.best
                           : static_cast<int>(start ? *start : (spec.goal == Goal::maximize ? INT_MIN : INT_MAX));
       shared.ok = 1;
@@ -310,11 +323,14 @@ struct IvmRun {
     shape.shared_bytes = rows.shared_bytes;
     shape.optimise = optimise;
     shape.assign_start_bytes = static_cast<size_t>(module->read_int("pj_ivm_assign_start_bytes"));
-    shape.slice = workers > 1 ? kMultiGpuSlice : (show || checkpoints || opts.time_limit > 0) ? kOneGpuSlice : 0;
+    shape.slice = kRoundSlice;
+    if (balance.slice)  // for measuring: another slice, or 0 for one GPU's rounds as they were
+      shape.slice = *balance.slice > 0 ? *balance.slice
+                    : workers > 1 ? kRoundSlice
+                    : (show || checkpoints || opts.time_limit > 0) ? kUncutSlice : 0;
     if (checkpoints) shape.slice = std::min(shape.slice, opts.seconds_between_checkpoints());
-    // --time-limit is checked between rounds: a tenth of it (at least the several-GPU
-    // slice) keeps the overrun small.
-    if (opts.time_limit > 0) shape.slice = std::min(shape.slice, std::max(kMultiGpuSlice, opts.time_limit / 10));
+    shape.balance = balance;
+    r.ivm->balance = shape.balance.describe();
     r.ivm->explorers = shape.T;
     r.ivm->trigger = shape.trigger;
     r.block_size = launch_block;
@@ -380,6 +396,7 @@ struct IvmRun {
     meter.start(elapsed_before);
     const double space = pj_ivm::space_size(L);
     double next_checkpoint = elapsed() + opts.seconds_between_checkpoints();
+    unsigned long long idle_shown_busy = 0, idle_shown_whole = 0;  // at the last progress line
     try {
       // Looks at least every 0.1 s, and when a checkpoint is due (--checkpoint-every may
       // ask for one after every round: the GPUs deposit at their next round's end).
@@ -389,6 +406,16 @@ struct IvmRun {
         if (meter.due(now)) {
           ProgressSample s{now, 1.0 - exchange->remaining_leaves() / space, exchange->evaluated(), std::nullopt};
           if (optimise && (exchange->best() != start_best || opts.ub)) s.incumbent = exchange->best();
+          // The idle share since the previous line, of this process's GPUs.
+          const unsigned long long busy = idle_totals.busy_ns, whole = idle_totals.explorer_ns;
+          // (Two counters read apart: a round may be in one and not yet in the other.)
+          if (whole > idle_shown_whole && busy >= idle_shown_busy) {
+            const double busy_share =
+                static_cast<double>(busy - idle_shown_busy) / static_cast<double>(whole - idle_shown_whole);
+            s.idle = std::clamp(1.0 - busy_share, 0.0, 1.0);
+          }
+          idle_shown_busy = busy;
+          idle_shown_whole = whole;
           meter.print(s);
         }
         // --time-limit: checked here, between rounds (a round is cut at its time slice);
@@ -439,8 +466,19 @@ struct IvmRun {
       stats.rounds += d.rounds;
       stats.steals += d.steals;
       stats.t_balance += d.t_balance;
+      const IvmIdleSample& i = d.idle;
+      IvmIdleSample& t = stats.idle.total;
+      t.t = std::max(t.t, i.t);
+      t.wall_s = std::max(t.wall_s, i.wall_s);
+      t.rounds += i.rounds;
+      t.steals += i.steals;
+      t.evaluated += i.evaluated;
+      t.explorer_s += i.explorer_s;
+      t.busy_s += i.busy_s;
+      t.busy_start += i.busy_start;
       r.t_kernels = std::max(r.t_kernels, d.t_kernels);  // the busiest GPU's
     }
+    stats.idle.samples = std::move(first_gpu_idle.samples);
     stats.transfers = exchange->transfers();
     const bool stopped = timed_out || interrupted;
     if (checkpoints && !stopped) save(false);  // the finished search: resuming it reports the result at once
@@ -495,10 +533,12 @@ struct IvmRun {
                 false);
       }
       if (solutions) d.attach(&*solutions);
+      d.report_idle_to(&idle_totals);
       std::shared_ptr<void> asked = d.interruptible_by(*peers, worker);
       run_ivm_worker(*peers, worker, d, optimise);
       finals[i] = d.results();
       device_stats[i] = d.stats();
+      if (w == 0) first_gpu_idle = d.idle();
     } catch (...) {
       std::lock_guard<std::mutex> lock(error_m);
       if (!error) error = std::current_exception();
@@ -573,6 +613,8 @@ struct IvmRun {
   clock_type::time_point search_start;
   std::vector<PjGpuResults> finals;
   std::vector<IvmDeviceStats> device_stats;
+  IvmIdleTotals idle_totals;  // this process's GPUs, for the progress lines
+  IvmIdleSummary first_gpu_idle;
   std::exception_ptr error;
   std::mutex error_m;
   std::atomic<int> running{0};

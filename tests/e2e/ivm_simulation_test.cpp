@@ -24,6 +24,7 @@ struct PjIvmSimResult {
 using SimFn = PjIvmSimResult (*)(unsigned long long, long long, int, int, int, int, int);
 using SimGpusFn = PjIvmSimResult (*)(unsigned long long, long long, int, int, int);
 using StealFn = void (*)(int);
+using BalanceFn = void (*)(int, int);
 
 // The simulation compiled with one problem, loaded.
 class Simulation {
@@ -33,10 +34,14 @@ class Simulation {
                 {"ivm_interval.h", "ivm_explorer.h", "ivm_two_ends.h", "ivm_open_work.h"}, true),
         fn_(module_.function<SimFn>("pj_ivm_sim")),
         gpus_fn_(module_.function<SimGpusFn>("pj_ivm_sim_gpus")),
-        steal_fn_(module_.function<StealFn>("pj_ivm_sim_steal_halves")) {}
+        steal_fn_(module_.function<StealFn>("pj_ivm_sim_steal_halves")),
+        balance_fn_(module_.function<BalanceFn>("pj_ivm_sim_balance")) {}
   // The one-end steal of the runs that follow: the seed's interval halving (steal_half)
   // or, by default, the kernels' steal at a node boundary (steal_row).
   void steal_halves(bool halves) const { steal_fn_(halves ? 1 : 0); }
+  // How victims qualify (above the geometric mean of those with work, or the mean) and
+  // the select-and-steal passes of a phase, as PERMJIT_IVM_BALANCE sets them.
+  void balance(bool log_rule, int passes) const { balance_fn_(log_rule ? 1 : 0, passes); }
   // `by_mask`: the last level counted from candidate sets, as the counting kernels do
   // (counting specs only; no leaf is visited, so leaves_reached stays 0).
   PjIvmSimResult run(unsigned long long T, long long budget, int best, int restore_round = 0, int climb = 0,
@@ -53,6 +58,7 @@ class Simulation {
   SimFn fn_ = nullptr;
   SimGpusFn gpus_fn_ = nullptr;
   StealFn steal_fn_ = nullptr;
+  BalanceFn balance_fn_ = nullptr;
 };
 
 // Several GPUs passing exports (pj_ivm_export's steps) must count as one: every shape
@@ -123,6 +129,16 @@ TEST_CASE("IVM explorers count N-Queens exactly as the cpu skeleton", "[e2e][ivm
     check_against_cpu(sim, cpu, 0);
     check_gpus_against_cpu(sim, cpu, 0, 46);
     sim.steal_halves(false);
+  }
+  SECTION("with victims above the geometric mean and several passes a phase (PERMJIT_IVM_BALANCE)") {
+    for (const auto& [log_rule, passes] : {std::pair{true, 1}, std::pair{false, 4}, std::pair{true, 4}}) {
+      INFO((log_rule ? "victims=log" : "victims=mean") << ",passes=" << passes);
+      sim.balance(log_rule, passes);  // set back below: the module may be shared
+      check_against_cpu(sim, cpu, 0);
+      check_against_cpu(sim, cpu, 0, true, true);
+      check_gpus_against_cpu(sim, cpu, 0, 46);
+    }
+    sim.balance(false, 1);
   }
 }
 
@@ -205,6 +221,9 @@ TEST_CASE("IVM explorers agree with the cpu skeleton on ATSP and QAP at the opti
     sim.steal_halves(true);  // the seed's steal (-DPJ_IVM_STEAL_HALF)
     check_against_cpu(sim, cpu, static_cast<int>(scratch.objective));
     sim.steal_halves(false);
+    sim.balance(true, 4);  // victims above the geometric mean, four passes a phase
+    check_against_cpu(sim, cpu, static_cast<int>(scratch.objective));
+    sim.balance(false, 1);
     // From scratch the simulation finds the same optimum.
     PjIvmSimResult free_run = sim.run(16, 5, INT_MAX);
     CHECK(free_run.best == scratch.objective);
@@ -248,6 +267,18 @@ objective = "0"
     }
   // On several GPUs: an export hands over whole subtrees with the ends above them.
   check_gpus_against_cpu(sim, cpu, INT_MIN, 5040);
+  // Victims above the geometric mean, four passes a phase: a subtree may move again in
+  // the pass after it moved, with the ends above it.
+  sim.balance(true, 4);
+  for (const Shape& s : kShapes) {
+    PjIvmSimResult r = sim.run(s.T, s.budget, INT_MIN, s.restore_round);
+    INFO("victims=log,passes=4: explorers " << s.T << ", budget " << s.budget);
+    CHECK(r.leaves_reached == 5040);
+    CHECK(r.most_visits == 1);
+    CHECK(r.expanded == cpu.expanded);
+    CHECK(r.evaluated == cpu.evaluated);
+  }
+  sim.balance(false, 1);
 }
 
 // Ends that change with the incumbent. The bound scatters nodes by a hash of their path

@@ -4,6 +4,7 @@
 // together with a generated problem and its IVM layout; it checks in CI, without a GPU,
 // that every node is counted once however the intervals are cut, stolen and resumed.
 #include <climits>
+#include <cmath>
 #include <cstring>
 #include <map>
 #include <string>
@@ -40,6 +41,11 @@ struct World {
 // Which one-end steal the rounds run: steal_row (the kernels' default) or, when set,
 // steal_half (the seed's, which the kernels run under -DPJ_IVM_STEAL_HALF).
 inline bool steal_halves = false;
+// How victims qualify and how many select-and-steal passes a phase makes, as
+// runtime/ivm/ivm_device.cpp's balance() runs them (IvmBalance): above the mean of all
+// lengths, or above the geometric mean of those with work.
+inline bool victims_above_log = false;
+inline int balance_passes = 1;
 
 inline bool is_pruned(const Node& n, int best) {
   if constexpr (kGoal == pj::Goal::minimize) return problem::staged_bound(n, best) >= best;
@@ -131,7 +137,8 @@ inline bool round(World& w, long long budget) {
   pj_ivm::layout::Explorers e = w.view();
   pj_ivm::layout::Level stack[L];
   std::vector<double> lengths(w.T);
-  double total = 0;
+  double total = 0, log_total = 0;
+  unsigned long long active = 0;
   ++w.rounds;
   for (unsigned long long i = 0; i < w.T; ++i) {
     pj_ivm::Ref x{e, i};
@@ -142,27 +149,37 @@ inline bool round(World& w, long long budget) {
     w.best = h.best;
     lengths[i] = pj_ivm::remaining(x);
     total += lengths[i];
+    if (lengths[i] > 0) log_total += std::log2(lengths[i]), ++active;
   }
   if (total == 0) return false;
-  std::vector<int> claimed(w.T, 0);
-  std::vector<long long> victim(w.T, -1);
+  const double threshold = victims_above_log ? std::exp2(log_total / static_cast<double>(active)) : total / w.T;
   unsigned p = 4;
   int dims = 1;
   for (unsigned long long reach = p; reach < w.T; reach *= p) ++dims;
-  for (unsigned long long i = 0; i < w.T; ++i)
-    if (lengths[i] == 0)
-      victim[i] = pj_ivm::pick_victim(i, w.T, p, dims, lengths.data(), total / w.T, w.rounds, [&](unsigned long long v) {
-        if (claimed[v]) return false;
-        return claimed[v] = 1, true;
-      });
-  for (unsigned long long i = 0; i < w.T; ++i) {
-    if (victim[i] < 0) continue;
-    const int best = w.best;
-    const pj_ivm::Ref thief{e, i}, robbed{e, static_cast<unsigned long long>(victim[i])};
-    bool stolen = false;
-    if constexpr (kTwoEnds) stolen = pj_ivm::steal_row_two_ends(thief, robbed);
-    else stolen = steal_one_end(thief, robbed, best);
-    if (stolen) ++w.steals;
+  for (int pass = 0; pass < balance_passes; ++pass) {
+    std::vector<int> claimed(w.T, 0);
+    std::vector<long long> victim(w.T, -1);
+    const unsigned long long salt = w.rounds * static_cast<unsigned long long>(balance_passes) + pass;
+    for (unsigned long long i = 0; i < w.T; ++i)
+      if (lengths[i] == 0)
+        victim[i] = pj_ivm::pick_victim(i, w.T, p, dims, lengths.data(), threshold, salt, [&](unsigned long long v) {
+          if (claimed[v]) return false;
+          return claimed[v] = 1, true;
+        });
+    for (unsigned long long i = 0; i < w.T; ++i) {
+      if (victim[i] < 0) continue;
+      const int best = w.best;
+      const unsigned long long v = static_cast<unsigned long long>(victim[i]);
+      const pj_ivm::Ref thief{e, i}, robbed{e, v};
+      bool stolen = false;
+      if constexpr (kTwoEnds) stolen = pj_ivm::steal_row_two_ends(thief, robbed);
+      else stolen = steal_one_end(thief, robbed, best);
+      if (stolen) {
+        ++w.steals;
+        lengths[i] = pj_ivm::remaining(thief);  // as pj_ivm_steal does, for the next pass
+        lengths[v] = pj_ivm::remaining(robbed);
+      }
+    }
   }
   return true;
 }
@@ -186,6 +203,11 @@ struct PjIvmSimResult {
 // last level from candidate sets, as the counting kernels do (no leaf is visited then).
 // The steal the next simulations run: nonzero, steal_half; zero, steal_row.
 extern "C" void pj_ivm_sim_steal_halves(int halves) { ivm_sim::steal_halves = halves != 0; }
+// The victims' rule (nonzero: above the geometric mean) and the passes of the next simulations.
+extern "C" void pj_ivm_sim_balance(int log_rule, int passes) {
+  ivm_sim::victims_above_log = log_rule != 0;
+  ivm_sim::balance_passes = passes;
+}
 
 extern "C" PjIvmSimResult pj_ivm_sim(unsigned long long T, long long budget, int initial_best, int restore_round,
                                      int climb, int refuse_every, int by_mask) {

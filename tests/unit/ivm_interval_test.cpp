@@ -86,6 +86,36 @@ TEST_CASE("factoradic add, subtract, step, halve and split_half", "[ivm]") {
   CHECK(number_of(mid) == factorial(L) / 2);
 }
 
+TEST_CASE("an interval's length is exact below 2^53 and keeps its precision near L!", "[ivm]") {
+  std::mt19937_64 rng(11);
+  for (int L : {1, 5, 12, 18}) {  // L! < 2^53: exact
+    const unsigned long long n = factorial(L);
+    for (int k = 0; k < 300; ++k) {
+      unsigned long long a = rng() % n, b = rng() % n;
+      if (a < b) std::swap(a, b);
+      Digits da = digits_of(a, L), db = digits_of(b, L);
+      INFO("L " << L << ", [" << b << ", " << a << "]");
+      CHECK(pj_ivm::length_of(db.data(), da.data(), L) == static_cast<double>(a - b + 1));
+    }
+  }
+  // 50 levels, intervals of 1 to 37! leaves placed near the end of 50! (about 3e64): each
+  // length to a double's precision. As the difference of the ends' values every one
+  // read 1 (ta042: nothing was stolen once the work lay 12 levels down or deeper).
+  const int L = 50;
+  for (int depth : {49, 40, 30, 20, 13}) {
+    Digits last(L), first(L);
+    pj_ivm::set_max(last.data(), L);
+    first = last;
+    // first: last with the digits below `depth` zeroed, so last - first + 1 = (L - depth)!
+    double expect = 1;
+    for (int l = depth; l < L; ++l) first[static_cast<size_t>(l)] = 0;
+    for (int k = 2; k <= L - depth; ++k) expect *= k;
+    INFO("an interval of (" << L - depth << ")! leaves");
+    CHECK(pj_ivm::length_of(first.data(), last.data(), L) == Approx(expect).epsilon(1e-12));
+    CHECK(pj_ivm::length_of(last.data(), last.data(), L) == 1.0);
+  }
+}
+
 TEST_CASE("split_point is floor(i * L! / parts)", "[ivm]") {
   for (int L : {3, 10, 20}) {
     const unsigned long long n = factorial(L);

@@ -22,6 +22,11 @@ TEST_CASE("a progress line says share, rate, incumbent, bound, gap and elapsed, 
   CHECK(format_progress_json("ivm", s) ==
         "{\"progress\":\"ivm\",\"elapsed_s\":12.000,\"explored\":0.250000000,\"evaluated\":1000,"
         "\"incumbent\":39,\"bound\":35,\"gap\":4}");
+  // The idle share where the skeleton measures it (ivm), after the elapsed time.
+  s.idle = 0.08;
+  CHECK_THAT(format_progress("ivm", s, 2.5e9), Catch::EndsWith("12.0 s elapsed  idle 8%"));
+  CHECK_THAT(format_progress_json("ivm", s), Catch::EndsWith(",\"gap\":4,\"idle\":0.0800}"));
+  s.idle.reset();
   s.bound.reset();
   s.incumbent.reset();
   s.explored = 0;
