@@ -7,7 +7,9 @@
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include <catch2/catch.hpp>
 
@@ -63,15 +65,29 @@ SolveResult solve_interrupted(const SolveOptions& o, int sig, std::chrono::milli
   return r;
 }
 
+// A cpu search of `spec` with `params` on `threads` threads, from this test run's cache.
+SolveOptions cpu_search(const std::string& spec, std::vector<std::string> params, int threads) {
+  SolveOptions o;
+  o.load.spec_path = problem(spec);
+  o.load.params = std::move(params);
+  o.backend = "cpu";
+  o.threads = threads;
+  o.cache_dir = cache_dir();
+  return o;
+}
+
+// A checkpoint path of this test run's own, with no file there yet.
+std::string fresh_checkpoint(const std::string& name) {
+  const auto path = std::filesystem::path(own_scratch_dir()) / name;
+  std::filesystem::remove(path);
+  return path.string();
+}
+
 }  // namespace
 
 TEST_CASE("SIGINT stops a cpu count and reports the partial count", "[e2e][interrupt]") {
-  SolveOptions o;
-  o.load.spec_path = problem("nqueens.toml");
-  o.load.params = {"n=17"};  // 95,815,104 solutions: many seconds on two threads
-  o.backend = "cpu";
-  o.threads = 2;
-  o.cache_dir = cache_dir();
+  // 95,815,104 solutions: many seconds on two threads.
+  SolveOptions o = cpu_search("nqueens.toml", {"n=17"}, 2);
   const Handler framework_handler = handler_of(SIGINT);
   bool raised = false;
   SolveResult r = solve_interrupted(o, SIGINT, std::chrono::milliseconds(200), raised);
@@ -96,13 +112,9 @@ TEST_CASE("SIGINT stops a cpu count and reports the partial count", "[e2e][inter
 }
 
 TEST_CASE("SIGTERM stops a cpu optimisation with its best schedule so far", "[e2e][interrupt]") {
-  SolveOptions o;
-  o.load.spec_path = problem("flowshop.toml");
+  // Forward, 20 jobs x 20 machines: minutes on two threads.
+  SolveOptions o = cpu_search("flowshop.toml", {"branching=1"}, 2);
   o.load.instance_path = instance("flowshop/ta021.txt");
-  o.load.params = {"branching=1"};  // forward, 20 jobs x 20 machines: minutes on two threads
-  o.backend = "cpu";
-  o.threads = 2;
-  o.cache_dir = cache_dir();
   // With the default warm start (a first search, then local search from its best leaf)
   // and without it (--ub), the signal lands in different searches of the run.
   for (bool warm : {true, false}) {
@@ -127,15 +139,9 @@ TEST_CASE("SIGTERM while a checkpointed run builds a deep frontier ends it there
   // With --checkpoint the frontier is built whole (its ranges are numbered in it): split
   // 11 levels down, N-Queens 17's would take minutes and more memory than the host has.
   // The signal ends the build; no range has started, so no checkpoint is written.
-  SolveOptions o;
-  o.load.spec_path = problem("nqueens.toml");
-  o.load.params = {"n=17"};
-  o.backend = "cpu";
-  o.threads = 2;
+  SolveOptions o = cpu_search("nqueens.toml", {"n=17"}, 2);
   o.split_depth = 11;
-  o.cache_dir = cache_dir();
-  o.checkpoint = (std::filesystem::path(own_scratch_dir()) / "deep_frontier_signal.ckpt").string();
-  std::filesystem::remove(o.checkpoint);
+  o.checkpoint = fresh_checkpoint("deep_frontier_signal.ckpt");
   bool raised = false;
   try {
     solve_interrupted(o, SIGTERM, std::chrono::milliseconds(300), raised);
@@ -152,14 +158,9 @@ TEST_CASE("SIGINT stops a checkpointed cpu count with its partial result, and th
           "[e2e][interrupt]") {
   // With --checkpoint the cpu skeleton searches frontier ranges; a signal used to end the
   // run with the checkpoint and no result. Now it prints what a time limit prints.
-  SolveOptions o;
-  o.load.spec_path = problem("nqueens.toml");
-  o.load.params = {"n=15"};  // 2,279,184 solutions: a few seconds on one thread
-  o.backend = "cpu";
-  o.threads = 1;
-  o.cache_dir = cache_dir();
-  o.checkpoint = (std::filesystem::path(own_scratch_dir()) / "signalled_ranges.ckpt").string();
-  std::filesystem::remove(o.checkpoint);
+  // 2,279,184 solutions: a few seconds on one thread.
+  SolveOptions o = cpu_search("nqueens.toml", {"n=15"}, 1);
+  o.checkpoint = fresh_checkpoint("signalled_ranges.ckpt");
   bool raised = false;
   SolveResult r = solve_interrupted(o, SIGINT, std::chrono::milliseconds(200), raised);
   REQUIRE(raised);
