@@ -720,15 +720,12 @@ inline std::vector<Subtree> split(const PjCpuArgs* args, SearchClock::time_point
 // A frontier at depth `depth_at`, or of at least `want` nodes when it is 0: built whole,
 // whatever the clock says, since a distributed run numbers its ranges in it and every
 // rank must build the same one. Only the host's request (a signal, `stop_request`) ends
-// it early: then `stopped` is set and the frontier is not to be used.
+// it early, and the caller, seeing the request raised, does not use the frontier.
 inline std::vector<Subtree> whole_frontier(Shared& sh, Counters& total, int& depth, int threads, int depth_at,
-                                           size_t want, const volatile int* stop_request, bool& stopped) {
-  stopped = false;
-  std::vector<Subtree> level = build_frontier(
+                                           size_t want, const volatile int* stop_request) {
+  return build_frontier(
       sh, total, depth, threads, [&](int dd, size_t n) { return depth_at > 0 ? dd >= depth_at : n >= want; },
       [&](double) { return stop_request && *stop_request; });
-  stopped = stop_request && *stop_request;
-  return level;
 }
 
 // The open work of a stopped search into `out`: the subtrees the threads left on their
@@ -870,9 +867,8 @@ extern "C" int pj_cpu_ranges_open(const PjCpuArgs* args, int depth_at, unsigned 
     int depth = 0;
     const int threads = args->threads > 0 ? args->threads : 1;
     const int at = depth_at > 0 ? depth_at : args->split_depth > 0 ? problem::kPrefixLength + args->split_depth : 0;
-    bool stopped = false;
-    r->frontier = whole_frontier(sh, total, depth, threads, at, min_nodes, args->stop_request, stopped);
-    if (stopped) return pj::kStoppedCode;
+    r->frontier = whole_frontier(sh, total, depth, threads, at, min_nodes, args->stop_request);
+    if (args->stop_request && *args->stop_request) return pj::kStoppedCode;
     *frontier = PjCpuResult{};
     fill_result(frontier, total, sh);
     frontier->frontier_depth = depth;
@@ -929,8 +925,7 @@ extern "C" int pj_cpu_frontier(const PjCpuArgs* args, int depth, unsigned long l
     start_incumbent(sh, args);
     Counters total;
     int reached = 0;
-    bool stopped = false;
-    std::vector<Subtree> level = whole_frontier(sh, total, reached, args->threads, depth, min_nodes, nullptr, stopped);
+    std::vector<Subtree> level = whole_frontier(sh, total, reached, args->threads, depth, min_nodes, nullptr);
     out->count = level.size();
     out->depth = reached;
     out->node_bytes = static_cast<int>(sizeof(Node));
