@@ -17,7 +17,7 @@ done
 # beside its bin/ first, so the GPU machine uses the same one as this build.
 cp -L "${CUDAToolkit_ROOT:-/usr/local/cuda}/lib64/libcudadevrt.a" "$out/lib/"
 inst="${PERMJIT_INSTANCES_DIR:-../shared/instances}"
-for d in atsp qap nqueens flowshop 15puzzle; do
+for d in atsp qap nqueens flowshop 15puzzle 24puzzle; do
   [ -d "$inst/$d" ] && cp -r "$inst/$d" "$out/instances/"
 done
 git rev-parse --short HEAD > "$out/COMMIT"  # the device copy has no .git
