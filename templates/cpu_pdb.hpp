@@ -3,9 +3,10 @@
 // ones (problem::kPdbValues[k], in that order), ranked as the generated pdb_index_k ranks them.
 // The table is filled from the goal's abstract state by a breadth-first search by cost
 // (Dial's buckets: a move that moves none of the pattern's own values costs 0, so the
-// search is 0-1 BFS for unit costs), each bucket's states expanded by several threads. An abstract state is expanded as a concrete node:
-// its kept values at their positions, the others in increasing order in the positions
-// left, the state from root_state(). The state must follow from the kept positions: it
+// search is 0-1 BFS for unit costs), each bucket's states expanded by several threads.
+// An abstract state is expanded as a concrete node: its kept values at their positions,
+// the others in increasing order in the positions left, the state from root_state().
+// The state must follow from the kept positions: it
 // is compared with the state of the opposite order of the other values, and each
 // child's state (by the move's `set`) with the one its own abstract state gives, so that
 // a spec whose state depends on more than the kept positions is refused, never given a
@@ -84,7 +85,7 @@ inline void node_of(const Abstract& a, const int* pos, Node& s, bool reversed = 
 
 // One abstract state's expansion at cost d (its table entry): each child whose entry it
 // lowers (an atomic compare-and-swap: threads expand the same bucket side by side) is
-// handed to push(cost, index). Returns a PJ_PDB_* code, with the move in info->move.
+// handed to push(cost, index). Returns a PJ_PDB_* code, and the move it is about in `move`.
 template <class Push>
 int expand(const Abstract& a, unsigned idx, int d, unsigned char* table, int& move, Push&& push) {
   int pos[problem::kSize];

@@ -174,8 +174,9 @@ struct DonationQueue {
 
 // The device buffers of the iterations, kept by the solver from start to start
 // (--records): allocating and freeing them for each start (cuMemFree waits for the
-// device) cost a millisecond an instance, as much as a small instance's search. The
-// kernel's counts and the work of each worker share one allocation, read back at once.
+// device) would be host time in every instance, where a small one searches for a few
+// milliseconds in all. The kernel's counts and the work of each worker share one
+// allocation, read back at once.
 struct IdaDeviceBuffers {
   explicit IdaDeviceBuffers(unsigned workers)
       : workers_offset((sizeof(PjIdaDeviceCounts) + 255) / 256 * 256),
@@ -361,10 +362,12 @@ void GpuIdaSolver::solve(const StartValues& start, SolveResult& r) {
   // instead of 1.06 s: the split's pieces of a few large roots balance less well than
   // many roots). Donating, 1 per worker: the warps divide the large ones, and each root
   // costs host time every iteration (Korf's 100: 4.4 s with 1, 5.0 s with 4).
-  // With pattern databases, a root in kWorkersPerRootWithTables workers: the host
+  // With pattern databases, a root per kWorkersPerRootWithTables workers: the host
   // computes h of every node of the upper tree with the tables' lookups (cache misses),
   // which took most of a small instance's time, while the warps divide a root's work
-  // among themselves anyway (docs/performance.md, issue 46).
+  // among themselves anyway (Korf's 100 on the H100: 0.38-0.48 s of search with 1 per 4,
+  // 0.44-0.49 with 1 per 8, 0.53 with 1 per 2, 0.62-0.78 with 1 per worker;
+  // docs/performance.md, issue 46).
   const bool donating = warp_per_root_ && balance_ == Balance::donate;
   const double roots_per_worker = !donating ? 8 : tables_.empty() ? 1 : 1.0 / kWorkersPerRootWithTables;
   unsigned long long want = opts_.roots > 0 ? opts_.roots
