@@ -264,6 +264,15 @@ void emit_refine_block(GenContext& g, bool started) {
     bytes = x.block_scratch_bytes();
     PJ_INTERNAL_ASSERT(bytes > 0, "refine_block holds a dualassign() but took no scratch");
   }
+  if (bytes == 0) {
+    // Declared, never defined: templates/gpu_offload.cuh names it in a branch that is then
+    // never compiled (a name it looks up must exist where the template is defined).
+    const std::string t = ExprEmitter::cxx_type(Type::int_, g.width.wide);
+    g.out.line("#if defined(__CUDACC__)");
+    g.out.line("template <int kUnused>");
+    g.out.line("__device__ " + t + " refine_block(const Node& s, " + t + " bound, char* scratch);");
+    g.out.line("#endif");
+  }
   g.out.line("// Whether refine_block exists (refine holds a dualassign()), and its scratch per block.");
   g.out.line(std::string("constexpr bool kBlockRefine = ") + (bytes > 0 ? "true" : "false") + ";");
   g.out.line("constexpr unsigned long long kBlockScratchBytes = " + std::to_string(bytes) + "ull;");

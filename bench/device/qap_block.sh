@@ -21,12 +21,15 @@ run() {
 run 20 nug12-lb3-offload -i "$Q/nug12.dat" --skeleton offload --ub 578 --param lb=3
 run 20 nug14-lb2-ivm -i "$Q/nug14.dat" --skeleton ivm --ub 1014 --param lb=2
 run 20 nug14-lb3-offload -i "$Q/nug14.dat" --skeleton offload --ub 1014 --param lb=3
-run 20 nug14-lb3-offload-b64 -i "$Q/nug14.dat" --skeleton offload --ub 1014 --param lb=3 --block-size 64
-PERMJIT_NVRTC_OPTIONS=-DPJ_REFINE_MIN_BLOCKS=4 run 20 nug14-lb3-offload-minblocks4 -i "$Q/nug14.dat" \
-  --skeleton offload --ub 1014 --param lb=3
 run 20 nug16a-lb2-ivm -i "$Q/nug16a.dat" --skeleton ivm --ub 1610 --param lb=2
 run 30 nug16a-lb3-offload -i "$Q/nug16a.dat" --skeleton offload --ub 1610 --param lb=3
 run 60 nug18-lb3-offload -i "$Q/nug18.dat" --skeleton offload --ub 1930 --param lb=3
 for t in nug20 had20 rou20; do
   run 60 "$t-lb3-offload-scratch" -i "$Q/$t.dat" --skeleton offload --param lb=3
 done
+# The block's shape (VARIANTS=1; measured at d2fd2bd: the default was the fastest).
+if [ "${VARIANTS:-0}" = 1 ]; then
+  run 20 nug14-lb3-offload-b64 -i "$Q/nug14.dat" --skeleton offload --ub 1014 --param lb=3 --block-size 64
+  PERMJIT_NVRTC_OPTIONS=-DPJ_REFINE_MIN_BLOCKS=4 run 20 nug14-lb3-offload-minblocks4 -i "$Q/nug14.dat" \
+    --skeleton offload --ub 1014 --param lb=3
+fi
