@@ -27,6 +27,7 @@ std::string instance_for(const std::string& problem) {
   if (problem == "qap.toml") return test::instance("qap/nug12.dat");
   if (problem == "flowshop.toml") return test::instance("flowshop/ta021.txt");
   if (problem == "puzzle15.toml") return test::instance("15puzzle/korf100.txt");
+  if (problem == "puzzle24.toml") return test::instance("24puzzle/korf_taylor10.txt");
   return "";
 }
 
@@ -35,7 +36,7 @@ ProblemSpec load_problem(const std::string& name) {
   LoadOptions o;
   o.spec_path = test::problem(name);
   o.instance_path = instance_for(name);
-  o.instance_record = name == "puzzle15.toml" ? 1 : 0;
+  o.instance_record = name == "puzzle15.toml" || name == "puzzle24.toml" ? 1 : 0;
   return load_spec(o);
 }
 
