@@ -23,9 +23,9 @@
 namespace pj_ivm::layout {
 
 // Row l of an explorer while it runs: the node at level l (as a stack keeps it:
-// problem::from_stack; its free set is problem::stack_free) and row l of M, the values still to try there, as a bitset
-// (the row of the paper's triangular byte matrix holds the same set; a bitset makes
-// the next value one find-first-set).
+// problem::from_stack; its free set is problem::stack_free) and row l of M, the values
+// still to try there, as a bitset (the row of the paper's triangular byte matrix holds
+// the same set; a bitset makes the next value one find-first-set).
 struct LevelFields {
   problem::StackNode node;
   problem::Mask rem;
@@ -301,7 +301,8 @@ PJ_HD bool explore_popping(Ref x, layout::Level* stack, int stride, Hooks& hooks
   // tight: how many levels of the path follow last's digits. The node at level k is on
   // last's path when tight >= k; only there are its children clipped to last.
   int tight = 0;
-  while (tight < top && rank_of(problem::stack_free(stack[tight * stride].node), x.V(tight)) == x.last(tight)) ++tight;
+  while (tight < top && rank_of(problem::stack_free(stack[tight * stride].node), x.V(tight)) == x.last(tight))
+    ++tight;
   const bool by_mask = hooks.leaves_by_mask();
 
   // Each turn starts at a node with values left, places one, and either descends into
@@ -409,7 +410,8 @@ PJ_HD bool explore_jumping(Ref x, layout::Level* stack, int stride, Hooks& hooks
   // left: the values are taken in the order of their digits, and a row on last's path
   // holds none after last's digit, so once its value on last's path is taken it is spent.
   int tight = 0;
-  while (tight < top && rank_of(problem::stack_free(stack[tight * stride].node), x.V(tight)) == x.last(tight)) ++tight;
+  while (tight < top && rank_of(problem::stack_free(stack[tight * stride].node), x.V(tight)) == x.last(tight))
+    ++tight;
   Mask last_bit =
       pj::bit<Mask>(value_of_rank(tight == top ? cur.free : problem::stack_free(stack[tight * stride].node),
                                   x.last(tight)));
