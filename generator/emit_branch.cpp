@@ -50,9 +50,12 @@ void emit_candidates_function(GenContext& g, const std::string& name, bool root_
     g.out.close_loop();
     g.out.line("m &= allowed;");
   }
-  if (root_symmetry) g.out.line("m &= pj::select<Mask>(s.free == kRootFree, kRepresentatives, kAll);  // [symmetry]");
-  // A group's test applies at every level: candidates_below_root() is candidates().
-  if (g.spec.symmetry_group) g.out.line("m = border_candidates(s, m);  // [symmetry] generators");
+  if (root_symmetry && g.spec.symmetry)
+    g.out.line("m &= pj::select<Mask>(s.free == kRootFree, kRepresentatives, kAll);  // [symmetry]");
+  // A group's test applies at every level; below the root it needs no test for the root.
+  if (g.spec.symmetry_group)
+    g.out.line(root_symmetry ? "m = border_candidates(s, m);  // [symmetry] generators"
+                             : "m = border_candidates_below_root(s, m);  // [symmetry] generators");
   g.out.line("return m;");
   g.out.dedent();
   g.out.line("}");
@@ -62,11 +65,13 @@ void emit_candidates_function(GenContext& g, const std::string& name, bool root_
 
 void emit_candidates(GenContext& g) {
   g.out.line("// The values a node may place next: free values, narrowed by the spec.");
-  emit_candidates_function(g, "candidates", g.spec.symmetry.has_value());
-  // The symmetry narrows the root's candidates only: a loop that asks for a child's
-  // candidates (a node place() made) needs no test for the root.
+  const bool root_test = g.spec.symmetry.has_value() || g.spec.symmetry_group.has_value();
+  emit_candidates_function(g, "candidates", root_test);
+  // The symmetry narrows the root's candidates only (a group's, differently from the
+  // levels below): a loop that asks for a child's candidates (a node place() made) needs
+  // no test for the root.
   g.out.line("// candidates(s) of a node that is not the root (any node place() made).");
-  if (g.spec.symmetry) {
+  if (root_test) {
     emit_candidates_function(g, "candidates_below_root", false);
   } else {
     g.out.line("PJ_HD Mask candidates_below_root(const Node& s) { return candidates(s); }");
@@ -117,7 +122,9 @@ void emit_placement(GenContext& g, const char* name, const Placement& how, const
   if (g.spec.used_builtins.count(Builtin::last)) g.out.line("c.last = v;");
   if (g.spec.symmetry && !below_root)  // leaf_children_weight() (generator/emit_symmetry.cpp) sums this rule
     g.out.line("c.weight = pj::select<int>(p.free == kRootFree, 2 - int((kSelfMirrored & vb) != 0), p.weight);");
-  if (g.spec.symmetry_group) g.out.line("c.border = child_border(p.border, kSize - pj::popcount(p.free), v);");
+  if (g.spec.symmetry_group && !below_root)
+    g.out.line("c.border_p0 = pj::select<int>(p.free == kAll, v, p.border_p0);  // the root has all values free");
+  if (g.spec.symmetry_group) g.out.line("c.border = child_border(p, c.border_p0, vb);");
   g.out.dedent();
   g.out.line("}");
   if (!below_root)
@@ -138,7 +145,7 @@ void emit_place(GenContext& g) {
   // place() of a node that is not the root: without the root's tests where place() has
   // some (the first value, the symmetry's weight), which a loop that places below the
   // root (the ivm explorer) would otherwise run for every child.
-  const bool root_differs = g.spec.used_builtins.count(Builtin::first) || g.spec.symmetry;
+  const bool root_differs = g.spec.used_builtins.count(Builtin::first) || g.spec.symmetry || g.spec.symmetry_group;
   g.out.line(std::string("constexpr bool kRootPlaceDiffers = ") + (root_differs ? "true" : "false") +
              ";  // place_below_root() is not place()");
   if (root_differs) {
@@ -174,7 +181,10 @@ void emit_root(GenContext& g) {
   if (s.used_builtins.count(Builtin::first)) g.out.line("s.first = 0;");
   if (s.used_builtins.count(Builtin::last)) g.out.line("s.last = 0;");
   if (s.symmetry) g.out.line("s.weight = 1;");
-  if (s.symmetry_group) g.out.line("s.border = kBorderRoot;");
+  if (s.symmetry_group) {
+    g.out.line("s.border = 0;  // neither 0 nor n-1 placed");
+    g.out.line("s.border_p0 = 0;");
+  }
   ExprEmitter x(s, g.out, NodeNames{"s.", "s.", 0, 0}, g.local_ids, g.width.wide);
   for (const auto& v : s.state) {
     if (!is_stored(g.live, s, v)) continue;
