@@ -80,7 +80,9 @@ PJ_HD void add_open_work(Ref x, int best, BoundOf&& bound_of, OpenWork& w) {
 // This is IDA* over the open work: a host loop (runtime/ivm/ivm_open_bound.cpp) raises
 // t from the least open key while every open child passes, deepening when one fails,
 // until its time is spent; each pass proves its least key, passed or not.
-constexpr int kRefineDepth = 8;  // the deepest refinement: frames of nodes on a thread's stack
+// The deepest refinement: frames of nodes on a thread's stack (the host's schedule,
+// runtime/ivm/ivm_open_bound.hpp IvmRefineSchedule::kDeepest, asks no deeper).
+constexpr int kRefineDepth = 8;
 
 // A node's children at one end or the other, for refine_key: those with a key below t
 // to expand (`below`, at `end`), the least key at or above t among the kept end's

@@ -25,15 +25,9 @@ unsigned grid_for(unsigned long long threads, int block) {
   return static_cast<unsigned>((threads + static_cast<unsigned long long>(block) - 1) / static_cast<unsigned long long>(block));
 }
 
-// The deepest the refinement searches below an open child (pj_ivm::kRefineDepth).
-constexpr int kRefineDepth = 8;
-
-// IDA* over the open work (templates/ivm_open_work.h, refine_key): from the least open
-// key `key`, passes against rising targets while time is left; every open child reaching
-// the target proves it (the least key of the refined cut, at least the target), and the
-// next target is twice as far; a failed pass first halves the step, then searches one
-// level deeper. Each pass's least key is a proof, passed or not: the result is the
-// highest.
+// IDA* over the open work (templates/ivm_open_work.h, refine_key) from the least open
+// key `key`, passes scheduled by IvmRefineSchedule while time is left. Each pass's least
+// key is a proof, passed or not: the result is the highest.
 long long refine(CUfunction k, const std::vector<std::unique_ptr<ExplorerArrays>>& images, const IvmShape& shape,
                  int best, bool maximise, long long key, double budget_s, IvmRefineDone& done) {
   using clock = std::chrono::steady_clock;
@@ -41,10 +35,9 @@ long long refine(CUfunction k, const std::vector<std::unique_ptr<ExplorerArrays>
   const auto left = [&] { return budget_s - std::chrono::duration<double>(clock::now() - t0).count(); };
   const long long best_key = maximise ? -static_cast<long long>(best) : best;
   cuda::Buffer out(sizeof(PjIvmRefine));
-  long long step = 1;
-  int depth = 2;
+  IvmRefineSchedule plan;
   while (left() > 0 && key < best_key) {
-    const long long t = std::min(key + step, best_key);
+    const long long t = plan.target(key, best_key);
     PjIvmRefine sum{0, LLONG_MAX, 0, 0};
     const unsigned long long budget_ns = static_cast<unsigned long long>(left() * 1e9);
     for (const auto& img : images) {
@@ -53,7 +46,7 @@ long long refine(CUfunction k, const std::vector<std::unique_ptr<ExplorerArrays>
       ExplorersArg e = arg_of(*img, shape.T);
       CUdeviceptr out_p = out.ptr();
       long long target = t;
-      int d = depth;
+      int d = plan.depth;
       unsigned long long ns = budget_ns;
       int b = best;
       void* args[] = {&e, &b, &target, &d, &ns, &out_p};
@@ -68,19 +61,12 @@ long long refine(CUfunction k, const std::vector<std::unique_ptr<ExplorerArrays>
     }
     ++done.passes;
     done.nodes += sum.nodes;
-    done.depth = std::max(done.depth, depth);
+    done.depth = std::max(done.depth, plan.depth);
     if (sum.key != LLONG_MAX) key = std::max(key, sum.key);  // LLONG_MAX: every child closed, left to the caller
-    if (sum.failed == 0) {
-      if (sum.key == LLONG_MAX) break;
-      done.proved_key = std::max(done.proved_key, t);
-      step *= 2;
-    } else if (step > 1) {
-      step /= 2;
-    } else if (depth < kRefineDepth) {
-      ++depth;
-    } else {
-      break;
-    }
+    const bool passed = sum.failed == 0;
+    if (passed && sum.key == LLONG_MAX) break;
+    if (passed) done.proved_key = std::max(done.proved_key, t);
+    if (!plan.after(passed)) break;
   }
   done.seconds = std::chrono::duration<double>(clock::now() - t0).count();
   return key;

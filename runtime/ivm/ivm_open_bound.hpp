@@ -32,6 +32,32 @@ struct IvmRefineDone {
   double seconds = 0;
 };
 
+// The refinement's IDA* schedule (templates/ivm_open_work.h, refine_key): passes against
+// rising targets while time is left. A pass in which every open child reached its
+// target proves it, and the next target is twice as far above the bound; a failed pass
+// first halves the step, then searches one level deeper, up to kDeepest.
+struct IvmRefineSchedule {
+  static constexpr int kDeepest = 8;  // pj_ivm::kRefineDepth, the refinement's frames
+  long long step = 1;
+  int depth = 2;
+  // The next target above the bound `key`, at most the incumbent's key (reached: the
+  // incumbent is proved optimal).
+  long long target(long long key, long long best_key) const { return key + step < best_key ? key + step : best_key; }
+  // After a pass: false when nothing is left to try (a failure at step 1 and kDeepest).
+  bool after(bool passed) {
+    if (passed) {
+      if (step < (1ll << 40)) step *= 2;
+    } else if (step > 1) {
+      step /= 2;
+    } else if (depth < kDeepest) {
+      ++depth;
+    } else {
+      return false;
+    }
+    return true;
+  }
+};
+
 // On the calling thread's current context: loads `cubin` (the run's ivm module) with its
 // run-time `data`, and bounds the explorers of each image (IvmShape's T, levels and set
 // sizes) against the incumbent `best`. Returns the open children counted, their least

@@ -358,6 +358,7 @@ struct IvmRun {
       saved_images = images_of(saved.state, image_bytes);
       elapsed_before = saved.elapsed;
       r.ivm->rounds = saved.rounds;
+      r.ivm->resumed_floor = saved.open_floor;
     }
     exchange.emplace(workers, optimise, spec.goal == Goal::maximize, start_best);
     exchange->add_to_pool(std::move(saved_images));
@@ -530,7 +531,6 @@ struct IvmRun {
     const bool maximise = spec.goal == Goal::maximize;
     IvmRefineAsk ask;
     ask.budget_s = refine_share() * elapsed();
-    if (saved.open_floor) r.ivm->resumed_floor = saved.open_floor;
     if (sampled_bound) ask.floor_key = maximise ? -*sampled_bound : *sampled_bound;  // the checkpoint's floor at least
     IvmRefineDone done;
     const PjCpuResult open = ivm_open_work(image.cubin, run.units.device.value().data, shape, stopped_at->images, best,
@@ -554,15 +554,21 @@ struct IvmRun {
   }
 
   // A proven bound while the search runs, for the progress line: every worker deposits
-  // its explorers at its round's end, as for a checkpoint, and goes on; the images are
-  // bounded and refined on GPU 0 (its worker's kernels wait meanwhile: the launches are
-  // on the default stream) for kRefineShare of the seconds since the last sample, from
-  // the last sample's bound. The work left only shrinks, so every sample's bound holds
-  // for the rest of the run: the stop's refinement starts from the last (sampled_key).
+  // its explorers at its round's end, as for a checkpoint, and waits while the images
+  // are bounded and refined on GPU 0 for kRefineShare of the seconds since the last
+  // sample, from the last sample's bound; then they go on. The work left only shrinks,
+  // so every sample's bound holds for the rest of the run: the stop's refinement starts
+  // from the last (sampled_bound). The workers wait because nothing of this may run
+  // beside a round: a round ends when the interrupter's copy reaches its kernel, and an
+  // allocation or a copy on the default stream on another thread waits for that kernel
+  // (launched beside a round, the first sample of ta051 on the H100 never returned).
   void sample_bound(double now) {
     const auto ts = clock_type::now();
     IvmExchange::Snapshot snap = exchange->take_checkpoint();
-    exchange->release(false);
+    struct Release {  // the workers go on however this ends
+      IvmExchange& x;
+      ~Release() { x.release(false); }
+    } release{*exchange};
     if (exchange->aborted() || snap.images.empty()) return;
     cuda::check(cuda::api().CtxSetCurrent(contexts[0]->handle()), "cuCtxSetCurrent (ivm bound sample)");
     const bool maximise = spec.goal == Goal::maximize;
