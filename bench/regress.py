@@ -2,7 +2,8 @@
 """The regression suite's judge (bench/device/regress.sh).
 
     regress.py compare RUNS.jsonl --baseline BASELINE.json [--write-baseline OUT.json
-                       --kind KIND --commit COMMIT] [--tolerance 0.10]
+                       --kind KIND --commit COMMIT] [--tolerance 0.10] [--flagged FILE]
+    regress.py paired PAIRS.jsonl --baseline BASELINE.json [--tolerance 0.10]
 
 RUNS holds one JSON line per run (permjit's --json with the labels case, metric and
 round). For each case the median over its rounds is its figure:
@@ -20,6 +21,18 @@ ms); or (for
 search and compile figures: a fixed tree) when its node counts differ from the
 baseline's, or when it ran in the baseline and has no run now (it failed or timed out).
 A case the baseline lacks is listed as new. Exit status 1 when any case fails.
+
+`compare` writes the names of the cases it flagged as slower to --flagged FILE (one a
+line), and exits 1 when only such cases failed, 2 when a case's node counts differ or a
+case did not finish. The committed baseline was measured on another machine of the same kind, whose
+host may be faster or slower: a case whose time is mostly the host's (a frontier built on
+the host, a process's start) moves by tens of milliseconds from machine to machine with
+the same code. So a flagged case is run again, paired: the baseline commit's build and
+this one alternately, K times each, in the same call (regress.sh, when a build of the
+baseline's commit is carried). `paired` judges those runs: a case is slower when the
+median of its K ratios (this build's figure over the baseline build's, run beside it) is
+worse than 1 + TOLERANCE; node counts must be equal between the two builds and to the
+committed baseline's. Exit status 1 when any case is slower or differs in its counts.
 
 The baseline is a committed file, written only on purpose (REGRESS_UPDATE=1 on the device
 writes a candidate beside the results; commit it with the reason in the message).
@@ -81,9 +94,71 @@ def beyond_noise(metric, now, b, floor):
     return gap > spread and (metric == "rate" or gap > floor)
 
 
+def judge_pairs(path, base, tolerance):
+    """The paired re-check: case -> (median ratio, [ratios], failures)."""
+    by_case = {}
+    with open(path) as f:
+        for line in f:
+            if line.strip():
+                r = json.loads(line)
+                by_case.setdefault(r["case"], {}).setdefault(r["build"], []).append(r)
+    out = {}
+    for case, builds in sorted(by_case.items()):
+        head, old = builds.get("head", []), builds.get("base", [])
+        metric = (head or old)[0]["metric"]
+        failures = []
+        pairs = [(h, o) for h, o in zip(sorted(head, key=lambda r: int(r["pair"])),
+                                        sorted(old, key=lambda r: int(r["pair"])))]
+        if not pairs:
+            out[case] = (None, [], [f"{case}: no pair finished (failed or timed out)"])
+            continue
+        # A ratio above 1 is worse, whatever the metric's direction.
+        ratios = []
+        for h, o in pairs:
+            fh, fo = figure(h, metric), figure(o, metric)
+            ratios.append((fo / fh if fh > 0 else float("inf")) if metric == "rate" else (fh / fo if fo > 0 else 1.0))
+        ratio = statistics.median(ratios)
+        if ratio > 1 + tolerance:
+            failures.append(f"{case}: {metric} {ratio:.3f} times the baseline build's, run beside it "
+                            f"({(ratio - 1) * 100:+.1f}%, median of {len(ratios)} pairs)")
+        if metric in ("search", "compile"):
+            counts = sorted({(r["nodes"]["expanded"], r["nodes"]["evaluated"]) for r in head + old})
+            b = base.get(case)
+            if len(counts) > 1:
+                failures.append(f"{case}: node counts differ between the two builds or runs: {counts}")
+            elif b is not None and b.get("nodes") is not None and [list(c) for c in counts] != b["nodes"]:
+                failures.append(f"{case}: node counts {counts} against the baseline's {b['nodes']}")
+        out[case] = (ratio, ratios, failures)
+    return out
+
+
+def paired_main(a):
+    base = {}
+    try:
+        with open(a.baseline) as f:
+            base = json.load(f)["cases"]
+    except FileNotFoundError:
+        pass
+    failures = []
+    print(f"\npaired re-check of the flagged cases (this build over the baseline's commit, run alternately):")
+    print(f"{'case':32} {'ratio':>7}  pairs")
+    for case, (ratio, ratios, fails) in judge_pairs(a.runs, base, a.tolerance).items():
+        shown = " ".join(f"{v:.3f}" for v in ratios)
+        verdict = "  SLOWER" if any("times the baseline" in f for f in fails) else "  cleared" if ratio else ""
+        print(f"{case:32} {ratio if ratio is not None else float('nan'):7.3f}  {shown}{verdict}")
+        failures += fails
+    if failures:
+        print(f"\n{len(failures)} regression(s) confirmed by the paired runs:")
+        for f in failures:
+            print("  " + f)
+        return 1
+    print(f"\nno flagged case more than {a.tolerance * 100:.0f}% slower than the baseline's build beside it")
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("command", choices=["compare"])
+    ap.add_argument("command", choices=["compare", "paired"])
     ap.add_argument("runs")
     ap.add_argument("--baseline", required=True)
     ap.add_argument("--tolerance", type=float, default=0.10)
@@ -92,7 +167,10 @@ def main():
     ap.add_argument("--kind", default="unknown")
     ap.add_argument("--commit", default="unknown")
     ap.add_argument("--only-run", action="store_true", help="compare the cases that ran (a CASES subset)")
+    ap.add_argument("--flagged", help="write the names of the cases flagged as slower here")
     a = ap.parse_args()
+    if a.command == "paired":
+        return paired_main(a)
 
     now = summarize(a.runs)
     try:
@@ -106,6 +184,7 @@ def main():
         print(f"no baseline at {a.baseline}: every case is new")
 
     failures = []
+    slower = []
     print(f"{'case':32} {'metric':8} {'baseline':>11} {'now':>11} {'change':>8}  runs")
     for case in sorted(set(now) | set(base)):
         n, b = now.get(case), base.get(case)
@@ -123,6 +202,7 @@ def main():
         flag = ""
         if change > a.tolerance and beyond_noise(n["metric"], n["median"], b, a.noise_floor):
             flag = "  SLOWER"
+            slower.append(case)
             failures.append(f"{case}: {n['metric']} {n['median']:.4g} against {b['median']:.4g} "
                             f"({change * 100:+.1f}% worse)")
         elif change > a.tolerance:
@@ -149,11 +229,16 @@ def main():
             f.write("\n")
         print(f"candidate baseline written to {a.write_baseline}")
 
+    if a.flagged:
+        with open(a.flagged, "w") as f:
+            f.write("".join(c + "\n" for c in slower))
     if failures:
         print(f"\n{len(failures)} regression(s):")
         for f in failures:
             print("  " + f)
-        return 1
+        # 1: slower cases alone (a paired re-check may clear them); 2: counts that differ
+        # or cases that did not finish, which no re-check clears.
+        return 1 if len(failures) == len(slower) else 2
     print(f"\nno case more than {a.tolerance * 100:.0f}% worse than the baseline")
     return 0
 

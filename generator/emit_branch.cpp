@@ -1,4 +1,5 @@
 // The search side of a problem source: the functions a skeleton calls at each node.
+#include "dsl/diagnostics.hpp"
 #include "generator/assign_start.hpp"
 #include "generator/emit_expr.hpp"
 #include "generator/emit_parts.hpp"
@@ -230,6 +231,54 @@ void emit_int_function(GenContext& g, const char* comment, const char* name, con
 }  // namespace
 
 namespace {
+// refine_block<kUnused>(s, bound, scratch): refine(s, bound) computed by every thread of a
+// CUDA block together, where refine holds a dualassign() (its O(m^5) rounds spread over
+// the threads, its tables in `scratch`, the block's global memory: ExprEmitter's block
+// mode). The `offload` skeleton bounds its children's second stage with it
+// (templates/gpu_offload.cuh); kBlockScratchBytes is what one block's scratch takes.
+// Device code only, and a template so that only a kernel that calls it compiles it.
+// Not where refine's assign() starts from its parent's (kAssignStart): the offload
+// skeleton keeps no start.
+void emit_refine_block(GenContext& g, bool started) {
+  const Branch& b = g.spec.branch;
+  int64_t bytes = 0;
+  if (b.stages == 2 && !started && has_dual_assign(b)) {
+    const std::string t = ExprEmitter::cxx_type(Type::int_, g.width.wide);
+    ExprEmitter x(g.spec, g.out, NodeNames{"s.", "s.", 1, g.spec.size - 1}, g.local_ids, g.width.wide);
+    x.block_scratch("scratch");
+    const std::string bound = x.name_of_local(b.refine_bound);
+    g.out.line("#if defined(__CUDACC__)");
+    g.out.line("// refine(s, bound) computed by every thread of a block together (the same value).");
+    g.out.line("template <int kUnused>");
+    g.out.line("__device__ " + t + " refine_block(const Node& s, " + t + " " + bound + ", char* scratch) {");
+    g.out.indent();
+    g.out.user_place(b.refine->loc);
+    g.out.open_called_function();
+    std::string v = x.emit_value(b.refine_prelude, *b.refine);
+    g.out.close_called_function();
+    g.out.line("return " + v + ";");
+    g.out.generated_place();
+    g.out.dedent();
+    g.out.line("}");
+    g.out.line("#endif");
+    bytes = x.block_scratch_bytes();
+    PJ_INTERNAL_ASSERT(bytes > 0, "refine_block holds a dualassign() but took no scratch");
+  }
+  if (bytes == 0) {
+    // Declared, never defined: templates/gpu_offload.cuh names it in a branch that is then
+    // never compiled (a name it looks up must exist where the template is defined).
+    const std::string t = ExprEmitter::cxx_type(Type::int_, g.width.wide);
+    g.out.line("#if defined(__CUDACC__)");
+    g.out.line("template <int kUnused>");
+    g.out.line("__device__ " + t + " refine_block(const Node& s, " + t + " bound, char* scratch);");
+    g.out.line("#endif");
+  }
+  g.out.line("// Whether refine_block exists (refine holds a dualassign()), and its scratch per block.");
+  g.out.line(std::string("constexpr bool kBlockRefine = ") + (bytes > 0 ? "true" : "false") + ";");
+  g.out.line("constexpr unsigned long long kBlockScratchBytes = " + std::to_string(bytes) + "ull;");
+  g.out.line("");
+}
+
 // refine(s, bound): the second stage of the bound, and staged_bound(s, best), what the
 // skeletons compare with their incumbent (docs/spec-language.md, "Staged bounds").
 // With two stages refine is __noinline__ on the device (PJ_HEAVY): one call, under the
@@ -297,6 +346,7 @@ void emit_refine(GenContext& g) {
   g.out.dedent();
   g.out.line("}");
   g.out.line("");
+  emit_refine_block(g, started != nullptr);
 }
 }  // namespace
 

@@ -3,7 +3,9 @@
 # through `mpirun -np 2` when this permjit was built with MPI and mpirun is found.
 # One JSON line per run in $1/multi-gpu.jsonl (the result's JSON and the case), a
 # summary in $1/multi-gpu.log. Cases: what runs ($2, default "check nq20 ta021"); ways:
-# how ($3, default "gpus=1 gpus=2", and "mpi=2" where mpirun is found). On a machine with
+# how ($3, default "gpus=1 gpus=2", and "mpi=2" where mpirun is found). Cases: check, nq20,
+# nq21, nq22, ta021 (forward at the optimum), ta023 (at the optimum), ta041-ta050 (from
+# scratch), mpiload, mpickpt. On a machine with
 # one GPU, "gpus=0,0" runs two workers that share it (the exchange, not a speed-up).
 set -uo pipefail
 out="$1"
@@ -75,6 +77,9 @@ for c in $cases; do
       for k in 4 16; do run q18 "mpi=$k" problems/nqueens.toml --param n=18; done
       ;;
     ta023) for w in $ways; do run ta023 "$w" problems/flowshop.toml -i "$inst/flowshop/ta023.txt" --ub 2326; done ;;
+    nq21 | nq22) for w in $ways; do run "$c" "$w" problems/nqueens.toml --param n=${c#nq}; done ;;
+    ta04? | ta050)  # the 50x10 proofs from scratch (issue 50), the defaults
+      for w in $ways; do run "$c" "$w" problems/flowshop.toml -i "$inst/flowshop/$c.txt"; done ;;
   esac
 done
 

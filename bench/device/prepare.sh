@@ -17,9 +17,26 @@ done
 # beside its bin/ first, so the GPU machine uses the same one as this build.
 cp -L "${CUDAToolkit_ROOT:-/usr/local/cuda}/lib64/libcudadevrt.a" "$out/lib/"
 inst="${PERMJIT_INSTANCES_DIR:-../shared/instances}"
-for d in atsp qap nqueens flowshop 15puzzle; do
+for d in atsp qap nqueens flowshop 15puzzle 24puzzle; do
   [ -d "$inst/$d" ] && cp -r "$inst/$d" "$out/instances/"
 done
+# PREPARE_BASE=1: also the build of the regression baseline's commit (or of
+# BASE_COMMIT), for regress.sh's paired re-check: its stripped CLI as bin/permjit-base,
+# its problems/ as base-problems/, its commit in BASE_COMMIT. Built in build-base/ from
+# a detached worktree of that commit (ccache makes it cheap after the first time).
+if [ "${PREPARE_BASE:-0}" = 1 ]; then
+  base="${BASE_COMMIT:-$(python3 -c 'import json; print(json.load(open("bench/results/regress-baseline-h100.json"))["commit"])')}"
+  src="build-base/src-$base"
+  [ -d "$src" ] || git worktree add --detach "$src" "$base" >/dev/null
+  launcher=()
+  command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
+  cmake -S "$src" -B "$src/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCUDAToolkit_ROOT="${CUDAToolkit_ROOT:-/usr/local/cuda}" \
+    -DPERMJIT_INSTANCES_DIR="$(cd "${PERMJIT_INSTANCES_DIR:-../shared/instances}" && pwd)" "${launcher[@]}" >/dev/null
+  cmake --build "$src/build" -j "$(nproc)" --target permjit >/dev/null
+  strip --strip-debug -o "$out/bin/permjit-base" "$src/build/bin/permjit"
+  cp -r "$src/problems" "$out/base-problems"
+  echo "$base" > "$out/BASE_COMMIT"
+fi
 git rev-parse --short HEAD > "$out/COMMIT"  # the device copy has no .git
 git diff --quiet HEAD || echo "-dirty" >> "$out/COMMIT"
 du -sh "$out"

@@ -3,13 +3,17 @@
 # change done"). On the GPU machine, from the repository root with .device-bin carried
 # (bench/device/prepare.sh here):
 #   bash bench/device/regress.sh                 # compare with the committed baseline
+#                                                # (PREPARE_BASE=1 prepare.sh: the paired re-check)
 #   REGRESS_UPDATE=1 bash bench/device/regress.sh   # also write $OUT/regress-baseline-KIND.json
 # A fixed matrix covering every skeleton and the main configurations runs ROUNDS times
 # (default 3); each round runs every case once, in the same order, so that a drift of
 # the machine touches every case alike. bench/regress.py takes the median of each case's
 # rounds and compares it with bench/results/regress-baseline-KIND.json, KIND the GPU's
 # kind (h100, h200): every case more than 10% slower, or whose node counts differ, is
-# printed and the script exits 1. A case with no baseline is reported, not failed.
+# printed and the script exits 1. A case with no baseline is reported, not failed. A case
+# flagged as slower alone is then run again beside the baseline commit's build, when
+# prepare.sh carried it (PREPARE_BASE=1): five pairs, and their median ratio decides
+# (the end of this script; bench/regress.py says why).
 #
 # The cases (each a solve; the figure compared is its search seconds unless named; a
 # case's node counts must equal the baseline's, except where its tree depends on timing:
@@ -48,37 +52,52 @@ list_out=$(mktemp)
 # build to run (solve_log.sh), e.g. an earlier commit's, to see what the suite says of it.
 wanted() { [ -z "${CASES:-}" ] || [[ " $CASES " == *" $1 "* ]]; }
 
-# case NAME METRIC -- SOLVE-ARGS: one run of a case in this round; `repeat=K case_ ...`
-# runs it K times in a row (a case whose figure the host's load moves: the median is
-# taken over all its runs).
+# What a run is labelled with (`round=K`, or `build=NAME pair=K` in the paired re-check),
+# and where its spec is read from: `specs` names the folder that stands for problems/
+# (the baseline build reads its own commit's specs, which a later commit may have
+# changed); empty for this build.
+tag="round=1"
+specs=""
+spec_of() { if [ -n "$specs" ] && [[ $1 == problems/* ]]; then echo "$specs/${1#problems/}"; else echo "$1"; fi; }
+
+# case NAME METRIC -- SPEC SOLVE-ARGS: one run of a case; `repeat=K case_ ...` runs it K
+# times in a row (a case whose figure the host's load moves: the median is taken over all
+# its runs).
 case_() {
   local name=$1 metric=$2 k
   shift 3
   wanted "$name" || return 0
+  local spec
+  spec=$(spec_of "$1")
+  shift
   for k in $(seq 1 "${repeat:-1}"); do
-    log_solve "$log" case="$name" metric="$metric" round="$round" kind="$kind" -- "$@" --cache-dir "$cache"
+    # shellcheck disable=SC2086  # the tag is a list of labels
+    log_solve "$log" case="$name" metric="$metric" $tag kind="$kind" -- "$spec" "$@" --cache-dir "$cache"
   done
 }
-# cold_and_warm NAME -- SOLVE-ARGS: a compile from an empty cache, then the same solve
+# cold_and_warm NAME -- SPEC SOLVE-ARGS: a compile from an empty cache, then the same solve
 # from it.
 cold_and_warm() {
   local name=$1
   shift 2
-  wanted "$name" || return 0
-  local c
+  wanted "$name" || wanted "$name-cold" || wanted "$name-warm" || return 0
+  local c spec
+  spec=$(spec_of "$1")
+  shift
   c=$(mktemp -d)
   # Cold for permjit's module cache. Not for NVRTC's: on the H100 a unit that NVRTC had
   # compiled before in another process (fs-ends-ta021-ivm's, 2.25 s) came back in
   # 0.06-0.09 s, with a -D of its own too; so the first-round NVRTC seconds of each case
   # on a fresh machine, printed in the log, are the cold NVRTC figures.
-  log_solve "$log" case="$name-cold" metric=compile round="$round" kind="$kind" -- "$@" --cache-dir "$c"
-  log_solve "$log" case="$name-warm" metric=compile round="$round" kind="$kind" -- "$@" --cache-dir "$c"
+  # shellcheck disable=SC2086
+  log_solve "$log" case="$name-cold" metric=compile $tag kind="$kind" -- "$spec" "$@" --cache-dir "$c"
+  # shellcheck disable=SC2086
+  log_solve "$log" case="$name-warm" metric=compile $tag kind="$kind" -- "$spec" "$@" --cache-dir "$c"
   rm -rf "$c"
 }
 
 F="$I/flowshop"
-for round in $(seq 1 "$rounds"); do
-  echo "== round $round of $rounds ($kind)"
+every_case() {
   case_ fs-fwd-ta023-ivm search -- problems/flowshop.toml -i "$F/ta023.txt" --param branching=1 --ub 2326 --skeleton ivm
   case_ fs-fwd-ta022-offload-branch search -- problems/flowshop.toml -i "$F/ta022.txt" --param branching=1 --ub 2099 \
     --skeleton offload --offload branch
@@ -117,12 +136,50 @@ for round in $(seq 1 "$rounds"); do
     cold_and_warm ta022-ivm -- problems/flowshop.toml -i "$F/ta022.txt" --ub 2099 --skeleton ivm
     cold_and_warm nq12-cpu -- problems/nqueens.toml --param n=12 --backend cpu
   done
+}
+
+for round in $(seq 1 "$rounds"); do
+  echo "== round $round of $rounds ($kind)"
+  tag="round=$round"
+  every_case
 done
-rm -f "$list_out"
 
 baseline="bench/results/regress-baseline-$kind.json"
-args=(compare "$log" --baseline "$baseline")
+flagged="$OUT/regress-flagged.txt"
+args=(compare "$log" --baseline "$baseline" --flagged "$flagged")
 [ -n "${CASES:-}" ] && args+=(--only-run)
 [ "${REGRESS_UPDATE:-0}" = 1 ] && args+=(--write-baseline "$OUT/regress-baseline-$kind.json" --kind "$kind" --commit "$commit")
 python3 bench/regress.py "${args[@]}" | tee "$OUT/regress.txt"
-exit "${PIPESTATUS[0]}"
+status=${PIPESTATUS[0]}
+
+# The paired re-check (bench/regress.py's docstring says why): each case flagged as
+# slower runs PAIRS times (default 5) with the baseline commit's build
+# (.device-bin/bin/permjit-base, with its specs in .device-bin/base-problems: prepare.sh
+# with PREPARE_BASE=1) and with this one, alternately, the first build of each pair
+# alternating too. Its verdict replaces the comparison's for those cases; node counts
+# that differ are failures either way.
+base_bin="$PWD/.device-bin/bin/permjit-base"
+if [ "$status" = 1 ] && [ -s "$flagged" ] && [ -x "$base_bin" ]; then
+  CASES=$(tr '\n' ' ' < "$flagged")
+  log="$OUT/regress-pairs.jsonl"
+  : > "$log"
+  head_cache=$cache
+  for pair in $(seq 1 "${PAIRS:-5}"); do
+    order=(base head)
+    [ $((pair % 2)) = 0 ] && order=(head base)
+    for b in "${order[@]}"; do
+      tag="build=$b pair=$pair"
+      if [ "$b" = base ]; then
+        commit=$(cat .device-bin/BASE_COMMIT) PERMJIT="$base_bin" specs=.device-bin/base-problems \
+          cache=/tmp/permjit-regress-cache-base every_case
+      else
+        PERMJIT=permjit specs="" cache="$head_cache" every_case
+      fi
+    done
+  done
+  python3 bench/regress.py paired "$log" --baseline "$baseline" | tee -a "$OUT/regress.txt"
+  # The comparison failed on speed alone (its status 1): the paired verdict decides.
+  status=${PIPESTATUS[0]}
+fi
+rm -f "$list_out"
+exit "$status"
