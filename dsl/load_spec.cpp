@@ -368,7 +368,19 @@ class Reader {
     }
     for (auto& item : spec_.data)
       declare(Symbol{Symbol::Kind::data, item.name, Type::int_, item.dims, std::nullopt, nullptr, item.loc});
-    for (auto& item : spec_.data) check_dims(item.dim_exprs);
+    for (auto& item : spec_.data) {
+      if (!check_dims(item.dim_exprs)) continue;
+      // A dimension the parameters fix (`int[w * w]`) is known before any instance, so
+      // that `check` without one judges indices against it; one that depends on the
+      // instance's scalars stays 0 (unknown) until the instance is read, which sets
+      // every dimension again.
+      std::vector<int64_t> known;
+      for (auto& de : item.dim_exprs)
+        if (auto v = eval_static(*de); v && *v >= 1 && *v <= (1 << 24)) known.push_back(*v);
+      if (known.size() != item.dim_exprs.size()) continue;
+      item.dims = known;
+      spec_.symbols.at(item.name).dims = known;
+    }
   }
 
   // ---------------------------------------------------------------- [instance]

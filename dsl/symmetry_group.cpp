@@ -112,6 +112,16 @@ int border_slot(int n, int z, int t) {
   return 0;
 }
 
+BorderCode border_code(int n) {
+  BorderCode c;
+  while ((1 << c.pos_bits) < n) ++c.pos_bits;
+  const long long most = 2LL * n + 1 + ((static_cast<long long>(n - 1) << c.pos_bits) | (n - 1));
+  while ((1LL << c.bits) <= most) ++c.bits;
+  return c;
+}
+
+bool border_code_in_free(int n) { return n + border_code(n).bits <= (n <= 32 ? 32 : 64); }
+
 BorderTable border_depth_table(std::span<const int> group, int n) {
   BorderTable table;
   // The first position: a = v, and v = 0 or n-1 places its position.

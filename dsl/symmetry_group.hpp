@@ -62,6 +62,15 @@ struct BorderDepths {
 // The slot of what is known of the positions z of 0 and t of n-1 (-1: not placed).
 int border_slot(int n, int z, int t);
 inline int border_slots(int n) { return 2 * n + 2; }  // slots: neither, z, t, both
+// A node's code of the positions placed (generator/emit_symmetry.cpp): its slot while at
+// most one is placed, 2n + 1 + (z << pos_bits | t) once both are; `bits` hold every code.
+struct BorderCode {
+  int pos_bits = 0, bits = 0;
+};
+BorderCode border_code(int n);
+// Whether the code fits above the n values in the free set's word (32 bits up to n = 32,
+// else 64), where a stack row keeps it: n = 22 at most with 32 bits.
+bool border_code_in_free(int n);
 struct BorderTable {
   unsigned long long root = 0;      // the values the first position may take
   std::vector<BorderDepths> rows;  // row a * border_slots(n) + slot

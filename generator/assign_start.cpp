@@ -4,6 +4,26 @@ namespace permjit {
 namespace {
 
 const Expr* first_assign(const Expr* e);
+bool holds_dual_assign(const Expr* e);
+
+bool holds_dual_assign(const Block& block) {
+  for (const StmtPtr& s : block) {
+    for (const Expr* x : {s->target.get(), s->value.get(), s->lo.get(), s->hi.get()})
+      if (holds_dual_assign(x)) return true;
+    for (const ExprPtr& d : s->dims)
+      if (holds_dual_assign(d.get())) return true;
+    if (holds_dual_assign(s->body) || holds_dual_assign(s->else_body)) return true;
+  }
+  return false;
+}
+
+bool holds_dual_assign(const Expr* e) {
+  if (!e) return false;
+  if (e->kind == Expr::Kind::pair_reduce && e->builtin == Builtin::dualassign) return true;
+  for (const ExprPtr& a : e->args)
+    if (holds_dual_assign(a.get())) return true;
+  return false;
+}
 
 const Expr* first_assign(const Block& block) {
   for (const StmtPtr& s : block) {
@@ -35,6 +55,10 @@ const Expr* started_assign(const Branch& b) {
   if (b.stages != 2 || !b.refine) return nullptr;
   if (const Expr* found = first_assign(b.refine_prelude)) return found;
   return first_assign(b.refine.get());
+}
+
+bool has_dual_assign(const Branch& b) {
+  return b.stages == 2 && b.refine && (holds_dual_assign(b.refine_prelude) || holds_dual_assign(b.refine.get()));
 }
 
 }  // namespace permjit

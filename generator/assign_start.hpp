@@ -14,4 +14,9 @@ namespace permjit {
 // one stage.
 const Expr* started_assign(const Branch& b);
 
+// Whether refine (the second stage) holds a dualassign(): it then has a block form,
+// refine_block (generator/emit_branch.cpp), for the skeletons that bound a node with a
+// whole CUDA block.
+bool has_dual_assign(const Branch& b);
+
 }  // namespace permjit

@@ -1,4 +1,5 @@
 // The search side of a problem source: the functions a skeleton calls at each node.
+#include "dsl/diagnostics.hpp"
 #include "generator/assign_start.hpp"
 #include "generator/emit_expr.hpp"
 #include "generator/emit_parts.hpp"
@@ -49,9 +50,12 @@ void emit_candidates_function(GenContext& g, const std::string& name, bool root_
     g.out.close_loop();
     g.out.line("m &= allowed;");
   }
-  if (root_symmetry) g.out.line("m &= pj::select<Mask>(s.free == kRootFree, kRepresentatives, kAll);  // [symmetry]");
-  // A group's test applies at every level: candidates_below_root() is candidates().
-  if (g.spec.symmetry_group) g.out.line("m = border_candidates(s, m);  // [symmetry] generators");
+  if (root_symmetry && g.spec.symmetry)
+    g.out.line("m &= pj::select<Mask>(s.free == kRootFree, kRepresentatives, kAll);  // [symmetry]");
+  // A group's test applies at every level; below the root it needs no test for the root.
+  if (g.spec.symmetry_group)
+    g.out.line(root_symmetry ? "m = border_candidates(s, m);  // [symmetry] generators"
+                             : "m = border_candidates_below_root(s, m);  // [symmetry] generators");
   g.out.line("return m;");
   g.out.dedent();
   g.out.line("}");
@@ -61,11 +65,13 @@ void emit_candidates_function(GenContext& g, const std::string& name, bool root_
 
 void emit_candidates(GenContext& g) {
   g.out.line("// The values a node may place next: free values, narrowed by the spec.");
-  emit_candidates_function(g, "candidates", g.spec.symmetry.has_value());
-  // The symmetry narrows the root's candidates only: a loop that asks for a child's
-  // candidates (a node place() made) needs no test for the root.
+  const bool root_test = g.spec.symmetry.has_value() || g.spec.symmetry_group.has_value();
+  emit_candidates_function(g, "candidates", root_test);
+  // The symmetry narrows the root's candidates only (a group's, differently from the
+  // levels below): a loop that asks for a child's candidates (a node place() made) needs
+  // no test for the root.
   g.out.line("// candidates(s) of a node that is not the root (any node place() made).");
-  if (g.spec.symmetry) {
+  if (root_test) {
     emit_candidates_function(g, "candidates_below_root", false);
   } else {
     g.out.line("PJ_HD Mask candidates_below_root(const Node& s) { return candidates(s); }");
@@ -116,7 +122,9 @@ void emit_placement(GenContext& g, const char* name, const Placement& how, const
   if (g.spec.used_builtins.count(Builtin::last)) g.out.line("c.last = v;");
   if (g.spec.symmetry && !below_root)  // leaf_children_weight() (generator/emit_symmetry.cpp) sums this rule
     g.out.line("c.weight = pj::select<int>(p.free == kRootFree, 2 - int((kSelfMirrored & vb) != 0), p.weight);");
-  if (g.spec.symmetry_group) g.out.line("c.border = child_border(p.border, kSize - pj::popcount(p.free), v);");
+  if (g.spec.symmetry_group && !below_root)
+    g.out.line("c.border_p0 = pj::select<int>(p.free == kAll, v, p.border_p0);  // the root has all values free");
+  if (g.spec.symmetry_group) g.out.line("c.border = child_border(p, c.border_p0, vb);");
   g.out.dedent();
   g.out.line("}");
   if (!below_root)
@@ -137,7 +145,7 @@ void emit_place(GenContext& g) {
   // place() of a node that is not the root: without the root's tests where place() has
   // some (the first value, the symmetry's weight), which a loop that places below the
   // root (the ivm explorer) would otherwise run for every child.
-  const bool root_differs = g.spec.used_builtins.count(Builtin::first) || g.spec.symmetry;
+  const bool root_differs = g.spec.used_builtins.count(Builtin::first) || g.spec.symmetry || g.spec.symmetry_group;
   g.out.line(std::string("constexpr bool kRootPlaceDiffers = ") + (root_differs ? "true" : "false") +
              ";  // place_below_root() is not place()");
   if (root_differs) {
@@ -173,7 +181,10 @@ void emit_root(GenContext& g) {
   if (s.used_builtins.count(Builtin::first)) g.out.line("s.first = 0;");
   if (s.used_builtins.count(Builtin::last)) g.out.line("s.last = 0;");
   if (s.symmetry) g.out.line("s.weight = 1;");
-  if (s.symmetry_group) g.out.line("s.border = kBorderRoot;");
+  if (s.symmetry_group) {
+    g.out.line("s.border = 0;  // neither 0 nor n-1 placed");
+    g.out.line("s.border_p0 = 0;");
+  }
   ExprEmitter x(s, g.out, NodeNames{"s.", "s.", 0, 0}, g.local_ids, g.width.wide);
   for (const auto& v : s.state) {
     if (!is_stored(g.live, s, v)) continue;
@@ -230,6 +241,54 @@ void emit_int_function(GenContext& g, const char* comment, const char* name, con
 }  // namespace
 
 namespace {
+// refine_block<kUnused>(s, bound, scratch): refine(s, bound) computed by every thread of a
+// CUDA block together, where refine holds a dualassign() (its O(m^5) rounds spread over
+// the threads, its tables in `scratch`, the block's global memory: ExprEmitter's block
+// mode). The `offload` skeleton bounds its children's second stage with it
+// (templates/gpu_offload.cuh); kBlockScratchBytes is what one block's scratch takes.
+// Device code only, and a template so that only a kernel that calls it compiles it.
+// Not where refine's assign() starts from its parent's (kAssignStart): the offload
+// skeleton keeps no start.
+void emit_refine_block(GenContext& g, bool started) {
+  const Branch& b = g.spec.branch;
+  int64_t bytes = 0;
+  if (b.stages == 2 && !started && has_dual_assign(b)) {
+    const std::string t = ExprEmitter::cxx_type(Type::int_, g.width.wide);
+    ExprEmitter x(g.spec, g.out, NodeNames{"s.", "s.", 1, g.spec.size - 1}, g.local_ids, g.width.wide);
+    x.block_scratch("scratch");
+    const std::string bound = x.name_of_local(b.refine_bound);
+    g.out.line("#if defined(__CUDACC__)");
+    g.out.line("// refine(s, bound) computed by every thread of a block together (the same value).");
+    g.out.line("template <int kUnused>");
+    g.out.line("__device__ " + t + " refine_block(const Node& s, " + t + " " + bound + ", char* scratch) {");
+    g.out.indent();
+    g.out.user_place(b.refine->loc);
+    g.out.open_called_function();
+    std::string v = x.emit_value(b.refine_prelude, *b.refine);
+    g.out.close_called_function();
+    g.out.line("return " + v + ";");
+    g.out.generated_place();
+    g.out.dedent();
+    g.out.line("}");
+    g.out.line("#endif");
+    bytes = x.block_scratch_bytes();
+    PJ_INTERNAL_ASSERT(bytes > 0, "refine_block holds a dualassign() but took no scratch");
+  }
+  if (bytes == 0) {
+    // Declared, never defined: templates/gpu_offload.cuh names it in a branch that is then
+    // never compiled (a name it looks up must exist where the template is defined).
+    const std::string t = ExprEmitter::cxx_type(Type::int_, g.width.wide);
+    g.out.line("#if defined(__CUDACC__)");
+    g.out.line("template <int kUnused>");
+    g.out.line("__device__ " + t + " refine_block(const Node& s, " + t + " bound, char* scratch);");
+    g.out.line("#endif");
+  }
+  g.out.line("// Whether refine_block exists (refine holds a dualassign()), and its scratch per block.");
+  g.out.line(std::string("constexpr bool kBlockRefine = ") + (bytes > 0 ? "true" : "false") + ";");
+  g.out.line("constexpr unsigned long long kBlockScratchBytes = " + std::to_string(bytes) + "ull;");
+  g.out.line("");
+}
+
 // refine(s, bound): the second stage of the bound, and staged_bound(s, best), what the
 // skeletons compare with their incumbent (docs/spec-language.md, "Staged bounds").
 // With two stages refine is __noinline__ on the device (PJ_HEAVY): one call, under the
@@ -297,6 +356,7 @@ void emit_refine(GenContext& g) {
   g.out.dedent();
   g.out.line("}");
   g.out.line("");
+  emit_refine_block(g, started != nullptr);
 }
 }  // namespace
 

@@ -79,6 +79,14 @@ class ExprEmitter {
     started_to_ = std::move(to);
   }
 
+  // Block mode (refine_block: generator/emit_branch.cpp): the code is run by every thread
+  // of a CUDA block on the same node, and dualassign() computes its bound with all of
+  // them, its tables in the block's scratch, which the C++ `char*` named `scratch` points
+  // to. Other code is computed by every thread for itself.
+  void block_scratch(std::string scratch) { block_scratch_ = std::move(scratch); }
+  // The bytes of scratch the block-mode code emitted so far uses (0: it has no dualassign).
+  int64_t block_scratch_bytes() const { return block_scratch_bytes_; }
+
   static std::string cxx_type(Type t, bool wide_int = false);
   // `c ? a : b` as pj::select<T>, a select the device compiler keeps.
   static std::string select(Type t, const std::string& c, const std::string& a, const std::string& b,
@@ -134,6 +142,14 @@ class ExprEmitter {
   // dualassign(): its cost tables over the listed sides and templates/pair_dual.h's
   // solver (emit_dual_assign.cpp).
   std::string dual_assign(const Expr& e);
+  // The same in block mode: the tables (already declared in the scratch) filled by the
+  // block's threads and templates/pair_dual_block.h's solver.
+  struct DualTables {
+    std::string la, na, lb, nb, cost, pair, m, rounds, ks;
+  };
+  std::string dual_assign_block(const Expr& e, const DualTables& t);
+  std::string block_scratch_;         // block mode's scratch pointer (empty: per thread)
+  int64_t block_scratch_bytes_ = 0;   // the scratch the block-mode tables take so far
   // Lists the values of one side of a pair reduction into a local array; returns its
   // capacity, and the names of the array and of its count.
   int64_t gather_side(const Expr& e, size_t at, bool range, const Symbol* var, std::string& list, std::string& count,

@@ -7,6 +7,7 @@
 #include "generator/emit_expr.hpp"
 #include "generator/emit_parts.hpp"
 #include "dsl/run_time_data.hpp"
+#include "dsl/symmetry_group.hpp"
 #include "generator/state_liveness.hpp"
 
 namespace permjit {
@@ -273,8 +274,10 @@ std::vector<NodeField> node_fields(const GenContext& g) {
   if (g.spec.used_builtins.count(Builtin::last)) fields.push_back({"int last;", "   // value placed last (0 at the root)", "last", {}});
   if (g.spec.symmetry)
     fields.push_back({"int weight;", "  // [symmetry]: solutions each leaf below counts for (1 or 2)", "weight", {}, true});
-  if (g.spec.symmetry_group)
-    fields.push_back({"unsigned border;", "  // [symmetry] generators: what is known of the border (a byte a part)", "border", {}});
+  if (g.spec.symmetry_group) {
+    fields.push_back({"unsigned border;", "  // [symmetry] generators: the positions of 0 and n-1 placed (a code)", "border", {}});
+    fields.push_back({"int border_p0;", "  // [symmetry] generators: p[0] (0 at the root)", "border_p0", {}, true});
+  }
   return fields;
 }
 }  // namespace
@@ -289,15 +292,18 @@ void emit_node(GenContext& g) {
   g.out.line("");
 }
 
-// A node as a search stack keeps it. `first` and the [symmetry] weight are set when the
-// root's child is placed and copied unchanged below it, so every node of a path below
-// the root holds the same ones: a stack row need not. Without them the row is the node.
-// (N-Queens 19 with its mirror: rows of 16 bytes instead of 20 are one vector access
-// each, and more of them fit an SM's shared memory.)
+// A node as a search stack keeps it. `first`, the [symmetry] weight and a group's p[0]
+// are set when the root's child is placed and copied unchanged below it, so every node of
+// a path below the root holds the same ones: a stack row need not. A group's border code
+// rides above kAll in the row's free word where it fits (dsl border_code_in_free). Without
+// them the row is the node. (N-Queens 19 with its mirror: rows of 16 bytes instead of 20
+// are one vector access each, and more of them fit an SM's shared memory.) stack_free(r)
+// is a row's free set, whatever else its word holds.
 void emit_stack_node(GenContext& g) {
   std::vector<NodeField> kept, fixed;
+  const bool border_in_free = g.spec.symmetry_group && border_code_in_free(g.spec.size);
   for (NodeField& f : node_fields(g)) {
-    if (f.decl.empty()) continue;
+    if (f.decl.empty() || (border_in_free && f.name == "border")) continue;
     (f.fixed ? fixed : kept).push_back(std::move(f));
   }
   g.out.line("// A node as a search stack keeps it. from_stack(row, path) gives it back: `path` is the");
@@ -306,6 +312,7 @@ void emit_stack_node(GenContext& g) {
     g.out.line("using StackNode = Node;  // nothing is fixed along a path");
     g.out.line("PJ_HD const StackNode& stack_node(const Node& s) { return s; }");
     g.out.line("PJ_HD const Node& from_stack(const StackNode& r, const Node&) { return r; }");
+    g.out.line("PJ_HD Mask stack_free(const StackNode& r) { return r.free; }");
     g.out.line("");
     return;
   }
@@ -334,10 +341,14 @@ void emit_stack_node(GenContext& g) {
       g.out.close_loop();
     }
   };
+  if (border_in_free)
+    g.out.line("// The border code is kept in free's word, above kAll (kBorderInFree): a leaf's complete");
+  if (border_in_free) g.out.line("// border is never kept (a leaf has nothing left to try).");
   g.out.line("PJ_HD StackNode stack_node(const Node& s) {");
   g.out.indent();
   g.out.line("StackNode r;");
   for (const NodeField& f : kept) copy(f, "r", "s");
+  if (border_in_free) g.out.line("r.free = s.free | Mask(s.border) << kSize;");
   g.out.line("return r;");
   g.out.dedent();
   g.out.line("}");
@@ -345,10 +356,16 @@ void emit_stack_node(GenContext& g) {
   g.out.indent();
   g.out.line("Node s;");
   for (const NodeField& f : kept) copy(f, "s", "r");
+  if (border_in_free) {
+    g.out.line("s.free = r.free & kAll;");
+    g.out.line("s.border = unsigned(r.free >> kSize);");
+  }
   for (const NodeField& f : fixed) g.out.line("s." + f.name + " = path." + f.name + ";");
   g.out.line("return s;");
   g.out.dedent();
   g.out.line("}");
+  g.out.line(border_in_free ? "PJ_HD Mask stack_free(const StackNode& r) { return r.free & kAll; }"
+                            : "PJ_HD Mask stack_free(const StackNode& r) { return r.free; }");
   g.out.line("");
 }
 

@@ -46,11 +46,11 @@ const SolveOption kOptions[] = {
 
     {.flag = "--time-limit",
      .field = &S::time_limit,
-     .help = "cpu, dfs, ivm, ida, ida-thread: stop after this many seconds and report the best found, a proven "
-             "bound (cpu, ida, ida-thread) and the nodes searched, marked partial (dfs: checked between kernel "
-             "launches; ivm: between rounds, with a checkpoint when asked; ida, ida-thread: between IDA* "
-             "iterations)",
-     .taken_by = cpu | dfs | ivm | ida | ida_thread,
+     .help = "cpu, dfs, ivm, ida, ida-thread, offload: stop after this many seconds and report the best found, a "
+             "proven bound (cpu, ida, ida-thread) and the nodes searched, marked partial (dfs: checked between "
+             "kernel launches; ivm: between rounds, with a checkpoint when asked; ida, ida-thread: between IDA* "
+             "iterations; offload: before each batch)",
+     .taken_by = cpu | dfs | ivm | ida | ida_thread | offload,
      .invalid = [](const S& o) {
        return !positive(o.time_limit) ? std::string("--time-limit takes a number of seconds above 0 (inf: no limit)")
                                       : std::string();

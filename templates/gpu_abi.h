@@ -61,6 +61,15 @@ struct PjIvmOpen {
   long long root_bound;         // the root's bound
 };
 
+// One pass of the open work's refinement against a target key (pj_ivm_open_refine,
+// templates/ivm_open_work.h, refine_key), summed over the explorers of one image.
+struct PjIvmRefine {
+  unsigned long long subtrees;  // open children, as PjIvmOpen's
+  long long key;                // the least key of the refined cut (LLONG_MAX: none)
+  unsigned long long failed;    // open children not shown to reach the target
+  unsigned long long nodes;     // children bounded by the refinement
+};
+
 // The `cdp` and `rec` skeletons' control data (Carneiro Pessoa et al. 2018 §3.7): what the intermediate
 // search stored and launched, and the first device-side launch error, by the device
 // runtime's own name. Zeroed by the host before each chunk.

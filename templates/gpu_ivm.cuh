@@ -435,3 +435,36 @@ extern "C" __global__ void pj_ivm_open_bound(pj_ivm::layout::Explorers e, int be
   atomicAdd(&out->subtrees, w.subtrees);
   if constexpr (kOptimise) atomicMin(&out->key, w.key);
 }
+
+// The open work refined against target key `t` (docs/reliability.md, "Partial
+// answers"; templates/ivm_open_work.h, add_refined_work): each open child whose key is
+// below t is searched at most `depth` levels down for a cut whose keys all reach t.
+// `budget_ns`: each thread gives up (the child fails) once it has run that long, so a
+// pass lasts about that long at most. Keys are bounds (leaves: objectives), negated when
+// maximising; `best`: the incumbent. The first bound is refined (staged bounds) only
+// below t: above it the first bound already passes.
+extern "C" __global__ void pj_ivm_open_refine(pj_ivm::layout::Explorers e, int best, long long t, int depth,
+                                              unsigned long long budget_ns, PjIvmRefine* out) {
+  using namespace pj_ivm::device;
+  const unsigned long long i = thread_index();
+  if constexpr (kOptimise) {
+    if (i >= e.T) return;
+    constexpr bool kMax = problem::kGoal == pj::Goal::maximize;
+    const long long tv = kMax ? -t : t;  // the target as a bound
+    const int t_bound = tv > 0x7fffffffll ? 0x7fffffff : tv < -0x7fffffffll - 1 ? -0x7fffffff - 1 : static_cast<int>(tv);
+    const long long best_key = kMax ? -static_cast<long long>(best) : best;
+    auto key_of = [t_bound](const Node& n, int level) -> long long {
+      const long long b = level == L ? static_cast<long long>(problem::objective(n)) : BoundFor{t_bound}(n);
+      return kMax ? -b : b;
+    };
+    const unsigned long long start = global_ns();
+    auto late = [&] { return global_ns() - start > budget_ns; };
+    pj_ivm::RefinedWork w;
+    pj_ivm::add_refined_work(Ref{e, i}, best_key, t, depth, key_of, late, w);
+    if (w.subtrees == 0) return;
+    atomicAdd(&out->subtrees, w.subtrees);
+    atomicAdd(&out->failed, w.failed);
+    atomicAdd(&out->nodes, w.nodes);
+    atomicMin(&out->key, w.key);
+  }
+}

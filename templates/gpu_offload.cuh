@@ -5,6 +5,12 @@
 // child. Nodes travel as the generated struct Node, one after another. `best` is the
 // incumbent when the batch was sent: with two stages of bound, a child whose cheap bound
 // prunes against it is not refined (problem::staged_bound).
+//
+// Where the second stage has a block form (problem::kBlockRefine: refine holds a
+// dualassign(), O(m^5) per node with a K^4 table), the kernels above store the first
+// stage alone and pj_offload_refine then computes the second for each child the first
+// does not prune, one child per block at a time (problem::refine_block), each block with
+// its own kBlockScratchBytes of `scratch`; the value is the one staged_bound gives.
 
 #ifndef PJ_BLOCK
 #define PJ_BLOCK 128
@@ -13,21 +19,30 @@
 // The host checks that it lays nodes out as this compiler does.
 extern "C" __constant__ int pj_node_bytes = sizeof(problem::Node);
 
-extern "C" __global__ void __launch_bounds__(PJ_BLOCK)
-pj_offload_bound(const problem::Node* __restrict__ children, unsigned long long count, int best,
-                 int* __restrict__ bounds) {
-  PJ_TEST_FAULT_POINT();
-  const unsigned long long i = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i < count) bounds[i] = problem::staged_bound(children[i], best);
+// The refine kernel's block: PJ_BLOCK rounded up to whole warps (templates/pair_dual_block.h).
+#define PJ_REFINE_BLOCK ((PJ_BLOCK + 31) / 32 * 32 < 1024 ? (PJ_BLOCK + 31) / 32 * 32 : 1024)
+
+// The host reads these: the block refine's scratch per block (0: none), its block size.
+extern "C" __constant__ int pj_refine_scratch_bytes = problem::kBlockRefine ? int(problem::kBlockScratchBytes) : 0;
+extern "C" __constant__ int pj_refine_block = PJ_REFINE_BLOCK;
+
+namespace pj_offload {
+// What the bound kernels store for a child: staged_bound, or with a block form the first
+// stage alone (pj_offload_refine does the rest).
+__device__ __forceinline__ int first_bound(const problem::Node& child, int best) {
+  if constexpr (problem::kBlockRefine) {
+    (void)best;
+    return problem::bound(child);
+  } else {
+    return problem::staged_bound(child, best);
+  }
 }
 
-extern "C" __global__ void __launch_bounds__(PJ_BLOCK)
-pj_offload_branch(const problem::Node* __restrict__ parents, const unsigned* __restrict__ offsets,
-                  unsigned long long parent_count, unsigned long long count, int best, int* __restrict__ bounds) {
-  PJ_TEST_FAULT_POINT();
-  const unsigned long long t = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (t >= count) return;
-  // The parent: the last one whose first child is at or before t.
+// Child t of a branch-mode batch: the parent is the last one whose first child is at or
+// before t; the child places its (t - offsets[parent])-th candidate, lowest first.
+__device__ __forceinline__ problem::Node branch_child(const problem::Node* __restrict__ parents,
+                                                      const unsigned* __restrict__ offsets,
+                                                      unsigned long long parent_count, unsigned long long t) {
   unsigned long long lo = 0, hi = parent_count;
   while (hi - lo > 1) {
     unsigned long long mid = (lo + hi) / 2;
@@ -39,5 +54,61 @@ pj_offload_branch(const problem::Node* __restrict__ parents, const unsigned* __r
   for (unsigned k = static_cast<unsigned>(t) - offsets[lo]; k > 0; --k) m &= m - 1;
   problem::Node child;
   problem::place(parent, pj::lowest(m), child);
-  bounds[t] = problem::staged_bound(child, best);
+  return child;
+}
+
+// The second stage of every child whose first (in bounds[]) does not prune: block b takes
+// children b, b + gridDim.x, ... A template, so that a spec without a block form compiles
+// no refine_block.
+template <bool kOn>
+__device__ void refine_children(const problem::Node* __restrict__ nodes, const unsigned* __restrict__ offsets,
+                                unsigned long long parent_count, unsigned long long count, int branch, int best,
+                                int* __restrict__ bounds, char* __restrict__ scratch) {
+  if constexpr (kOn) {
+    char* mine = scratch + static_cast<unsigned long long>(blockIdx.x) * problem::kBlockScratchBytes;
+    for (unsigned long long t = blockIdx.x; t < count; t += gridDim.x) {
+      const int cheap = bounds[t];  // read by every thread before any writes it
+      if (problem::kStages == 1 || pj::prunes<problem::kGoal>(cheap, best)) continue;  // the same for the block
+      const problem::Node child = branch ? branch_child(nodes, offsets, parent_count, t) : nodes[t];
+      const int refined = problem::refine_block<0>(child, cheap, mine);
+      __syncthreads();  // every thread has read bounds[t]
+      if (threadIdx.x == 0) bounds[t] = pj::tighter<problem::kGoal>(cheap, refined);
+    }
+  } else {
+    (void)nodes, (void)offsets, (void)parent_count, (void)count, (void)branch, (void)best, (void)bounds, (void)scratch;
+  }
+}
+}  // namespace pj_offload
+
+extern "C" __global__ void __launch_bounds__(PJ_BLOCK)
+pj_offload_bound(const problem::Node* __restrict__ children, unsigned long long count, int best,
+                 int* __restrict__ bounds) {
+  PJ_TEST_FAULT_POINT();
+  const unsigned long long i = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < count) bounds[i] = pj_offload::first_bound(children[i], best);
+}
+
+extern "C" __global__ void __launch_bounds__(PJ_BLOCK)
+pj_offload_branch(const problem::Node* __restrict__ parents, const unsigned* __restrict__ offsets,
+                  unsigned long long parent_count, unsigned long long count, int best, int* __restrict__ bounds) {
+  PJ_TEST_FAULT_POINT();
+  const unsigned long long t = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (t >= count) return;
+  bounds[t] = pj_offload::first_bound(pj_offload::branch_child(parents, offsets, parent_count, t), best);
+}
+
+// `nodes` and `offsets` as the kernel before it (branch != 0: pj_offload_branch's).
+// At least 1024 threads per multiprocessor (64 registers each): the solver waits on memory
+// and diverges, so more warps hide more of it. -DPJ_REFINE_MIN_BLOCKS=N (through
+// PERMJIT_NVRTC_OPTIONS) measures other choices.
+#ifndef PJ_REFINE_MIN_BLOCKS
+#define PJ_REFINE_MIN_BLOCKS (1024 / PJ_REFINE_BLOCK)
+#endif
+extern "C" __global__ void __launch_bounds__(PJ_REFINE_BLOCK, PJ_REFINE_MIN_BLOCKS)
+pj_offload_refine(const problem::Node* __restrict__ nodes, const unsigned* __restrict__ offsets,
+                  unsigned long long parent_count, unsigned long long count, int branch, int best,
+                  int* __restrict__ bounds, char* __restrict__ scratch) {
+  PJ_TEST_FAULT_POINT();
+  pj_offload::refine_children<problem::kBlockRefine>(nodes, offsets, parent_count, count, branch, best, bounds,
+                                                       scratch);
 }

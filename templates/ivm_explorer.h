@@ -23,9 +23,9 @@
 namespace pj_ivm::layout {
 
 // Row l of an explorer while it runs: the node at level l (as a stack keeps it:
-// problem::from_stack) and row l of M, the values still to try there, as a bitset
-// (the row of the paper's triangular byte matrix holds the same set; a bitset makes
-// the next value one find-first-set).
+// problem::from_stack; its free set is problem::stack_free) and row l of M, the values
+// still to try there, as a bitset (the row of the paper's triangular byte matrix holds
+// the same set; a bitset makes the next value one find-first-set).
 struct LevelFields {
   problem::StackNode node;
   problem::Mask rem;
@@ -202,8 +202,8 @@ struct Counters {
 // array of its own (an indexed array lives in local memory: a store per child).
 PJ_HD void path_values(const layout::Level* stack, int stride, int top, const Node& cur, int* vals) {
   for (int k = 0; k < top; ++k) {
-    const Mask below = k + 1 < top ? stack[(k + 1) * stride].node.free : cur.free;
-    vals[k] = pj::lowest(stack[k * stride].node.free & ~below);
+    const Mask below = k + 1 < top ? problem::stack_free(stack[(k + 1) * stride].node) : cur.free;
+    vals[k] = pj::lowest(problem::stack_free(stack[k * stride].node) & ~below);
   }
 }
 
@@ -301,7 +301,8 @@ PJ_HD bool explore_popping(Ref x, layout::Level* stack, int stride, Hooks& hooks
   // tight: how many levels of the path follow last's digits. The node at level k is on
   // last's path when tight >= k; only there are its children clipped to last.
   int tight = 0;
-  while (tight < top && rank_of(stack[tight * stride].node.free, x.V(tight)) == x.last(tight)) ++tight;
+  while (tight < top && rank_of(problem::stack_free(stack[tight * stride].node), x.V(tight)) == x.last(tight))
+    ++tight;
   const bool by_mask = hooks.leaves_by_mask();
 
   // Each turn starts at a node with values left, places one, and either descends into
@@ -409,9 +410,11 @@ PJ_HD bool explore_jumping(Ref x, layout::Level* stack, int stride, Hooks& hooks
   // left: the values are taken in the order of their digits, and a row on last's path
   // holds none after last's digit, so once its value on last's path is taken it is spent.
   int tight = 0;
-  while (tight < top && rank_of(stack[tight * stride].node.free, x.V(tight)) == x.last(tight)) ++tight;
+  while (tight < top && rank_of(problem::stack_free(stack[tight * stride].node), x.V(tight)) == x.last(tight))
+    ++tight;
   Mask last_bit =
-      pj::bit<Mask>(value_of_rank(tight == top ? cur.free : stack[tight * stride].node.free, x.last(tight)));
+      pj::bit<Mask>(value_of_rank(tight == top ? cur.free : problem::stack_free(stack[tight * stride].node),
+                                  x.last(tight)));
   // The deepest row joins the others: from here on every node lives in its row.
   stack[top * stride].node = problem::stack_node(cur);
   stack[top * stride].rem = rem;

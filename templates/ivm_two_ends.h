@@ -180,7 +180,8 @@ PJ_HD bool explore_two_ends(Ref x, layout::Level* stack, int stride, Hooks& hook
   Node root;  // what a popped row at level 0 takes its fixed fields from (problem::from_stack)
   problem::root(root);
   int tight = 0;  // as in explore(): the node at level k is on last's path when tight >= k
-  while (tight < top && rank_of(stack[tight * stride].node.free, vals[tight]) == x.last(tight)) ++tight;
+  while (tight < top && rank_of(problem::stack_free(stack[tight * stride].node), vals[tight]) == x.last(tight))
+    ++tight;
 
   unsigned since_poll = 0;
   bool done = false;

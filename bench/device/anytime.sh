@@ -12,6 +12,8 @@
 # Usage: bash bench/device/anytime.sh [--gpus N] [S] [SIG]   (defaults: 1 GPU, 60 s, 15 s)
 #   --gpus N: the ivm runs (ta051, ry48p) on the first N GPUs (the same script on a
 #   machine of 4 GPUs: --gpus 4).
+#   ANYTIME_RUNS="ta051 ..." runs those only (ta051: the first run and its resume, both
+#   with --progress, whose JSON samples go to the run's .log; sigint, ry48p, p8, korf88).
 set -uo pipefail
 source bench/device/env.sh
 OUT="${OUT:-/tmp/permjit-out}"
@@ -54,6 +56,8 @@ try:
     if j.get("ivm"):
         row["ivm_open_bound_s"] = j["ivm"].get("open_bound_s")
         row["ivm_rounds"] = j["ivm"].get("rounds")
+        row["ivm_refine"] = j["ivm"].get("refine")
+        row["ivm_bound_samples"] = j["ivm"].get("bound_samples")
 except Exception as e:
     row["error"] = repr(e)
 print(json.dumps(row))
@@ -61,14 +65,21 @@ PY
   tail -n 1 "$OUT/anytime.jsonl"
 }
 F="$I/flowshop/ta051.txt"
-run ta051_first problems/flowshop.toml -i "$F" "${gpu_args[@]}" --time-limit "$S" --checkpoint "$OUT/ta051.ckpt"
-cp "$OUT/ta051.ckpt" "$OUT/ta051_first.ckpt" 2>/dev/null
-run ta051_resumed problems/flowshop.toml -i "$F" "${gpu_args[@]}" --time-limit "$S" --resume "$OUT/ta051_first.ckpt" \
-  --checkpoint "$OUT/ta051.ckpt"
-run ta051_sigint timeout "$SIG" problems/flowshop.toml -i "$F" "${gpu_args[@]}" --checkpoint "$OUT/ta051_sigint.ckpt"
-[ -s "$OUT/ta051_sigint.ckpt" ] && echo "ta051_sigint: checkpoint written ($(stat -c %s "$OUT/ta051_sigint.ckpt") bytes)"
-run ry48p problems/atsp.toml -i "$I/atsp/ry48p.atsp" "${gpu_args[@]}" --time-limit 1
-run p8_unsolvable_ida problems/puzzle15.toml -i "$OUT/p8_unsolvable.txt" --param w=3 --skeleton ida --time-limit 1
-run korf88_ida problems/puzzle15.toml -i "$I/15puzzle/korf100.txt" --record 88 --skeleton ida --time-limit 1
+RUNS="${ANYTIME_RUNS:-ta051 sigint ry48p p8 korf88}"
+wants() { case " $RUNS " in *" $1 "*) return 0 ;; esac; return 1; }
+if wants ta051; then
+  run ta051_first problems/flowshop.toml -i "$F" "${gpu_args[@]}" --time-limit "$S" --progress --checkpoint "$OUT/ta051.ckpt"
+  cp "$OUT/ta051.ckpt" "$OUT/ta051_first.ckpt" 2>/dev/null
+  run ta051_resumed problems/flowshop.toml -i "$F" "${gpu_args[@]}" --time-limit "$S" --progress \
+    --resume "$OUT/ta051_first.ckpt" --checkpoint "$OUT/ta051.ckpt"
+fi
+if wants sigint; then
+  run ta051_sigint timeout "$SIG" problems/flowshop.toml -i "$F" "${gpu_args[@]}" --checkpoint "$OUT/ta051_sigint.ckpt"
+  [ -s "$OUT/ta051_sigint.ckpt" ] && echo "ta051_sigint: checkpoint written ($(stat -c %s "$OUT/ta051_sigint.ckpt") bytes)"
+fi
+wants ry48p && run ry48p problems/atsp.toml -i "$I/atsp/ry48p.atsp" "${gpu_args[@]}" --time-limit 1
+wants p8 && run p8_unsolvable_ida problems/puzzle15.toml -i "$OUT/p8_unsolvable.txt" --param w=3 --skeleton ida --time-limit 1
+wants korf88 && run korf88_ida problems/puzzle15.toml -i "$I/15puzzle/korf100.txt" --record 88 --skeleton ida --time-limit 1
 rm -f "$OUT"/*.ckpt  # large; the summaries and results stay
 (cd "$OUT" && tar czf anytime_runs.tgz ./*.json ./*.log p8_unsolvable.txt && rm -f ./*.json ./*.log p8_unsolvable.txt)
+true

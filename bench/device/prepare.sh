@@ -17,7 +17,7 @@ done
 # beside its bin/ first, so the GPU machine uses the same one as this build.
 cp -L "${CUDAToolkit_ROOT:-/usr/local/cuda}/lib64/libcudadevrt.a" "$out/lib/"
 inst="${PERMJIT_INSTANCES_DIR:-../shared/instances}"
-for d in atsp qap nqueens flowshop 15puzzle; do
+for d in atsp qap nqueens flowshop 15puzzle 24puzzle; do
   [ -d "$inst/$d" ] && cp -r "$inst/$d" "$out/instances/"
 done
 # PREPARE_BASE=1: also the build of the regression baseline's commit (or of

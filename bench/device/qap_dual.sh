@@ -7,8 +7,15 @@
 # nug18 at its optimum on the cpu backend, stopped at $NUG18_LIMIT s (default 60). JSON
 # lines in $OUT/qap-dual.jsonl. CASES, CPU16=0 (nug14 lb=3 alone on the cpu), SOLVE_LIMIT
 # and GPU_TESTS_LIMIT shorten it. Run from a copy of the tree that holds .device-bin.
+#
+# `qap_dual.sh block`: the block-per-child bound on the offload skeleton instead (see
+# the end of this file).
 set -uo pipefail
 source bench/device/solve_log.sh
+if [ "${1:-}" = block ]; then
+  source bench/device/qap_block.sh
+  exit
+fi
 f="$OUT/qap-dual.jsonl"
 Q=$I/qap
 (cd /tmp && timeout "${GPU_TESTS_LIMIT:-170}" permjit_gpu_tests "[dualassign]" --durations yes 2>&1 | tee "$OUT/gpu-tests-dualassign.log" | tail -8)

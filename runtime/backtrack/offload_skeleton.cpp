@@ -2,6 +2,8 @@
 // compiled CPU module (templates/cpu_offload.hpp); this file is its device. Each slot
 // has its own stream, pinned staging buffers and device buffers, so that while one
 // batch is copied in, another is bounded and a third copied back (Melab et al. 2019 §5.1).
+// Where the spec's second stage has a block form (dualassign()), a second kernel computes
+// it, a block per child that the first stage leaves, with tables of its own per block.
 // Several host threads call in at once, each with its own slots: a slot's state is
 // touched by its thread only; what they share (the first error) has a lock.
 #include <algorithm>
@@ -21,6 +23,7 @@
 #include "runtime/core/solve_options.hpp"
 #include "runtime/device/cuda_driver.hpp"
 #include "runtime/device/run_time_data.hpp"
+#include "templates/host_deadline.hpp"
 
 namespace permjit {
 
@@ -56,15 +59,44 @@ class Stream {
   CUstream s_ = nullptr;
 };
 
+// The second stage computed by a block per child (templates/gpu_offload.cuh,
+// pj_offload_refine), where the module has it: its kernel, its block and grid per slot,
+// and the scratch each block takes.
+struct BlockRefine {
+  CUfunction kernel = nullptr;  // null: the bound kernels compute both stages
+  int block = 0;
+  unsigned grid = 0;
+  size_t scratch_bytes = 0;  // per block
+};
+
+// Blocks per slot: the blocks the GPU holds at once, shared by the slots (which run at
+// once), and at least one per multiprocessor. Each takes its scratch in every slot.
+BlockRefine block_refine(const cuda::Module& module, const cuda::Device& dev, int slots) {
+  BlockRefine r;
+  const int bytes = module.read_int("pj_refine_scratch_bytes");
+  if (bytes <= 0) return r;
+  r.kernel = module.function("pj_offload_refine");
+  r.block = module.read_int("pj_refine_block");
+  r.scratch_bytes = (static_cast<size_t>(bytes) + 255) / 256 * 256;
+  int per_sm = 0;
+  cuda::check(cuda::api().OccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, r.kernel, r.block, 0),
+              "cuOccupancyMaxActiveBlocksPerMultiprocessor (pj_offload_refine)");
+  const long long resident = static_cast<long long>(std::max(per_sm, 1)) * dev.sm_count;
+  r.grid = static_cast<unsigned>(std::max<long long>(dev.sm_count, (resident + slots - 1) / slots));
+  return r;
+}
+
 // The GPU as the pool search's device: one slot per batch in flight.
 class GpuOffloadDevice {
  public:
   GpuOffloadDevice(const cuda::Module& module, CUcontext context, bool branch, int slots, size_t node_bytes,
-                   size_t max_nodes, size_t max_children, int block)
+                   size_t max_nodes, size_t max_children, int block, const BlockRefine& refine)
       : context_(context), branch_(branch), node_bytes_(node_bytes), block_(block),
-        kernel_name_(branch ? "pj_offload_branch" : "pj_offload_bound"), kernel_(module.function(kernel_name_)) {
-    for (int s = 0; s < slots; ++s) slots_.emplace_back(std::make_unique<Slot>(node_bytes * max_nodes, max_nodes + 1,
-                                                                               max_children));
+        kernel_name_(branch ? "pj_offload_branch" : "pj_offload_bound"), kernel_(module.function(kernel_name_)),
+        refine_(refine) {
+    for (int s = 0; s < slots; ++s)
+      slots_.emplace_back(std::make_unique<Slot>(node_bytes * max_nodes, max_nodes + 1, max_children,
+                                                 refine.kernel ? refine.grid * refine.scratch_bytes : 0));
     // Kernel times are taken from this event, so that those of all slots can be merged.
     cuda::check(cuda::api().EventCreate(&origin_, CU_EVENT_DEFAULT), "cuEventCreate");
     cuda::check(cuda::api().EventRecord(origin_, slots_[0]->stream.get()), "cuEventRecord");
@@ -79,6 +111,10 @@ class GpuOffloadDevice {
     cuda::api().EventDestroy(origin_);
   }
   const PjOffloadDevice& device() const { return dev_; }
+  // --time-limit: no batch is sent after `deadline`; the search then ends with
+  // kTimeLimitReached, its counts those of the batches bounded.
+  static constexpr int kTimeLimitReached = 2;
+  void stop_at(clock_type::time_point deadline) { deadline_ = deadline; }
   std::string error() {
     std::lock_guard<std::mutex> g(error_lock_);
     return error_;
@@ -99,12 +135,13 @@ class GpuOffloadDevice {
 
  private:
   struct Slot {
-    Slot(size_t node_bytes, size_t offsets, size_t children)
+    Slot(size_t node_bytes, size_t offsets, size_t children, size_t scratch)
         : nodes_h(node_bytes), offsets_h(offsets * 4), bounds_h(children * 4), nodes_d(node_bytes),
-          offsets_d(offsets * 4), bounds_d(children * 4) {}
+          offsets_d(offsets * 4), bounds_d(children * 4), scratch_d(scratch ? scratch : 1) {}
     Stream stream;
     PinnedBuffer nodes_h, offsets_h, bounds_h;
     cuda::Buffer nodes_d, offsets_d, bounds_d;
+    cuda::Buffer scratch_d;  // the block refine's tables, BlockRefine::scratch_bytes per block
     unsigned long long children = 0;
     CUevent start = nullptr, stop = nullptr;
     std::vector<std::pair<float, float>> kernels;  // ms after origin_
@@ -115,8 +152,10 @@ class GpuOffloadDevice {
   int block_;
   const char* kernel_name_;  // for messages; declared before kernel_, which is looked up by it
   CUfunction kernel_;
+  BlockRefine refine_;
   std::vector<std::unique_ptr<Slot>> slots_;
   CUevent origin_ = nullptr;
+  clock_type::time_point deadline_ = clock_type::time_point::max();
   PjOffloadDevice dev_;
   std::mutex error_lock_;
   std::string error_;  // the first driver error that stopped the search
@@ -140,6 +179,7 @@ class GpuOffloadDevice {
   static int submit(void* ctx, int slot, const void* nodes, unsigned long long count, const unsigned* offsets,
                     unsigned long long children, int best) {
     auto* self = static_cast<GpuOffloadDevice*>(ctx);
+    if (clock_type::now() >= self->deadline_) return kTimeLimitReached;
     try {
       self->launch(*self->slots_.at(slot), nodes, count, offsets, children, best);
       return 0;
@@ -188,6 +228,15 @@ class GpuOffloadDevice {
     cuda::check(api.EventRecord(s.start, st), "cuEventRecord");
     cuda::check(api.LaunchKernel(kernel_, grid, 1, 1, block_, 1, 1, 0, st, branch_ ? branch_args : bound_args, nullptr),
                 std::string("launching ") + kernel_name_);
+    if (refine_.kernel && children > 0) {
+      CUdeviceptr scratch_p = s.scratch_d.ptr();
+      int branch = branch_ ? 1 : 0;
+      unsigned long long parents = branch_ ? count : 0;
+      void* refine_args[] = {&nodes_p, &offsets_p, &parents, &children, &branch, &best, &bounds_p, &scratch_p};
+      const unsigned grid2 = static_cast<unsigned>(std::min<unsigned long long>(refine_.grid, children));
+      cuda::check(api.LaunchKernel(refine_.kernel, grid2, 1, 1, refine_.block, 1, 1, 0, st, refine_args, nullptr),
+                  "launching pj_offload_refine");
+    }
     cuda::check(api.EventRecord(s.stop, st), "cuEventRecord");
     cuda::check(api.MemcpyDtoHAsync(s.bounds_h.get(), s.bounds_d.ptr(), children * 4, st), "cuMemcpyDtoHAsync");
   }
@@ -237,10 +286,16 @@ void run_offload_skeleton(SkeletonRun& run) {
   size_t node_bytes = static_cast<size_t>(module.read_int("pj_node_bytes"));
   size_t batch = o.per_thread().batch;  // parents per batch of one host thread
   size_t max_children = batch * static_cast<size_t>(spec.size);
+  const BlockRefine refine = block_refine(module, dev, o.slots());
   GpuOffloadDevice gpu(module, context.handle(), o.branch_on_device, o.slots(), node_bytes,
-                       o.branch_on_device ? batch : max_children, max_children, block);
+                       o.branch_on_device ? batch : max_children, max_children, block, refine);
+  if (opts.time_limit > 0) gpu.stop_at(pj::deadline_after<clock_type>(t1, opts.time_limit));
   OffloadOutcome out = host.search(o, gpu.device());
-  if (out.device_rc != 0) throw std::runtime_error("the offload skeleton failed: " + gpu.error());
+  r.time_limit = opts.time_limit;
+  r.stopped = out.device_rc == GpuOffloadDevice::kTimeLimitReached;  // the counts and the best are partial
+  // Stopped, the threads leave batches in flight untaken: they end before their buffers go.
+  if (r.stopped) cuda::check(cuda::api().CtxSynchronize(), "the offload kernels in flight at the time limit");
+  if (out.device_rc != 0 && !r.stopped) throw std::runtime_error("the offload skeleton failed: " + gpu.error());
   r.t_search = since(t1);
   r.t_kernels = gpu.kernel_seconds();
   r.t_host = r.t_search - r.t_kernels;  // no kernel running: the device waited for the host (or copies)

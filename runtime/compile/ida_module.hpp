@@ -47,8 +47,8 @@ class IdaModule {
   // alive by the caller).
   int pdb_count() const { return pdb_count_(); }
   unsigned long long pdb_entries(int k) const { return pdb_entries_(k); }
-  int build_pdb(int k, const int* goal, unsigned char* table, PjPdbBuildInfo& info) const {
-    return pdb_build_(k, goal, table, 1, &info);
+  int build_pdb(int k, const int* goal, unsigned char* table, int threads, PjPdbBuildInfo& info) const {
+    return pdb_build_(k, goal, table, threads, &info);
   }
   void set_pdb_tables(const std::vector<const unsigned char*>& tables) const;
   int check_pdb_reflection(const int* goal, int steps, PjPdbBuildInfo& info) const {

@@ -411,6 +411,14 @@ std::string format_json(const SolveResult& r) {
                 {"gpus", v.gpus},           {"transfers", v.transfers}, {"resumed_from", v.resumed_from},
                 {"ranks", v.ranks},         {"messages", v.messages},   {"coordinator_busy_s", v.coordinator_busy},
                 {"open_bound_s", v.t_open_bound}, {"balance", v.balance},   {"idle", ivm_idle_json(v)}};
+    j["ivm"]["bound_samples"] = {{"count", v.bound_samples}, {"seconds", v.t_bound_samples}};
+    if (r.stopped)
+      j["ivm"]["refine"] = {{"seconds", v.t_refine},
+                            {"passes", v.refine_passes},
+                            {"depth", v.refine_depth},
+                            {"nodes", v.refine_nodes},
+                            {"proved", v.refine_proved ? nlohmann::ordered_json(*v.refine_proved) : nlohmann::ordered_json(nullptr)},
+                            {"resumed_floor", v.resumed_floor ? nlohmann::ordered_json(*v.resumed_floor) : nlohmann::ordered_json(nullptr)}};
   }
   j["block_size"] = r.block_size;
   j["chunks"] = r.chunks;

@@ -133,6 +133,17 @@ struct SolveResult {
     double coordinator_busy = 0;
     double t_balance = 0;
     double t_open_bound = 0;  // a stopped search: seconds to bound its open work (runtime/ivm/ivm_open_bound.hpp)
+    // Of which the refinement of that bound (IDA* over the open work): its passes, the
+    // deepest it searched below an open child, the children it bounded, the bound every
+    // open child was shown to reach (none: no pass passed), and the bound a checkpoint
+    // resumed from had proved (its floor).
+    double t_refine = 0;
+    int refine_passes = 0, refine_depth = 0;
+    unsigned long long refine_nodes = 0;
+    std::optional<long long> refine_proved, resumed_floor;
+    // The progress line's proven bounds while the search ran: how many, their seconds.
+    int bound_samples = 0;
+    double t_bound_samples = 0;
     std::string rows;  // "shared (32 KiB per block)" or "local"
     std::string resumed_from;
     // How the explorers' time went (runtime/ivm/ivm_idle.hpp), and how work was shared

@@ -32,6 +32,7 @@ class CheckpointFields {
   // One header line, "key value" (a key alone has the empty value).
   void add_line(const std::string& line);
   const std::string& text(const std::string& key) const;
+  bool has(const std::string& key) const { return kv_.count(key) != 0; }
   unsigned long long number(const std::string& key) const;
   long long integer(const std::string& key) const;
   double real(const std::string& key) const;

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <climits>
 #include <cmath>
+#include <cstring>
 #include <memory>
 #include <numeric>
 #include <queue>
@@ -48,6 +49,7 @@ constexpr double kPiecesPerWorker = 8;  // at most, from a split: the host's spl
 constexpr double kSplitFrom = 2e6;        // expanded nodes of the previous iteration below which no root is split
 constexpr unsigned kQueueSlots = 1u << 20;  // ida --balance donate: nodes in flight between warps per launch
 constexpr unsigned kDonateAfter = 1024;      // steps a warp searches its work before it gives (--donate-after)
+constexpr int kWorkersPerRootWithTables = 4;  // ida with pattern databases: fewer roots (see solve())
 
 // ida: a warp's stack in shared memory. By default the largest that keeps an SM's 32
 // one-warp blocks resident at once (a stack of 40 KiB, the first choice, left 5 warps
@@ -170,17 +172,34 @@ struct DonationQueue {
   unsigned stamp = 0;
 };
 
+// The device buffers of the iterations, kept by the solver from start to start
+// (--records): allocating and freeing them for each start (cuMemFree waits for the
+// device) would be host time in every instance, where a small one searches for a few
+// milliseconds in all. The kernel's counts and the work of each worker share one
+// allocation, read back at once.
+struct IdaDeviceBuffers {
+  explicit IdaDeviceBuffers(unsigned workers)
+      : workers_offset((sizeof(PjIdaDeviceCounts) + 255) / 256 * 256),
+        begin_buf((workers + 1) * sizeof(unsigned)),
+        report_buf(workers_offset + workers * sizeof(unsigned long long)) {}
+  const size_t workers_offset;  // of the per-worker work in report_buf
+  GrowingBuffer nodes, gs, lasts, order_buf, work_buf;
+  cuda::Buffer begin_buf;
+  cuda::Buffer report_buf;  // PjIdaDeviceCounts, then a work count per worker
+  CUdeviceptr counts_ptr() const { return report_buf.ptr(); }
+  CUdeviceptr worker_work_ptr() const { return report_buf.ptr() + workers_offset; }
+};
+
 // What one solve() keeps from iteration to iteration: the device buffers, sized for
 // every root and a split's pieces, what the host knows of each root's work, and, when
 // donating, the roots themselves as the items.
 struct IdaSolveState {
-  IdaSolveState(const PjIdaRoots& roots, bool donating_, bool dynamic_, unsigned workers, int threads)
+  IdaSolveState(const PjIdaRoots& roots, IdaDeviceBuffers& buffers, bool donating_, bool dynamic_, unsigned workers,
+                int threads)
       : rt(roots),
         donating(donating_),
         count(roots.count),
-        begin_buf((workers + 1) * sizeof(unsigned)),
-        counts_buf(sizeof(PjIdaDeviceCounts)),
-        worker_work_buf(workers * sizeof(unsigned long long)),
+        buf(buffers),
         per_worker(workers),
         dynamic(dynamic_),
         expected(count, 1.0),
@@ -191,18 +210,17 @@ struct IdaSolveState {
     // Room for every root and a split's pieces: reallocating device memory (cuMemFree
     // waits for the device) between iterations cost milliseconds each time.
     const size_t room = count + 32ull * workers;
-    nodes.reserve(room * rt.node_bytes);
-    gs.reserve(room * sizeof(int));
-    lasts.reserve(room * sizeof(int));
-    order_buf.reserve(room * sizeof(unsigned));
-    work_buf.reserve(room * sizeof(unsigned long long));
+    buf.nodes.reserve(room * rt.node_bytes);
+    buf.gs.reserve(room * sizeof(int));
+    buf.lasts.reserve(room * sizeof(int));
+    buf.order_buf.reserve(room * sizeof(unsigned));
+    buf.work_buf.reserve(room * sizeof(unsigned long long));
   }
   const PjIdaRoots& rt;
   const bool donating;
   const size_t count;
-  GrowingBuffer nodes, gs, lasts, order_buf, work_buf;
-  cuda::Buffer begin_buf, counts_buf;
-  cuda::Buffer worker_work_buf;
+  IdaDeviceBuffers& buf;
+  std::vector<unsigned char> report;  // report_buf, read back
   std::vector<unsigned long long> per_worker;
   const bool dynamic;
   std::vector<double> expected;  // per root: its work in the last iteration that reached it
@@ -266,13 +284,14 @@ class GpuIdaSolver : public PathSolver {
       queue_.ready = std::make_unique<cuda::Buffer>(kQueueSlots * sizeof(unsigned));
       queue_.ready->zero();
     }
+    buffers_ = std::make_unique<IdaDeviceBuffers>(workers_);
   }
 
   void solve(const StartValues& start, SolveResult& r) override;
 
  private:
   // solve()'s steps (below the class).
-  void describe_roots(const PjIdaRoots& rt, unsigned long long want, unsigned long long roots_per_worker,
+  void describe_roots(const PjIdaRoots& rt, unsigned long long want, double roots_per_worker,
                       SolveResult& r) const;
   void upload_roots(IdaSolveState& s);
   void iterate(IdaModule::Roots& roots, IdaSolveState& s, clock_type::time_point t1, SolveResult& r);
@@ -332,6 +351,7 @@ class GpuIdaSolver : public PathSolver {
   unsigned workers_ = 0;
   DonationLayout layout_;
   DonationQueue queue_;  // allocated when donating
+  std::unique_ptr<IdaDeviceBuffers> buffers_;  // for every start (after workers_ is known)
 };
 
 void GpuIdaSolver::solve(const StartValues& start, SolveResult& r) {
@@ -342,14 +362,21 @@ void GpuIdaSolver::solve(const StartValues& start, SolveResult& r) {
   // instead of 1.06 s: the split's pieces of a few large roots balance less well than
   // many roots). Donating, 1 per worker: the warps divide the large ones, and each root
   // costs host time every iteration (Korf's 100: 4.4 s with 1, 5.0 s with 4).
+  // With pattern databases, a root per kWorkersPerRootWithTables workers: the host
+  // computes h of every node of the upper tree with the tables' lookups (cache misses),
+  // which took most of a small instance's time, while the warps divide a root's work
+  // among themselves anyway (Korf's 100 on the H100: 0.38-0.48 s of search with 1 per 4,
+  // 0.44-0.49 with 1 per 8, 0.53 with 1 per 2, 0.62-0.78 with 1 per worker;
+  // docs/performance.md, issue 46).
   const bool donating = warp_per_root_ && balance_ == Balance::donate;
-  const unsigned long long roots_per_worker = donating ? 1 : 8;
-  unsigned long long want = opts_.roots > 0 ? opts_.roots : roots_per_worker * workers_;
+  const double roots_per_worker = !donating ? 8 : tables_.empty() ? 1 : 1.0 / kWorkersPerRootWithTables;
+  unsigned long long want = opts_.roots > 0 ? opts_.roots
+                                            : static_cast<unsigned long long>(std::ceil(roots_per_worker * workers_));
   IdaStart from(start);
   IdaModule::Roots roots(ida_, from, want);
   const PjIdaRoots& rt = roots.get();
   describe_roots(rt, want, roots_per_worker, r);
-  IdaSolveState s(rt, donating, balance_ != Balance::static_lists, workers_, host_threads(opts_));
+  IdaSolveState s(rt, *buffers_, donating, balance_ != Balance::static_lists, workers_, host_threads(opts_));
   if (donating) upload_roots(s);
   r.t_prepare = since(t1);
   r.t_host += r.t_prepare;
@@ -357,7 +384,7 @@ void GpuIdaSolver::solve(const StartValues& start, SolveResult& r) {
 }
 
 // The roots and the stacks, as the result reports them.
-void GpuIdaSolver::describe_roots(const PjIdaRoots& rt, unsigned long long want, unsigned long long roots_per_worker,
+void GpuIdaSolver::describe_roots(const PjIdaRoots& rt, unsigned long long want, double roots_per_worker,
                                   SolveResult& r) const {
   const SolveOptions& opts = opts_;
   const bool warp_per_root = warp_per_root_;
@@ -368,7 +395,12 @@ void GpuIdaSolver::describe_roots(const PjIdaRoots& rt, unsigned long long want,
   r.threads = 1;
   r.dcpu_reason = opts.roots > 0 ? "--roots"
                                   : "first depth with >= " + std::to_string(want) + " paths (" +
-                                        std::to_string(roots_per_worker) + " per worker)";
+                                        (roots_per_worker >= 1 ? std::to_string(static_cast<int>(roots_per_worker)) +
+                                                                     " per worker)"
+                                                               : "1 per " +
+                                                                     std::to_string(static_cast<int>(
+                                                                         std::lround(1 / roots_per_worker))) +
+                                                                     " workers)");
   r.block_size = warp_per_root ? 32 : 128;
   if (warp_per_root)
     r.memory_plan = "a stack of " + std::to_string(stack.entries) + " entries (" + std::to_string(stack.bytes) +
@@ -383,9 +415,9 @@ void GpuIdaSolver::upload_roots(IdaSolveState& s) {
   std::vector<unsigned> every(count);
   std::iota(every.begin(), every.end(), 0u);
   s.root_items = split_roots(ida_, rt, moves_, every, s.expected, s.skew, HUGE_VAL, 0, rt.start_h, 1);
-  s.nodes.upload(s.root_items.nodes.data(), s.root_items.nodes.size());
-  s.gs.upload(s.root_items.g.data(), count * sizeof(int));
-  s.lasts.upload(s.root_items.last.data(), count * sizeof(int));
+  s.buf.nodes.upload(s.root_items.nodes.data(), s.root_items.nodes.size());
+  s.buf.gs.upload(s.root_items.g.data(), count * sizeof(int));
+  s.buf.lasts.upload(s.root_items.last.data(), count * sizeof(int));
 }
 
 // The iterations, each at the smallest f above the last's limit, until a goal is met,
@@ -478,16 +510,16 @@ void GpuIdaSolver::search_below(IdaSolveState& s, IdaIteration& iter, int limit,
                  : dynamic ? largest_first(items.expected)
                            : balance(items.expected, workers);
   if (!donating) {
-    s.nodes.upload(items.nodes.data(), items.nodes.size());
-    s.gs.upload(items.g.data(), n * sizeof(int));
-    s.lasts.upload(items.last.data(), n * sizeof(int));
+    s.buf.nodes.upload(items.nodes.data(), items.nodes.size());
+    s.buf.gs.upload(items.g.data(), n * sizeof(int));
+    s.buf.lasts.upload(items.last.data(), n * sizeof(int));
   }
-  s.order_buf.upload(a.order.data(), a.order.size() * sizeof(unsigned));
-  if (!dynamic) s.begin_buf.upload(a.begin.data(), a.begin.size() * sizeof(unsigned));
-  s.work_buf.reserve(n * sizeof(unsigned long long));
-  cuda::check(cuda::api().MemsetD8(s.work_buf.ptr(), 0, n * sizeof(unsigned long long)),
+  s.buf.order_buf.upload(a.order.data(), a.order.size() * sizeof(unsigned));
+  if (!dynamic) s.buf.begin_buf.upload(a.begin.data(), a.begin.size() * sizeof(unsigned));
+  s.buf.work_buf.reserve(n * sizeof(unsigned long long));
+  cuda::check(cuda::api().MemsetD8(s.buf.work_buf.ptr(), 0, n * sizeof(unsigned long long)),
               "cuMemsetD8(the ida work per item)");  // the kernels add to it
-  s.counts_buf.upload(&iter.dev, sizeof iter.dev);
+  s.buf.report_buf.upload(&iter.dev, sizeof iter.dev);
   r.t_host += since(iter.ti);
   launch(s, static_cast<unsigned>(a.order.size()), limit, timer, r);
   learn_work(s, iter, n, limit, r);
@@ -499,9 +531,10 @@ void GpuIdaSolver::launch(IdaSolveState& s, unsigned n_items, int limit, cuda::E
   const unsigned workers = workers_;
   const bool donating = s.donating, dynamic = s.dynamic;
   CUfunction kernel = kernel_;
-  CUdeviceptr np = s.nodes.ptr(), gp = s.gs.ptr(), lp = s.lasts.ptr(), op = s.order_buf.ptr(),
-              bp = dynamic ? 0 : s.begin_buf.ptr(), wp = s.work_buf.ptr(), ww = s.worker_work_buf.ptr(),
-              cp = s.counts_buf.ptr();
+  const IdaDeviceBuffers& b = s.buf;
+  CUdeviceptr np = b.nodes.ptr(), gp = b.gs.ptr(), lp = b.lasts.ptr(), op = b.order_buf.ptr(),
+              bp = dynamic ? 0 : b.begin_buf.ptr(), wp = b.work_buf.ptr(), ww = b.worker_work_ptr(),
+              cp = b.counts_ptr();
   int all_flag = opts.all_solutions ? 1 : 0, cap = stack_.entries;
   unsigned n_workers = workers;
   CUdeviceptr qp = donating ? queue_.slots->ptr() : 0, rp = donating ? queue_.ready->ptr() : 0;
@@ -531,10 +564,14 @@ void GpuIdaSolver::learn_work(IdaSolveState& s, IdaIteration& iter, size_t n, in
   const unsigned workers = workers_;
   const IdaItems& items = iter.items(s);
   auto tt = clock_type::now();
-  s.counts_buf.download(&iter.dev, sizeof iter.dev);
+  // The counts and the work per worker in one transfer, the work per item in another.
+  const size_t worker_bytes = workers * sizeof(unsigned long long);
+  s.report.resize(s.buf.workers_offset + worker_bytes);
+  s.buf.report_buf.download(s.report.data(), s.report.size());
+  std::memcpy(&iter.dev, s.report.data(), sizeof iter.dev);
+  std::memcpy(s.per_worker.data(), s.report.data() + s.buf.workers_offset, worker_bytes);
   s.work.resize(n);
-  s.work_buf.download(s.work.data(), n * sizeof(unsigned long long));
-  s.worker_work_buf.download(s.per_worker.data(), workers * sizeof(unsigned long long));
+  s.buf.work_buf.download(s.work.data(), n * sizeof(unsigned long long));
   r.t_transfers += since(tt);
   PJ_INTERNAL_ASSERT(!iter.dev.overflow, "a " + name_ + " stack overflowed at limit " + std::to_string(limit));
   // Load balance: the work of each worker, and what the next iteration expects per root.

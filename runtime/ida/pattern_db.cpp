@@ -2,10 +2,9 @@
 
 #include <chrono>
 #include <cstdio>
-#include <atomic>
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
-#include <thread>
 
 #include "dsl/diagnostics.hpp"
 
@@ -142,23 +141,15 @@ PatternTables::PatternTables(const ProblemSpec& spec, const IdaModule& module, c
     if (found) cache.drop(keys[static_cast<size_t>(k)], ".pdb");
     to_build.push_back(k);
   }
-  // Builds run side by side, a table per thread (each build is one breadth-first search).
+  // The builds one after another, each on every thread (a table's breadth-first search
+  // expands a bucket's states side by side): the largest table, which decides the
+  // wall time when they are built side by side on a thread each, then takes a share of it.
   auto tb = clock_type::now();
   std::vector<int> codes(static_cast<size_t>(n), PJ_PDB_OK);
   std::vector<PjPdbBuildInfo> infos(static_cast<size_t>(n));
-  const size_t workers = std::max<size_t>(1, std::min<size_t>(static_cast<size_t>(threads), to_build.size()));
-  std::atomic_size_t next{0};
-  auto work = [&] {
-    for (size_t i; (i = next.fetch_add(1)) < to_build.size();) {
-      const int k = to_build[i];
-      codes[static_cast<size_t>(k)] =
-          module.build_pdb(k, p.goal.data(), tables_[static_cast<size_t>(k)].data(), infos[static_cast<size_t>(k)]);
-    }
-  };
-  std::vector<std::thread> pool;
-  for (size_t w = 1; w < workers; ++w) pool.emplace_back(work);
-  work();
-  for (auto& t : pool) t.join();
+  for (int k : to_build)
+    codes[static_cast<size_t>(k)] = module.build_pdb(k, p.goal.data(), tables_[static_cast<size_t>(k)].data(),
+                                                     std::max(1, threads), infos[static_cast<size_t>(k)]);
   for (int k : to_build)
     if (codes[static_cast<size_t>(k)] != PJ_PDB_OK)
       build_failed(spec, p.patterns[static_cast<size_t>(k)], codes[static_cast<size_t>(k)],

@@ -35,8 +35,9 @@ void write_checkpoint(const std::string& path, const IvmCheckpoint& c) {
     << "goal " << c.id.goal << '\n'
     << "ub " << c.id.ub << '\n'
     << "elapsed " << c.elapsed << '\n'
-    << "rounds " << c.rounds << '\n'
-    << "results-bytes " << c.results.size() << '\n'
+    << "rounds " << c.rounds << '\n';
+  if (c.open_floor) h << "open-floor " << *c.open_floor << '\n';
+  h << "results-bytes " << c.results.size() << '\n'
     << "state-bytes " << c.state.size() << '\n';
   // The checksum line is the header's last: it covers every byte before it and the data.
   const std::string data = c.results + c.state;
@@ -93,6 +94,7 @@ IvmCheckpoint parse_checkpoint(const std::string& file, const std::string& path)
   c.id.ub = f.text("ub");
   c.rounds = f.number("rounds");
   c.elapsed = f.real("elapsed");
+  if (f.has("open-floor")) c.open_floor = f.integer("open-floor");
   const unsigned long long results = f.number("results-bytes"), state = f.number("state-bytes");
   if (results > data.size() || state != data.size() - results)
     throw f.damaged("the data is not as long as its header says");

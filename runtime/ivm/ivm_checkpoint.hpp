@@ -6,6 +6,7 @@
 // but counts it once: its totals equal an uninterrupted run's whenever the incumbent
 // cannot change (counting, or --ub at the optimum).
 #pragma once
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -34,6 +35,10 @@ struct IvmCheckpoint {
   unsigned long long rounds = 0;
   std::string results;           // the device's results block (templates/gpu_abi.h)
   std::string state;             // the explorers' arrays as laid out on the device
+  // Written by a stopped search once it has bounded its open work: every leaf the state
+  // leaves unsearched is at least this, or at least the incumbent (docs/reliability.md,
+  // "Partial answers"). A resumed run's bound starts from it.
+  std::optional<long long> open_floor;
 };
 
 // Throws std::runtime_error naming the file if it cannot be written.

@@ -134,6 +134,12 @@ constexpr double kRoundSlice = 0.05;
 // What one GPU's rounds were cut at before, for progress lines, checkpoints and
 // --time-limit only (PERMJIT_IVM_BALANCE=slice=0, for measuring).
 constexpr double kUncutSlice = 1.0;
+// The share of a stopped search's seconds (all its runs') that the refinement of its
+// proven bound may take after the stop (docs/reliability.md, "Partial answers"): 60 s
+// of search, 3 s more.
+constexpr double kRefineShare = 0.05;
+// Seconds between the proven bounds of the progress line (IvmRun::sample_bound).
+constexpr double kBoundSampleEvery = 10.0;
 
 // A fresh run's first results block on GPU w: the start incumbent everywhere, the root's
 // expansion and the warm start's solution on GPU 0 only (counted once).
@@ -352,6 +358,7 @@ struct IvmRun {
       saved_images = images_of(saved.state, image_bytes);
       elapsed_before = saved.elapsed;
       r.ivm->rounds = saved.rounds;
+      r.ivm->resumed_floor = saved.open_floor;
     }
     exchange.emplace(workers, optimise, spec.goal == Goal::maximize, start_best);
     exchange->add_to_pool(std::move(saved_images));
@@ -396,6 +403,9 @@ struct IvmRun {
     meter.start(elapsed_before);
     const double space = pj_ivm::space_size(L);
     double next_checkpoint = elapsed() + opts.seconds_between_checkpoints();
+    double next_bound_sample = elapsed() + kBoundSampleEvery;
+    last_bound_sample = elapsed();
+    if (saved.open_floor) sampled_bound = saved.open_floor;
     unsigned long long idle_shown_busy = 0, idle_shown_whole = 0;  // at the last progress line
     try {
       // Looks at least every 0.1 s, and when a checkpoint is due (--checkpoint-every may
@@ -416,7 +426,14 @@ struct IvmRun {
           }
           idle_shown_busy = busy;
           idle_shown_whole = whole;
+          if (sampled_bound) s.bound = sampled_bound;
           meter.print(s);
+        }
+        // The proven bound on the progress line: every kBoundSampleEvery seconds the open
+        // work is bounded and refined as at a stop (sample_bound).
+        if (meter.enabled() && optimise && now >= next_bound_sample) {
+          sample_bound(now);
+          next_bound_sample = elapsed() + kBoundSampleEvery;
         }
         // --time-limit: checked here, between rounds (a round is cut at its time slice);
         // the workers stop at a checkpoint, written when one is asked for.
@@ -503,15 +520,84 @@ struct IvmRun {
   // A stopped search's proven bound: what the open work the stop took (stopped_at) can
   // still hold, below `best`, the incumbent every worker ended with (the start's, if none
   // improved it).
+  //
+  // The least open bound is then refined (IDA* over the open work, runtime/ivm/
+  // ivm_open_bound.hpp) for a share of the run's search seconds, all runs of it
+  // (kRefineShare), from the floor the checkpoint resumed from: the longer a run, resumed
+  // or not, the higher its bound can go. A stopped run with --checkpoint writes its
+  // checkpoint again with the bound as its floor.
   void bound_open_work(int best) {
     const auto tb = clock_type::now();
+    const bool maximise = spec.goal == Goal::maximize;
+    IvmRefineAsk ask;
+    ask.budget_s = refine_share() * elapsed();
+    if (sampled_bound) ask.floor_key = maximise ? -*sampled_bound : *sampled_bound;  // the checkpoint's floor at least
+    IvmRefineDone done;
     const PjCpuResult open = ivm_open_work(image.cubin, run.units.device.value().data, shape, stopped_at->images, best,
-                                           optimise, spec.goal == Goal::maximize);
+                                           optimise, maximise, ask, &done);
     std::optional<long long> incumbent;
     if (r.found) incumbent = r.objective;
-    else if (optimise && best != (spec.goal == Goal::maximize ? INT_MIN : INT_MAX)) incumbent = best;
+    else if (optimise && best != (maximise ? INT_MIN : INT_MAX)) incumbent = best;
     set_partial_bound(r, open, incumbent);
+    r.ivm->t_refine = done.seconds;
+    r.ivm->refine_passes = done.passes;
+    r.ivm->refine_depth = done.depth;
+    r.ivm->refine_nodes = done.nodes;
+    if (done.proved_key != LLONG_MIN) r.ivm->refine_proved = maximise ? -done.proved_key : done.proved_key;
     r.ivm->t_open_bound = since(tb);
+    // The floor: every leaf the stop left is at least the proven bound.
+    // (The proven bound is one: every leaf is at least the root's bound.)
+    if (stopped_checkpoint && r.proven_bound) {
+      stopped_checkpoint->open_floor = *r.proven_bound;
+      write_checkpoint(opts.checkpoint, *stopped_checkpoint);
+    }
+  }
+
+  // A proven bound while the search runs, for the progress line: every worker deposits
+  // its explorers at its round's end, as for a checkpoint, and waits while the images
+  // are bounded and refined on GPU 0 for kRefineShare of the seconds since the last
+  // sample, from the last sample's bound; then they go on. The work left only shrinks,
+  // so every sample's bound holds for the rest of the run: the stop's refinement starts
+  // from the last (sampled_bound). The workers wait because nothing of this may run
+  // beside a round: a round ends when the interrupter's copy reaches its kernel, and an
+  // allocation or a copy on the default stream on another thread waits for that kernel
+  // (launched beside a round, the first sample of ta051 on the H100 never returned).
+  void sample_bound(double now) {
+    const auto ts = clock_type::now();
+    IvmExchange::Snapshot snap = exchange->take_checkpoint();
+    struct Release {  // the workers go on however this ends
+      IvmExchange& x;
+      ~Release() { x.release(false); }
+    } release{*exchange};
+    if (exchange->aborted() || snap.images.empty()) return;
+    cuda::check(cuda::api().CtxSetCurrent(contexts[0]->handle()), "cuCtxSetCurrent (ivm bound sample)");
+    const bool maximise = spec.goal == Goal::maximize;
+    IvmRefineAsk ask;
+    ask.budget_s = refine_share() * std::max(0.0, now - last_bound_sample);
+    if (sampled_bound) ask.floor_key = maximise ? -*sampled_bound : *sampled_bound;
+    const int best = snap.results.best;
+    const PjCpuResult open = ivm_open_work(image.cubin, run.units.device.value().data, shape, snap.images, best,
+                                           optimise, maximise, ask);
+    SolveResult scratch;
+    scratch.goal = spec.goal;
+    std::optional<long long> incumbent;
+    if (snap.results.found) incumbent = snap.results.recorded;
+    else if (best != (maximise ? INT_MIN : INT_MAX)) incumbent = best;
+    set_partial_bound(scratch, open, incumbent);
+    if (scratch.proven_bound)
+      sampled_bound = !sampled_bound ? *scratch.proven_bound
+                      : maximise     ? std::min(*sampled_bound, *scratch.proven_bound)
+                                     : std::max(*sampled_bound, *scratch.proven_bound);
+    last_bound_sample = now;
+    ++r.ivm->bound_samples;
+    r.ivm->t_bound_samples += since(ts);
+  }
+
+  // The share of the search's seconds the refinement of a stopped search's bound takes
+  // (PERMJIT_IVM_REFINE, for measuring; 0: none).
+  static double refine_share() {
+    if (const char* s = std::getenv("PERMJIT_IVM_REFINE"); s && *s) return std::max(0.0, std::atof(s));
+    return kRefineShare;
   }
 
   // GPU w's thread: its context, its device state from the start, then its rounds.
@@ -559,6 +645,7 @@ struct IvmRun {
       std::memcpy(c.results.data(), &snap.results, sizeof snap.results);
       for (const std::string& img : snap.images) c.state += img;
       write_checkpoint(opts.checkpoint, c);
+      if (stop) stopped_checkpoint = std::move(c);  // written again with the bound's floor (bound_open_work)
     }
     exchange->release(stop);
     r.t_transfers += since(ts);
@@ -622,6 +709,11 @@ struct IvmRun {
   // supervise()
   // The images and results the stop took: the open work a stopped search bounds.
   std::optional<IvmExchange::Snapshot> stopped_at;
+  std::optional<IvmCheckpoint> stopped_checkpoint;  // the stop's checkpoint, when one was asked for
+  // The highest bound proven so far on the work left (the checkpoint's floor, then the
+  // progress line's samples), and when it was last sampled.
+  std::optional<long long> sampled_bound;
+  double last_bound_sample = 0;
   bool interrupted = false, timed_out = false;
 };
 }  // namespace

@@ -200,14 +200,15 @@ TEST_CASE("two ends: a one-end GPU skeleton is refused at the spec, ivm takes it
   CHECK(std::string(prepare_solve(o).skeleton->name) == "cpu");
 }
 
-TEST_CASE("the time limit option: the cpu, dfs, ivm and IDA* skeletons', above 0, for placement and path problems",
+TEST_CASE("the time limit option: the cpu, dfs, ivm, IDA* and offload skeletons', above 0, for placement and path "
+          "problems",
           "[e2e][options][time_limit]") {
   SolveOptions o = nqueens();
   o.time_limit = 5;
-  o.skeleton = "offload";
-  const std::string offload = first_error(o);
-  CHECK_THAT(offload, Catch::Contains("--time-limit applies to the cpu, dfs, ivm, ida"));
-  CHECK_THAT(offload, Catch::Contains("; this run uses 'offload'"));
+  o.skeleton = "cdp";
+  const std::string cdp = first_error(o);
+  CHECK_THAT(cdp, Catch::Contains("--time-limit applies to the cpu, dfs, ivm, offload, ida and ida-thread"));
+  CHECK_THAT(cdp, Catch::Contains("; this run uses 'cdp'"));
   o.skeleton = "cpu";
   o.time_limit = -1;
   CHECK_THAT(first_error(o), Catch::Contains("--time-limit takes a number of seconds above 0"));

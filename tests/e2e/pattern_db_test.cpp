@@ -46,7 +46,7 @@ std::string spec_with(const std::string& additive, const std::string& track = "t
 
 std::string board_file(const Board& b, const std::string& name) {
   std::string text;
-  for (char c : b) text += std::string(1, c) + " ";
+  for (char c : b) text += std::to_string(c - '0') + " ";
   return test::temp_file(name, text + "\n");
 }
 
@@ -194,10 +194,14 @@ TEST_CASE("a pattern table equals a breadth-first search of its abstract space (
   }
 }
 
+// On one thread and on four: the levels of up to 24,000 boards are expanded by all four
+// (templates/cpu_pdb.hpp, kParallelRound).
 TEST_CASE("a pattern of every tile is the exact distance (8-puzzle)", "[e2e][pdb]") {
+  const int threads = GENERATE(1, 4);
+  INFO(threads << " thread(s)");
   Compiled c(spec_with("[[1, 2, 3, 4, 5, 6, 7, 8]]"), {"w=3"}, "012345678");
   IdaModule m(c.mod);
-  PatternTables t(c.spec, m, c.text, ModuleCache(fresh_cache("pdb_exact")), 1);
+  PatternTables t(c.spec, m, c.text, ModuleCache(fresh_cache("pdb_exact")), threads);
   const auto& table = t.tables().at(0);
   size_t same = 0, unreachable = 0;
   for (const auto& [b, dist] : distances()) {
@@ -208,6 +212,18 @@ TEST_CASE("a pattern of every tile is the exact distance (8-puzzle)", "[e2e][pdb
   for (unsigned char e : table) unreachable += e == 255;
   CHECK(same == distances().size());
   CHECK(unreachable == table.size() - distances().size());  // the other parity: never reached
+}
+
+// A table with moves of cost 0 (the blank moving among the other tiles): its buckets'
+// rounds, expanded by four threads, give the one thread's table byte for byte.
+TEST_CASE("a 15-puzzle pattern table is the same built on one thread or four", "[e2e][pdb]") {
+  Compiled c(spec_with("[[1, 2, 3, 4]]"), {"w=4"}, "0123456789:;<=>?");
+  IdaModule m(c.mod);
+  PatternTables one(c.spec, m, c.text, ModuleCache(fresh_cache("pdb_one")), 1);
+  PatternTables four(c.spec, m, c.text, ModuleCache(fresh_cache("pdb_four")), 4);
+  REQUIRE(one.tables().at(0).size() == 16u * 15 * 14 * 13 * 12);
+  CHECK(one.tables().at(0) == four.tables().at(0));
+  CHECK(std::count(one.tables().at(0).begin(), one.tables().at(0).end(), 255) == 0);  // all reachable
 }
 
 TEST_CASE("the databases' heuristic is admissible and consistent (8-puzzle)", "[e2e][pdb]") {

@@ -98,6 +98,23 @@ TEST_CASE("offload proves ATSP and QAP optima with the CPU's totals", "[gpu][ats
   }
 }
 
+// offload checks --time-limit before each batch: a limit already past stops before the
+// first (partial: no batch bounded); one the search stays under changes nothing.
+TEST_CASE("offload --time-limit: stopped before a batch, or complete with the CPU's totals",
+          "[gpu][flowshop][time_limit][offload]") {
+  Run r{problem("flowshop.toml"), instance("flowshop/ta003.txt"), {"branching=1", "lb=2"}, taillard_optimum("ta003")};
+  SolveOptions o = options_for(r, "offload");
+  o.time_limit = 1e-9;
+  SolveResult cut = solve(o);
+  CHECK(cut.stopped);
+  CHECK(cut.chunks == 0);
+  CHECK_THAT(format_json(cut), Catch::Contains("\"complete\":false"));
+  o.time_limit = 600;
+  SolveResult whole = solve(o);
+  CHECK_FALSE(whole.stopped);
+  same_tree(solve_with(r, "cpu"), whole, "offload");
+}
+
 // dfs checks --time-limit between its launches: a limit already past when the frontier
 // is built stops before the first launch (partial: the frontier's counts only); a
 // limit the search stays under changes nothing (the cpu's totals at the optimum).

@@ -97,6 +97,49 @@ TEST_CASE("ida and ida-thread count 8-puzzle iterations like the CPU", "[gpu][id
   }
 }
 
+// With pattern databases ida takes fewer roots than workers (the host computes h of
+// the upper tree's nodes with the tables), and keeps its device buffers from record to
+// record: 8-puzzle tables (tiles 1-4 and 5-8 with the blank, and the reflection), four
+// boards in one call, the CPU's counts in every iteration of each.
+TEST_CASE("ida with pattern databases counts like the CPU, record after record", "[gpu][ida][pdb]") {
+  std::ifstream in(problem("puzzle15.toml"));
+  std::stringstream ss;
+  ss << in.rdbuf();
+  std::string spec = ss.str();
+  for (const auto& [key, line] : {std::pair<std::string, std::string>{"when = ", "when = \"pdb == 1\""},
+                                  {"additive = ", "additive = [[1, 2, 3, 4], [5, 6, 7, 8]]"}}) {
+    const size_t at = spec.find("\n" + key);
+    REQUIRE(at != std::string::npos);
+    spec.replace(at + 1, spec.find('\n', at + 1) - at - 1, line);
+  }
+  const std::string spec_file = temp_file("ida_pdb_p8.toml", spec);
+  const std::string boards = temp_file("ida_pdb_p8.txt", "8 6 7 2 5 4 3 0 1\n1 2 0 3 4 5 6 7 8\n"
+                                                         "3 1 2 6 4 5 0 7 8\n7 2 4 5 0 6 8 3 1\n");
+  SolveOptions o;
+  o.load.spec_path = spec_file;
+  o.load.instance_path = boards;
+  o.load.params = {"w=3"};
+  o.all_solutions = true;
+  o.cache_dir = cache_dir();
+  auto run = [&](const std::string& skeleton) {
+    o.skeleton = skeleton;
+    o.threads = skeleton == "cpu" ? 2 : 0;
+    std::vector<SolveResult> got;
+    const RecordsSummary sum = solve_records(o, "1-4", [&](const SolveResult& r) { got.push_back(r); });
+    REQUIRE(sum.pattern_dbs.has_value());  // the tables were in use
+    CHECK(sum.pattern_dbs->patterns == 2);
+    return got;
+  };
+  const std::vector<SolveResult> cpu = run("cpu"), ida = run("ida");
+  REQUIRE(cpu.size() == 4);
+  REQUIRE(ida.size() == 4);
+  for (size_t k = 0; k < 4; ++k) {
+    INFO("record " << k + 1);
+    same_search(cpu[k], ida[k]);
+    CHECK(reaches_goal(read_board(boards, static_cast<int>(k) + 1), 3, ida[k].path));
+  }
+}
+
 TEST_CASE("ida and ida-thread solve Korf instances with the CPU's counts", "[gpu][ida]") {
   std::vector<int> optimal;
   std::ifstream in(instance("15puzzle/korf100_optimal.txt"));

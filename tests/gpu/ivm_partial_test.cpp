@@ -1,8 +1,11 @@
 // The ivm skeleton stopped by --time-limit (docs/reliability.md, "Partial answers"): the
 // proven bound over the explorers' open work (pj_ivm_open_bound, runtime/ivm/ivm_open_bound.hpp)
-// is at most the optimum from brute force, which shares no code with permjit, and at
-// least the root's bound; on one GPU and on two workers. Few explorers slow the search
+// and its refinement (pj_ivm_open_refine) are at most the optimum from brute force,
+// which shares no code with permjit, and at least the root's bound; on one GPU and on
+// two workers; the checkpoint resumed for as long again starts from the stop's bound. Few explorers slow the search
 // down, so that the short limits stop it inside the tree.
+#include <cstdlib>
+
 #include "../e2e/flowshop_support.hpp"
 #include "gpu_support.hpp"
 
@@ -12,8 +15,20 @@ using namespace permjit::test;
 namespace {
 
 struct Tally {
-  int stopped = 0, from_open = 0;
+  int stopped = 0, from_open = 0, refined = 0;
 };
+
+// A stopped run's bound against the optimum and the root's bound.
+void check_bound(const SolveResult& r, long long optimum) {
+  REQUIRE(r.proven_bound);
+  REQUIRE(r.root_bound);
+  CHECK(*r.proven_bound <= optimum);
+  CHECK(*r.proven_bound >= *r.root_bound);
+  if (r.found) {
+    CHECK(r.objective >= optimum);
+    CHECK(*r.proven_bound <= r.objective);
+  }
+}
 
 void check_stopped_runs(const Run& run, long long optimum, Tally& t) {
   for (const char* gpus : {"", "0,0"})
@@ -25,6 +40,9 @@ void check_stopped_runs(const Run& run, long long optimum, Tally& t) {
         o.gpus = gpus;
         o.explorers = T;
         o.time_limit = limit;
+        const std::string ckpt = temp_file("ivm_partial.ckpt", "");
+        std::remove(ckpt.c_str());
+        o.checkpoint = ckpt;
         SolveResult r = solve(o);
         if (!r.stopped) {
           CHECK(r.objective == optimum);
@@ -32,17 +50,28 @@ void check_stopped_runs(const Run& run, long long optimum, Tally& t) {
           continue;
         }
         ++t.stopped;
-        REQUIRE(r.proven_bound);
-        REQUIRE(r.root_bound);
-        CHECK(*r.proven_bound <= optimum);
-        CHECK(*r.proven_bound >= *r.root_bound);
-        if (r.found) {
-          CHECK(r.objective >= optimum);
-          CHECK(*r.proven_bound <= r.objective);
-        }
+        check_bound(r, optimum);
+        REQUIRE(r.ivm);
+        if (r.ivm->refine_proved) ++t.refined;
         if (r.bound_from.find("open subtrees") != std::string::npos && *r.proven_bound > *r.root_bound) ++t.from_open;
         CHECK_THAT(format_json(r), Catch::Contains("\"proven_bound\":" + std::to_string(*r.proven_bound)));
         CHECK_THAT(format_human(r), Catch::Contains("bound       " + std::to_string(*r.proven_bound)));
+        // Resumed for as long again: the checkpoint carries the stop's bound (its floor);
+        // stopped again, the bound starts from it and stays at most the optimum.
+        SolveOptions again = options_for(run, "ivm");
+        again.progress = SolveOptions::Progress::off;
+        again.gpus = gpus;
+        again.resume = ckpt;
+        again.time_limit = limit;
+        SolveResult q = solve(again);
+        REQUIRE(q.ivm);
+        CHECK(q.ivm->resumed_floor == r.proven_bound);
+        if (!q.stopped) {
+          CHECK(q.objective == optimum);
+          continue;
+        }
+        check_bound(q, optimum);
+        CHECK(*q.proven_bound >= (q.found ? std::min(*r.proven_bound, q.objective) : *r.proven_bound));
       }
 }
 
@@ -51,6 +80,9 @@ void check_stopped_runs(const Run& run, long long optimum, Tally& t) {
 TEST_CASE("ivm stopped by its time limit proves a bound between the root's and the brute-force optimum",
           "[gpu][ivm][partial]") {
   Tally t;
+  // The refinement of the bound for twice the search's seconds rather than 5%: the
+  // short limits here leave it milliseconds otherwise.
+  setenv("PERMJIT_IVM_REFINE", "2", 1);
   // Arcs of 50 to 60: the partial-cost bound (lb=0) prunes little, a large tree.
   const Matrix d = random_matrix(11, 50, 60, 11);
   const std::string atsp = temp_file("ivm_partial.atsp", tsplib_text(d));
@@ -62,6 +94,8 @@ TEST_CASE("ivm stopped by its time limit proves a bound between the root's and t
   const std::string fs = temp_file("ivm_partial_flowshop.txt", taillard_text(f));
   check_stopped_runs({problem("flowshop.toml"), fs, {}, {}},
                      brute_force_min(10, false, [&](const std::vector<int>& p) { return makespan(f, p); }), t);
+  unsetenv("PERMJIT_IVM_REFINE");
   CHECK(t.stopped > 0);
   CHECK(t.from_open > 0);
+  CHECK(t.refined > 0);  // some refinement passes reached their target
 }

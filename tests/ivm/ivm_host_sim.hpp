@@ -383,3 +383,58 @@ extern "C" PjIvmOpenSimResult pj_ivm_sim_open(unsigned long long T, long long bu
   r.best_after = w.best;
   return r;
 }
+
+// The same stop, its open work refined (templates/ivm_open_work.h, add_refined_work)
+// against target keys plain + 1, + 2, + 4, ... + 64 at depths 1, 2, 4 and 8: each pass's
+// least key is a proof, passed or not. Returns the highest, the plain least key, the
+// number of passes that passed, and as pj_ivm_sim_open the incumbent at the stop and the
+// best leaf of the work left.
+struct PjIvmRefineSimResult {
+  long long plain_key;   // the least open key (pj_ivm::kNoKey: none open)
+  long long refined_key; // the highest least key of the refined passes
+  long long lowest_pass_key;  // the lowest least key of a pass (none is below the plain key)
+  int passed;            // passes in which every open child reached the target
+  int best_at_stop;
+  int best_after;
+  int stopped;
+};
+
+extern "C" PjIvmRefineSimResult pj_ivm_sim_refine(unsigned long long T, long long budget, int initial_best,
+                                                  int stop_round) {
+  using namespace ivm_sim;
+  World w(T);
+  start(w, initial_best);
+  bool more = true;
+  while (more && static_cast<long long>(w.rounds) < stop_round) more = round(w, budget);
+  PjIvmRefineSimResult r{pj_ivm::kNoKey, pj_ivm::kNoKey, pj_ivm::kNoKey, 0, w.best, w.best, more ? 1 : 0};
+  pj_ivm::layout::Explorers e = w.view();
+  pj_ivm::OpenWork open;
+  for (unsigned long long i = 0; i < w.T; ++i) pj_ivm::add_open_work(pj_ivm::Ref{e, i}, w.best, BoundFor{w.best}, open);
+  r.plain_key = open.key;
+  r.refined_key = open.key;
+  constexpr bool kMax = kGoal == pj::Goal::maximize;
+  if (kGoal != pj::Goal::count && open.subtrees > 0) {
+    const long long best_key = kMax ? -static_cast<long long>(w.best) : w.best;
+    for (long long step : {1ll, 2ll, 4ll, 8ll, 16ll, 32ll, 64ll})
+      for (int depth : {1, 2, 4, 8}) {
+        const long long t = open.key + step;
+        const long long tv = kMax ? -t : t;
+        const int t_bound = tv > INT_MAX ? INT_MAX : tv < INT_MIN ? INT_MIN : static_cast<int>(tv);
+        auto key_of = [t_bound](const Node& n, int level) -> long long {
+          const long long b = level == L ? static_cast<long long>(problem::objective(n)) : BoundFor{t_bound}(n);
+          return kMax ? -b : b;
+        };
+        pj_ivm::RefinedWork rw;
+        for (unsigned long long i = 0; i < w.T; ++i)
+          pj_ivm::add_refined_work(pj_ivm::Ref{e, i}, best_key, t, depth, key_of, [] { return false; }, rw);
+        if (rw.failed == 0) ++r.passed;
+        if (rw.key > r.refined_key) r.refined_key = rw.key;
+        if (rw.key < r.lowest_pass_key) r.lowest_pass_key = rw.key;
+      }
+  }
+  const int none = kMax ? INT_MIN : INT_MAX;
+  w.best = none;
+  while (more) more = round(w, budget);
+  r.best_after = w.best;
+  return r;
+}

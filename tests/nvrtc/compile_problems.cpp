@@ -27,6 +27,7 @@ std::string instance_for(const std::string& problem) {
   if (problem == "qap.toml") return test::instance("qap/nug12.dat");
   if (problem == "flowshop.toml") return test::instance("flowshop/ta021.txt");
   if (problem == "puzzle15.toml") return test::instance("15puzzle/korf100.txt");
+  if (problem == "puzzle24.toml") return test::instance("24puzzle/korf_taylor10.txt");
   return "";
 }
 
@@ -35,7 +36,7 @@ ProblemSpec load_problem(const std::string& name) {
   LoadOptions o;
   o.spec_path = test::problem(name);
   o.instance_path = instance_for(name);
-  o.instance_record = name == "puzzle15.toml" ? 1 : 0;
+  o.instance_record = name == "puzzle15.toml" || name == "puzzle24.toml" ? 1 : 0;
   return load_spec(o);
 }
 
@@ -103,6 +104,7 @@ TEST_CASE("every problem compiles with NVRTC for sm_90, with the dfs, ivm, offlo
         REQUIRE(offload.ok);
         CHECK(offload.ptx.find(".entry pj_offload_bound") != std::string::npos);
         CHECK(offload.ptx.find(".entry pj_offload_branch") != std::string::npos);
+        CHECK(offload.ptx.find(".entry pj_offload_refine") != std::string::npos);  // empty without a block form
         CHECK(offload.cubin.size() > 0);
       }
     }
@@ -182,6 +184,36 @@ TEST_CASE("the assignment bounds compile with NVRTC in the dfs and ivm kernels",
         REQUIRE(out.ok);
         CHECK(out.cubin.size() > 0);
       }
+    }
+  }
+}
+
+// A refine with dualassign() (qap.toml lb = 3) has a block form, refine_block, which
+// the offload unit's refine kernel calls with a scratch of the tables' size per block;
+// without one (lb = 2) the kernel is empty and takes none.
+TEST_CASE("the offload unit computes a dualassign() refine by a block, and only then", "[nvrtc][dualassign]") {
+  for (auto [param, block] : {std::pair{"lb=3", true}, std::pair{"lb=2", false}}) {
+    DYNAMIC_SECTION(param) {
+      LoadOptions o;
+      o.spec_path = test::problem("qap.toml");
+      o.instance_path = instance_for("qap.toml");
+      o.params = {param};
+      ProblemSpec spec = load_spec(o);
+      ProblemSource src = generate_problem(spec);
+      // nug12: the facilities d..n (11 at most below the root) and 12 free locations: K = 12,
+      // 12 x 12 costs and 12^4 pair costs of 4 bytes.
+      const std::string bytes = std::to_string(block ? 12 * 12 * 4 + 12 * 12 * 12 * 12 * 4 : 0) + "ull";
+      CHECK(src.text.find("constexpr unsigned long long kBlockScratchBytes = " + bytes) != std::string::npos);
+      NvrtcOutput out = compile_unit(device_unit_of("offload", spec, src));
+      INFO(out.log);
+      REQUIRE(out.ok);
+      CHECK(out.cubin.size() > 0);
+      // The block solver's barriers are in the refine kernel exactly when it has a block form.
+      const size_t at = out.ptx.find(".entry pj_offload_refine");
+      REQUIRE(at != std::string::npos);
+      const size_t end = out.ptx.find(".entry", at + 1);
+      CHECK((out.ptx.substr(at, end == std::string::npos ? std::string::npos : end - at).find("bar.sync") !=
+             std::string::npos) == block);
     }
   }
 }

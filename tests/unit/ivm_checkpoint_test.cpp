@@ -52,6 +52,26 @@ TEST_CASE("a checkpoint reads back as written", "[ivm][checkpoint]") {
     CHECK(f.path().filename().string().find("round-trip.ckpt.") == std::string::npos);
 }
 
+TEST_CASE("a stopped search's checkpoint carries its bound's floor", "[ivm][checkpoint][partial]") {
+  std::string path = temp_path("floor.ckpt");
+  IvmCheckpoint c = sample();
+  write_checkpoint(path, c);
+  CHECK_FALSE(read_checkpoint(path).open_floor);  // none written: none read
+  c.open_floor = -3602;
+  write_checkpoint(path, c);
+  IvmCheckpoint r = read_checkpoint(path);
+  REQUIRE(r.open_floor);
+  CHECK(*r.open_floor == -3602);
+  CHECK(r.state == c.state);
+  // The floor is under the checksum: changed, the file is refused.
+  std::string bytes = slurp(path);
+  const size_t at = bytes.find("open-floor -3602");
+  REQUIRE(at != std::string::npos);
+  bytes[at + 12] = '4';
+  std::ofstream(path, std::ios::binary) << bytes;
+  CHECK_THROWS_WITH(read_checkpoint(path), Catch::Contains("damaged"));
+}
+
 TEST_CASE("a damaged or foreign file is refused with its name", "[ivm][checkpoint]") {
   std::string path = temp_path("damaged.ckpt");
   write_checkpoint(path, sample());

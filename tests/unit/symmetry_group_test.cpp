@@ -160,3 +160,24 @@ TEST_CASE("the table of depths never cuts a permutation whose border is the leas
     }
   }
 }
+
+TEST_CASE("a node's border code fits above the values in the free set's word up to n = 22 (32 bits)",
+          "[symmetry]") {
+  // The code (generator/emit_symmetry.cpp): the slot while at most one of 0 and n-1 is
+  // placed, 2n+1 + (z << pos_bits | t) once both are. Its largest value, both at n-1,
+  // must fit its bits, and with the n values in a stack row's free word.
+  for (int n = 1; n <= 63; ++n) {
+    INFO("n = " << n);
+    const BorderCode c = border_code(n);
+    CHECK((1 << c.pos_bits) >= n);
+    const long long most = 2LL * n + 1 + ((static_cast<long long>(n - 1) << c.pos_bits) | (n - 1));
+    CHECK(most < (1LL << c.bits));
+    CHECK((most >> (c.bits - 1)) == 1);  // no bit to spare
+    CHECK(border_code_in_free(n) == (n + c.bits <= (n <= 32 ? 32 : 64)));
+  }
+  CHECK(border_code(21).bits == 10);
+  CHECK(border_code_in_free(22));
+  CHECK_FALSE(border_code_in_free(23));
+  CHECK(border_code_in_free(33));  // 64-bit sets
+  CHECK_FALSE(border_code_in_free(63));
+}
