@@ -56,6 +56,8 @@ std::string to_string(const Expr& e) {
         std::string chain;
         if (e.chained) chain = " then " + std::string(builtin_info(e.then).name);
         if (e.chained && e.steps_expr) chain += " steps " + to_string(*e.steps_expr);
+        if (e.chained && e.from_expr) chain += " from " + to_string(*e.from_expr);
+        if (e.chained && e.multiplier_expr) chain += " multiplier " + to_string(*e.multiplier_expr);
         return e.text + "(" + sa + ", " + sb + ": " + a(body) + chain + ")";
       }
       return e.text + "(" + sa + ": " + a(body) + ", " + sb + ": " + a(body + 1) + ")";

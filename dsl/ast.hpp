@@ -63,6 +63,11 @@ struct Expr {
   Builtin then = Builtin::none;
   std::unique_ptr<Expr> steps_expr;  // null: no `steps`
   int64_t steps = 0;                 // its value, set by the checker
+  // `... steps K from E`: side A's multipliers start at E (of side A's name, known before
+  // the search) instead of 0; `... steps K multiplier X` ([derived] only): the value is
+  // the multiplier of side A's element X after K steps at this one matrix (the root's).
+  std::unique_ptr<Expr> from_expr;        // null: start from 0
+  std::unique_ptr<Expr> multiplier_expr;  // null: the value is the bound
 
   Type type = Type::error;
   const Symbol* sym = nullptr;  // name, index base; the bound variable of reduce / let
@@ -73,6 +78,15 @@ struct Expr {
   Expr(Kind k, Loc l) : kind(k), loc(std::move(l)) {}
 };
 using ExprPtr = std::unique_ptr<Expr>;
+
+// A chain's expressions outside `args` (`steps K`, `from E`, `multiplier X`): a walk over
+// what an expression reads visits these too.
+inline std::vector<const Expr*> chain_parts(const Expr& e) {
+  std::vector<const Expr*> out;
+  for (const Expr* x : {e.steps_expr.get(), e.from_expr.get(), e.multiplier_expr.get()})
+    if (x) out.push_back(x);
+  return out;
+}
 
 // Where a pair_reduce's side B and its bodies start in `args`.
 inline size_t side_b(const Expr& e) { return e.over_range ? 2 : 1; }

@@ -66,6 +66,9 @@ struct BuiltinInfo {
 // The most subgradient steps `... then NEXT steps K` takes per node: its work per node
 // grows with K, and a bound past the first few hundred steps moves little.
 inline constexpr int64_t kMaxLagrangeSteps = 1000;
+// The most steps of `... steps K multiplier X` ([derived]): taken once, on the host,
+// before the search (dsl/lagrange_root.hpp).
+inline constexpr int64_t kMaxRootLagrangeSteps = 100000;
 
 // The builtin written `name` in `form`, or nullptr (min and max are a function and a
 // reduction by the same name).

@@ -1,6 +1,8 @@
 #include "dsl/checker.hpp"
 
 #include <algorithm>
+#include <functional>
+#include <set>
 
 #include "dsl/builtins.hpp"
 #include "dsl/static_eval.hpp"
@@ -377,20 +379,64 @@ class Checker {
       return err(e.loc, e.text + "() then " + std::string(builtin_info(e.then).name) + "() adds nothing: only " +
                             std::string(builtin_info(op.then).name) + " can follow " + e.text + "() with 'then'",
                  chain_hint(op)) != Type::error;
-    if (ctx_.host)
+    if (ctx_.host && !e.multiplier_expr)
       return err(e.loc, chained + " is solved in the search's code, not in " + std::string(ctx_.where),
-                 "use " + e.text + "() and " + std::string(builtin_info(op.then).name) + "() apart in [derived]") !=
+                 "use " + e.text + "() and " + std::string(builtin_info(op.then).name) +
+                     "() apart in [derived], or end it with `multiplier x` for the multipliers of one matrix") !=
              Type::error;
-    if (!e.steps_expr) return true;
-    if (want(*e.steps_expr, Type::int_, ("the steps of " + chained).c_str()) == Type::error) return false;
-    auto k = eval_static(*e.steps_expr);
-    if (!k)
-      return err(e.steps_expr->loc, "the steps of " + chained + " must be known before the search",
-                 "write a number, or a [params] value") != Type::error;
-    if (*k < 0 || *k > kMaxLagrangeSteps)
-      return err(e.steps_expr->loc, "steps " + std::to_string(*k) + " is outside 0.." +
-                                        std::to_string(kMaxLagrangeSteps)) != Type::error;
-    e.steps = *k;
+    if (!ctx_.host && e.multiplier_expr)
+      return err(e.multiplier_expr->loc,
+                 "`multiplier` gives a multiplier computed once before the search; it is not available in " +
+                     std::string(ctx_.where),
+                 "compute the multipliers in a [derived] table and start the search's steps from it with `from table[" +
+                     e.var + "]`") != Type::error;
+    const int64_t most = e.multiplier_expr ? kMaxRootLagrangeSteps : kMaxLagrangeSteps;
+    if (e.steps_expr) {
+      if (want(*e.steps_expr, Type::int_, ("the steps of " + chained).c_str()) == Type::error) return false;
+      auto k = eval_static(*e.steps_expr);
+      if (!k)
+        return err(e.steps_expr->loc, "the steps of " + chained + " must be known before the search",
+                   "write a number, or a [params] value") != Type::error;
+      if (*k < 0 || *k > most)
+        return err(e.steps_expr->loc, "steps " + std::to_string(*k) + " is outside 0.." + std::to_string(most)) !=
+               Type::error;
+      e.steps = *k;
+    }
+    if (e.multiplier_expr && want(*e.multiplier_expr, Type::int_, ("the element of " + chained + " multiplier").c_str()) ==
+                                 Type::error)
+      return false;
+    return !e.from_expr || chain_start(e, chained);
+  }
+
+  // `... from E`: E gives each element of side A (its name bound) its first multiplier.
+  // It must read only that name, parameters and data (tables, [derived] ones included),
+  // so that the multipliers, and with them the bound, are a function of the node alone.
+  bool chain_start(Expr& e, const std::string& chained) {
+    const size_t mark = scope_.size();
+    scope_.push_back({e.var, const_cast<Symbol*>(e.sym)});
+    const Type t = want(*e.from_expr, Type::int_, ("the start of " + chained + "'s multipliers").c_str());
+    scope_.resize(mark);
+    if (t == Type::error) return false;
+    std::set<const Symbol*> own{e.sym};  // names bound inside E, and side A's
+    const Expr* bad = nullptr;
+    std::function<void(const Expr&)> walk = [&](const Expr& x) {
+      if (x.kind == Expr::Kind::let || x.kind == Expr::Kind::reduce || x.kind == Expr::Kind::argsort ||
+          x.kind == Expr::Kind::pair_reduce)
+        for (const Symbol* s : {x.sym, x.sym2, x.sym3, x.sym4}) own.insert(s);
+      const bool name = x.kind == Expr::Kind::name || x.kind == Expr::Kind::index;
+      if (name && x.sym && !bad) {
+        const auto k = x.sym->kind;
+        const bool fixed = k == Symbol::Kind::param || k == Symbol::Kind::data || own.count(x.sym);
+        if (!fixed) bad = &x;
+      }
+      for (const auto& a : x.args) walk(*a);
+    };
+    walk(*e.from_expr);
+    if (bad)
+      return err(bad->loc, "the start of " + chained + "'s multipliers reads '" + bad->sym->name +
+                               "', which the search changes; it may read only '" + e.var + "', parameters and data",
+                 "a table computed before the search, e.g. [derived] pi = ... multiplier c, read as `from pi[" + e.var +
+                     "]`") != Type::error;
     return true;
   }
 

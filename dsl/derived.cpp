@@ -14,6 +14,7 @@ namespace {
 void collect_reads(const Expr& e, const std::set<const Symbol*>& derived, std::set<const Symbol*>& out) {
   if (e.sym && derived.count(e.sym)) out.insert(e.sym);
   for (const auto& a : e.args) collect_reads(*a, derived, out);
+  for (const Expr* x : chain_parts(e)) collect_reads(*x, derived, out);
 }
 
 class Computer {

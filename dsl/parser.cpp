@@ -429,9 +429,10 @@ class Parser {
     return built(std::move(e));
   }
 
-  // `... : cost then NEXT [steps K])`: NEXT solved on the reduced costs (additive
-  // bounding), with K subgradient steps on side A's multipliers. The checker decides
-  // which pairs are allowed; the parser only reads the names.
+  // `... : cost then NEXT [steps K] [from E | multiplier X])`: NEXT solved on the
+  // reduced costs (additive bounding), with K subgradient steps on side A's multipliers,
+  // started from E, or (multiplier X) the value is element X's multiplier. The checker
+  // decides which pairs and places are allowed; the parser only reads the names.
   void chain(Expr& e) {
     take();  // then
     const Loc at = peek().loc;
@@ -445,6 +446,13 @@ class Parser {
     if (is_word("steps")) {
       take();
       e.steps_expr = expression();
+    }
+    if (is_word("from")) {  // side A's multipliers start from a table (of side A's name)
+      take();
+      e.from_expr = expression();
+    } else if (is_word("multiplier")) {  // [derived]: the multiplier of one element
+      take();
+      e.multiplier_expr = expression();
     }
   }
 

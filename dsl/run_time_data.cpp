@@ -23,6 +23,8 @@ bool reads_any(const Expr& e, const std::set<std::string>& names) {
   if (e.sym && (e.kind == Expr::Kind::name || e.kind == Expr::Kind::index) && names.count(e.sym->name)) return true;
   for (const auto& a : e.args)
     if (a && reads_any(*a, names)) return true;
+  for (const Expr* x : chain_parts(e))
+    if (reads_any(*x, names)) return true;
   return false;
 }
 }  // namespace

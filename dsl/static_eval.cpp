@@ -3,12 +3,30 @@
 #include <algorithm>
 #include <bit>
 #include <map>
+#include <mutex>
+#include <tuple>
 
 #include "dsl/builtins.hpp"
+#include "dsl/lagrange_root.hpp"
 #include "dsl/pair_solvers.hpp"
 
 namespace permjit {
 namespace {
+
+// root_multipliers, kept per (sides, costs, steps): a [derived] table of n multipliers
+// asks n times for the same matrix's. Kept for the process's life (a few matrices of at
+// most 64 x 64 per spec loaded).
+const std::vector<int64_t>& root_multipliers_of(const std::vector<int64_t>& s, const std::vector<int64_t>& t,
+                                                const std::vector<std::vector<int64_t>>& cost, int64_t steps) {
+  using Key = std::tuple<std::vector<int64_t>, std::vector<int64_t>, std::vector<std::vector<int64_t>>, int64_t>;
+  static std::mutex lock;
+  static std::map<Key, std::vector<int64_t>> kept;
+  std::lock_guard<std::mutex> hold(lock);
+  Key key{s, t, cost, steps};
+  auto it = kept.find(key);
+  if (it == kept.end()) it = kept.emplace(std::move(key), root_multipliers(s, t, cost, steps)).first;
+  return it->second;
+}
 
 class Eval {
  public:
@@ -169,7 +187,9 @@ class Eval {
   std::optional<int64_t> pair_reduce(const Expr& e) {
     // The checker keeps the node-only ones (dualassign()) out of the host's contexts.
     PJ_INTERNAL_ASSERT(!builtin_info(e.builtin).node_only, e.text + "() reached the static evaluator");
-    if (e.chained) return std::nullopt;  // solved only in the search's code (the checker says so)
+    // A chain is solved only in the search's code (the checker says so), but for
+    // `multiplier x`: one multiplier of the matrix's optimised multipliers.
+    if (e.chained && !e.multiplier_expr) return std::nullopt;
     auto as = side(e, 0, e.over_range), bs = side(e, side_b(e), e.over_range2);
     if (!as || !bs) return std::nullopt;
     const size_t body = first_body(e);
@@ -185,6 +205,7 @@ class Eval {
         }
       locals_.erase(e.sym);
       locals_.erase(e.sym2);
+      if (e.chained) return multiplier(e, *as, *bs, cost);
       if (e.builtin == Builtin::arborescence) return min_cost_arborescence(*as, *bs, cost);
       return min_cost_assignment(cost);
     }
@@ -205,6 +226,28 @@ class Eval {
     locals_.erase(e.sym2);
     return min_scalar_product(std::move(va), std::move(vb));
   }
+  // `assign(i in S, j in T: cost then arborescence steps K multiplier x)`: the multiplier
+  // of S's element x (0 where x is not in S) among those root_multipliers optimises.
+  // A [derived] table reads one per element, so the multipliers of one matrix are
+  // computed once and kept (root_multipliers_of).
+  std::optional<int64_t> multiplier(const Expr& e, const std::vector<int64_t>& as, const std::vector<int64_t>& bs,
+                                    const std::vector<std::vector<int64_t>>& cost) {
+    auto x = run(*e.multiplier_expr);
+    if (!x) return x;
+    for (const auto& row : cost)
+      for (int64_t c : row)
+        if (c < INT32_MIN || c > INT32_MAX) {
+          if (diags_)
+            diags_->error(e.args[first_body(e)]->loc, "a cost of " + e.text + "() then arborescence = " +
+                                                          std::to_string(c) + " does not fit in a 32-bit int");
+          return std::nullopt;
+        }
+    const std::vector<int64_t>& mu = root_multipliers_of(as, bs, cost, e.steps);
+    for (size_t a = 0; a < as.size(); ++a)
+      if (as[a] == *x) return mu[a];
+    return 0;
+  }
+
   static constexpr int64_t kMaxSide = 4096;  // a side's values: the cost matrix is their square
 
   // Shifts by a count outside the word give 0 (and `>>` of an int its sign), as

@@ -172,6 +172,7 @@ class ExprEmitter {
   std::vector<CostMatrix> matrices_;
   // The solver's call on a cost matrix built for `e` or for an equal reduction.
   std::string solve_pair(const Expr& e, const CostMatrix& m);
+  std::string chain_start(const Expr& e, const CostMatrix& m);  // `from E`: ", start" or ""
   // `a[i]...` with every index that is not provably inside its dimension clamped
   // (PJ_INDEX, checked in a checked build); `in_bounds` receives the condition that all
   // of them are (empty when provable). An index whose every value lies outside its

@@ -174,9 +174,10 @@ std::string ExprEmitter::solve_pair(const Expr& e, const CostMatrix& m) {
   const std::string acc = tmp(e.text);
   const std::string sizes = "<" + type + ", " + std::to_string(m.ca) + ", " + std::to_string(m.cb) + ">";
   out_.require_call();
+  const std::string start = e.chained ? chain_start(e, m) : "";  // its loop before the call
   if (e.chained)  // additive and Lagrangian bounds (templates/lagrange_bounds.h)
     out_.line("const " + type + " " + acc + " = pj::assign_then_arborescence" + sizes + "(" + m.cost + ", " + m.la +
-              ", " + m.na + ", " + m.lb + ", " + m.nb + ", " + std::to_string(e.steps) + ");");
+              ", " + m.na + ", " + m.lb + ", " + m.nb + ", " + std::to_string(e.steps) + start + ");");
   else if (e.builtin == Builtin::arborescence)  // which elements of A are elements of B: their values
     out_.line("const " + type + " " + acc + " = pj::arborescence_min" + sizes + "(" + m.cost + ", " + m.la + ", " + m.na +
               ", " + m.lb + ", " + m.nb + ");");
@@ -189,6 +190,29 @@ std::string ExprEmitter::solve_pair(const Expr& e, const CostMatrix& m) {
     out_.line("else " + acc + " = pj::assign_min" + sizes + "(" + m.cost + ", " + m.na + ", " + m.nb + ");");
   }
   return acc;
+}
+
+// `... from E`: E for each listed element of side A, in a local array handed to the
+// solver after the steps; empty without `from`. E reads only side A's name, parameters
+// and data (the checker), so any block may hold it.
+std::string ExprEmitter::chain_start(const Expr& e, const CostMatrix& m) {
+  if (!e.from_expr) return "";
+  const std::string type = cxx_type(Type::int_, wide_);
+  const std::string start = tmp("start"), a = tmp("a");
+  ValueRange range = ValueRange::between(0, spec_.size - 1);
+  if (e.over_range) {
+    const ValueRange lo = value_range(*e.args[0], env_), hi = value_range(*e.args[1], env_);
+    range = lo.known && hi.known ? ValueRange::between(lo.lo, std::max(lo.lo, hi.hi - 1)) : ValueRange{};
+  }
+  env_.locals[e.sym] = range;
+  out_.line(type + " " + start + "[" + std::to_string(m.ca) + "];");
+  out_.line("for (int " + a + " = 0; " + a + " < " + m.na + "; ++" + a + ") {");
+  out_.indent();
+  out_.line("const int " + local_name(e.sym) + " = " + m.la + "[" + a + "];");
+  out_.line(start + "[" + a + "] = " + emit(*e.from_expr) + ";");
+  out_.dedent();
+  out_.line("}");
+  return ", " + start;
 }
 
 }  // namespace permjit

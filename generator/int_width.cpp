@@ -292,6 +292,7 @@ class Analysis {
       // of the range; bounds, targets and multiplier sums within 16kW past 4k times the
       // largest cost (templates/lagrange_bounds.h).
       if (e.chained) {
+        if (e.from_expr) checked(expr(*e.from_expr), e.loc);  // each start, before its clamp
         const Wide span = term.hi - term.lo, top = std::max<Wide>(magnitude(term), span);
         checked(capped(0, 32 * span), e.loc);
         checked(capped(0, 16 * k * span + 4 * k * top), e.loc);

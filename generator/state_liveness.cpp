@@ -58,6 +58,7 @@ void static_reads(const Expr& e, std::set<const Symbol*>& out) {
     }
   if (e.sym) out.insert(e.sym);
   for (const auto& a : e.args) static_reads(*a, out);
+  for (const Expr* x : chain_parts(e)) static_reads(*x, out);
 }
 
 void static_reads(const Block& b, std::set<const Symbol*>& out) { block_reads(b, {}, true, out); }

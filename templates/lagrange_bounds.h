@@ -27,10 +27,10 @@
 namespace pj {
 
 // The assignment of a square n x n matrix from scratch (assign_min's solver), leaving
-// the reduced costs c - low - u - v (all >= 0, at most 2W with W the spread of c) in r;
-// returns the assignment's cost.
+// the reduced costs c - low - u - v (all >= 0, at most 2W with W the spread of c) in r
+// and the rows' potentials u in row; returns the assignment's cost.
 template <class T, int KA, int KB>
-PJ_HD T assign_reduced(const T (&c)[KA][KB], int n, T (&r)[KA][KB]) {
+PJ_HD T assign_reduced(const T (&c)[KA][KB], int n, T (&r)[KA][KB], T (&row)[KA]) {
   constexpr int K = (KA > KB ? KA : KB) + 1;
   T low = c[0][0];
   for (int a = 0; a < n; ++a)
@@ -44,8 +44,10 @@ PJ_HD T assign_reduced(const T (&c)[KA][KB], int n, T (&r)[KA][KB]) {
     match[j] = 0;
   }
   for (int row = 1; row <= n; ++row) augment_row(cost, row, n, inf, u, v, match);
-  for (int a = 0; a < n; ++a)
+  for (int a = 0; a < n; ++a) {
+    row[a] = u[a + 1];
     for (int b = 0; b < n; ++b) r[a][b] = c[a][b] - low - u[a + 1] - v[b + 1];
+  }
   return -v[0] + T(n) * low;
 }
 
@@ -208,10 +210,19 @@ PJ_HD bool arborescence_tails(const T (&c)[KA][KB], const T (&pi)[KA], const int
   return true;
 }
 
-// assign(i in S, j in T: c then arborescence steps K): the assignment, plus the
+// assign(i in S, j in T: c then arborescence steps K [from E]): the assignment, plus the
 // Lagrangian bound over its reduced costs after K subgradient steps (K = 0: additive
 // bounding alone), the largest bound met. la and lb hold the elements' values. Where the
 // sides differ in size (no perfect matching) or A has no root, the assignment alone.
+//
+// `from` (start, one per listed element of A; null: none) gives multipliers mu over the
+// costs c themselves (the Held-Karp multipliers of `... multiplier x` in [derived],
+// dsl/lagrange_root.hpp), so the steps start at pi = mu + u, u the rows' potentials:
+// over r + pi = c + mu - (low + v), whose column terms every forest pays once, the first
+// bound is arborescence(c + mu) - sum(mu), the same at every node whatever potentials
+// its assignment found. Each start is clamped as the steps' multipliers are. The
+// target then starts 1/64 of the best bound above it instead of a quarter: the steps
+// begin near an optimum, not at 0.
 //
 // The step rule (Polyak's, with a target instead of an incumbent, which would make the
 // bound depend on the search's timing): the target lies above the best bound by a
@@ -222,18 +233,21 @@ PJ_HD bool arborescence_tails(const T (&c)[KA][KB], const T (&pi)[KA], const int
 // 6W, bounds, targets and multiplier sums within 16kW + 4k times the largest cost).
 template <class T, int KA, int KB, int LA, int LB>
 PJ_HD T assign_then_arborescence(const T (&c)[KA][KB], const int (&la)[LA], int na, const int (&lb)[LB], int nb,
-                                 int steps) {
+                                 int steps, const T* start = nullptr) {
   if (na != nb || na == 0) return assign_min<T, KA, KB>(c, na, nb);
-  T r[KA][KB];
-  const T ap = assign_reduced(c, na, r);
+  T r[KA][KB], u[KA];
+  const T ap = assign_reduced(c, na, r, u);
   T top = T(0);
   for (int a = 0; a < na; ++a)
     for (int b = 0; b < nb; ++b) top = r[a][b] > top ? r[a][b] : top;
   T pi[KA];
   int deg[KA];
   for (int a = 0; a < KA; ++a) pi[a] = T(0);
+  auto clamp = [&](T x) { return x > top ? top : x < -top ? -top : x; };
+  if (start != nullptr)
+    for (int a = 0; a < na; ++a) pi[a] = clamp(clamp(start[a]) + u[a]);
   T best = ap;
-  T share = T(256);  // the target's excess over the best bound, in 1/1024ths of it
+  T share = start != nullptr ? T(16) : T(256);  // the target's excess over the best bound, in 1/1024ths of it
   for (int k = 0;; ++k) {
     T arb;
     if (!arborescence_tails(r, pi, la, na, lb, nb, arb, deg)) return ap;
@@ -252,8 +266,7 @@ PJ_HD T assign_then_arborescence(const T (&c)[KA][KB], const int (&la)[LA], int 
     T t = (best + excess - bound) / norm;
     t = t < T(1) ? T(1) : t > top ? top : t;  // a longer step is clamped below anyway
     for (int a = 0; a < na; ++a) {
-      const T p = pi[a] + t * T(deg[a] - 1);
-      pi[a] = p > top ? top : p < -top ? -top : p;
+      pi[a] = clamp(pi[a] + t * T(deg[a] - 1));
     }
     share = share * T(3) / T(4);
   }

@@ -39,12 +39,13 @@ SolveResult run_cpu(const std::string& inst, std::vector<std::string> params, in
 
 }  // namespace
 
-TEST_CASE("atsp lb=5 and lb=6 hold below sampled nodes", "[e2e][lagrange][verify-bound]") {
+TEST_CASE("atsp lb=5, 6 and 8 hold below sampled nodes", "[e2e][lagrange][verify-bound]") {
   for (unsigned seed : {61u, 62u}) {
     const std::string atsp =
         temp_file("lagrange_verify_atsp" + std::to_string(seed) + ".atsp", tsplib_text(random_matrix(10, 1, 60, seed)));
     for (auto params : {std::vector<std::string>{"lb=5"}, std::vector<std::string>{"lb=6"},
-                        std::vector<std::string>{"lb=6", "steps=40"}}) {
+                        std::vector<std::string>{"lb=6", "steps=40"}, std::vector<std::string>{"lb=8"},
+                        std::vector<std::string>{"lb=8", "steps=0"}}) {
       INFO("seed " << seed << " " << params.back());
       BoundReport r = verify_bound(load(problem("atsp.toml"), atsp, params), samples(16));
       CHECK_FALSE(r.bad);
@@ -53,12 +54,12 @@ TEST_CASE("atsp lb=5 and lb=6 hold below sampled nodes", "[e2e][lagrange][verify
   }
 }
 
-TEST_CASE("atsp lb=5 and lb=6: brute-force optima, and counts that do not depend on threads", "[e2e][lagrange]") {
+TEST_CASE("atsp lb=5, 6 and 8: brute-force optima, and counts that do not depend on threads", "[e2e][lagrange]") {
   for (unsigned seed : {81u, 82u, 83u}) {
     const Matrix d = random_matrix(8, 1, 60, seed);
     const std::string inst = temp_file("lagrange_atsp" + std::to_string(seed) + ".atsp", tsplib_text(d));
     const long long best = brute_force_min(8, true, [&](const std::vector<int>& p) { return tour_cost(d, p); });
-    for (const char* lb : {"lb=5", "lb=6"}) {
+    for (const char* lb : {"lb=5", "lb=6", "lb=8"}) {
       INFO("seed " << seed << " " << lb);
       SolveResult r = run_cpu(inst, {lb}, 2);
       REQUIRE(r.found);
@@ -121,4 +122,31 @@ TEST_CASE("a hand-written Lagrangian bound holds, and --verify-bound catches a b
     CHECK(d0.loc.file->path == spec_path);
     CHECK_THAT(d0.message, Catch::Contains("not a valid refinement of the bound") && Catch::Contains(std::to_string(r.best)));
   }
+}
+
+// `... from E` with multipliers that have nothing to do with the instance (large,
+// arbitrary) is still a bound: any multipliers are (docs/spec-language.md, "Multipliers
+// optimised once"); and the root's multipliers (atsp.toml lb = 8) prune more at the node
+// than the steps from 0 (lb = 6) at the same steps per node.
+TEST_CASE("a chain started from arbitrary multipliers holds; the root's prune more than 0", "[e2e][lagrange][verify-bound]") {
+  const std::string spec_path = source_dir() + "/tests/e2e/inputs/atsp_lagrange_from.toml";
+  for (unsigned seed : {91u, 92u}) {
+    const std::string inst =
+        temp_file("lagrange_from" + std::to_string(seed) + ".atsp", tsplib_text(random_matrix(9, 1, 60, seed)));
+    for (const char* scale : {"scale=1", "scale=1000", "scale=100000000"}) {
+      INFO("seed " << seed << " " << scale);
+      BoundReport r = verify_bound(load(spec_path, inst, {scale}), samples(24));
+      CHECK_FALSE(r.bad);
+    }
+  }
+  // Pairs of cities at distance 0 both ways (as br17's): the assignment closes them into
+  // 0-cost cycles, and the additive bound stays weak where the root's multipliers do not.
+  Matrix d = random_matrix(12, 20, 60, 93);
+  for (size_t k = 0; k + 1 < d.size(); k += 2) d[k][k + 1] = d[k + 1][k] = 0;
+  const std::string inst = temp_file("lagrange_root_prune.atsp", tsplib_text(d));
+  const SolveResult best = run_cpu(inst, {"lb=6"}, 2);
+  REQUIRE(best.found);
+  const uint64_t from_zero = run_cpu(inst, {"lb=6", "steps=0"}, 1, best.objective).evaluated;
+  const uint64_t from_root = run_cpu(inst, {"lb=8", "steps=0"}, 1, best.objective).evaluated;
+  CHECK(from_root < from_zero);
 }

@@ -115,8 +115,8 @@ TEST_CASE("assign_reduced prices every perfect matching as the assignment plus i
   for (int trial = 0; trial < 60; ++trial) {
     const int n = 1 + int(rng() % 6);
     Sides s = random_sides(rng, n, n, 0, trial % 2 ? -30 : 0, 50);
-    long long r[K][K];
-    const long long ap = pj::assign_reduced<long long, K, K>(s.c, n, r);
+    long long r[K][K], u[K];
+    const long long ap = pj::assign_reduced<long long, K, K>(s.c, n, r, u);
     CHECK(ap == pj::assign_min<long long, K, K>(s.c, n, n));
     std::vector<int> p(static_cast<size_t>(n));
     for (int k = 0; k < n; ++k) p[size_t(k)] = k;
@@ -128,6 +128,9 @@ TEST_CASE("assign_reduced prices every perfect matching as the assignment plus i
         CHECK(r[a][p[size_t(a)]] >= 0);
       }
       CHECK(cost == ap + reduced);
+      long long columns = 0;  // the rows' potentials are u: c - r - u is the columns' alone
+      for (int b = 0; b < n; ++b) columns = b == 0 ? s.c[0][0] - r[0][0] - u[0] : columns;
+      for (int a = 0; a < n; ++a) CHECK(s.c[a][0] - r[a][0] - u[a] == columns);
     } while (std::next_permutation(p.begin(), p.end()));
   }
 }
@@ -177,4 +180,66 @@ TEST_CASE("assign_then_arborescence is the assignment where the sides differ in 
   Sides s = random_sides(rng, 4, 6, 2, 0, 30);
   CHECK(pj::assign_then_arborescence<long long, K, K>(s.c, s.sa, 4, s.tb, 6, 5) ==
         pj::assign_min<long long, K, K>(s.c, 4, 6));
+}
+
+// `... from E` (templates/lagrange_bounds.h): any start multipliers give a bound between
+// the assignment and the cheapest path, however large (they are clamped); and a start
+// of Held-Karp multipliers mu over the costs gives, before any step, exactly
+// arborescence(c + mu) - sum(mu) where that passes the assignment, whatever potentials
+// the assignment found (the start is mu + u).
+TEST_CASE("assign_then_arborescence from any start multipliers stays a bound, and starts at their Held-Karp value",
+          "[lagrange]") {
+  std::mt19937 rng(19);
+  int above = 0;
+  for (int trial = 0; trial < 150; ++trial) {
+    const int x = int(rng() % 6);
+    const int n = x + 1;
+    Sides s = random_sides(rng, n, n, 1, trial % 4 == 0 ? -25 : 0, 60);
+    std::vector<int> order(static_cast<size_t>(x));
+    for (int k = 0; k < x; ++k) order[size_t(k)] = k + 1;
+    long long best = LLONG_MAX;
+    do {
+      long long cost = 0;
+      int from = 0;
+      for (int v : order) {
+        cost += s.c[from][v - 1];
+        from = v;
+      }
+      best = std::min(best, cost + s.c[from][n - 1]);
+    } while (std::next_permutation(order.begin(), order.end()));
+    const long long ap = pj::assign_min<long long, K, K>(s.c, n, n);
+    // Far outside the clamp; or near -u, the rows' potentials (where the Held-Karp value
+    // is the additive bound, above the assignment), moved a little.
+    long long start[K], r0[K][K], u0[K] = {};
+    pj::assign_reduced<long long, K, K>(s.c, n, r0, u0);
+    const int scale = trial % 3 == 0 ? 1000000 : 3;
+    for (int a = 0; a < K; ++a) start[a] = int(rng() % (2 * scale + 1)) - scale - (scale == 3 ? u0[a] : 0);
+    INFO("trial " << trial << ", path " << best << ", assignment " << ap);
+    for (int steps : {0, 1, 5, 30}) {
+      const long long b = pj::assign_then_arborescence<long long, K, K>(s.c, s.sa, n, s.tb, n, steps, start);
+      INFO(steps << " steps: " << b);
+      CHECK(b >= ap);
+      CHECK(b <= best);
+    }
+    if (scale == 1000000) continue;
+    long long shifted[K][K], zero[K] = {}, total = 0;
+    int deg[K];
+    for (int a = 0; a < K; ++a)
+      for (int b = 0; b < K; ++b) shifted[a][b] = s.c[a][b] + start[a];
+    long long sum = 0;
+    for (int a = 0; a < n; ++a) sum += start[a];
+    REQUIRE(pj::arborescence_tails(shifted, zero, s.sa, n, s.tb, n, total, deg));
+    const long long held_karp = total - sum;
+    // Within the clamp (the reduced costs' largest entry) the start is taken as given.
+    long long r[K][K], u[K], top = 0;
+    pj::assign_reduced<long long, K, K>(s.c, n, r, u);
+    bool clamped = false;
+    for (int a = 0; a < n; ++a)
+      for (int b = 0; b < n; ++b) top = std::max(top, r[a][b]);
+    for (int a = 0; a < n; ++a) clamped |= std::abs(start[a]) > top || std::abs(start[a] + u[a]) > top;
+    if (clamped) continue;
+    CHECK(pj::assign_then_arborescence<long long, K, K>(s.c, s.sa, n, s.tb, n, 0, start) == std::max(ap, held_karp));
+    above += held_karp > ap;
+  }
+  CHECK(above > 5);
 }

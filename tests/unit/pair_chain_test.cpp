@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include "dsl/describe.hpp"
+#include "dsl/lagrange_root.hpp"
 #include "generator/generate.hpp"
 #include "unit_helpers.hpp"
 
@@ -101,6 +102,48 @@ TEST_CASE("misused assign ... then is an error at its place", "[assign][lagrange
     auto d = spec_errors(spec_with_derived("t = \"assign(i in 0..3, j in 0..3: i + j then arborescence)\"\n"));
     REQUIRE(d.error_count() == 1);
     check_at(d.all()[0], 8, 6, "solved in the search's code, not in");
+  }
+}
+
+TEST_CASE("assign ... multiplier x in [derived] and ... from E at the node", "[assign][lagrange]") {
+  // Multipliers for the path 0 -> 1 -> 2 -> 3 -> the sink: A = 0..3, B = 1..4.
+  const std::string table = "pi = { type = \"int[4]\", index = [\"c\"], value = \"assign(i in 0..4, j in 1..5: "
+                            "(i * 7 + j * 3) % 11 then arborescence steps 2000 multiplier c)\" }\n";
+  ProblemSpec s = load_text(spec_with_derived(table));
+  std::vector<int64_t> sa{0, 1, 2, 3}, tb{1, 2, 3, 4};
+  std::vector<std::vector<int64_t>> c(4, std::vector<int64_t>(4));
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 4; ++j) c[size_t(i)][size_t(j)] = (i * 7 + (j + 1) * 3) % 11;
+  CHECK(s.find_data("pi")->values == root_multipliers(sa, tb, c, 2000));
+  std::string src = source_with("assign(i in free | bit(last), j in free: w[i][j] then arborescence steps 3 from w[i][i] - 1)", "7");
+  CHECK(src.find("pj::assign_then_arborescence<int, 6, 6>(") != std::string::npos);
+  CHECK(src.find(", 3, start") != std::string::npos);  // the starts, listed before the call
+}
+
+TEST_CASE("misused multiplier and from are errors at their place", "[assign][lagrange][errors]") {
+  SECTION("multiplier only in [derived]") {
+    auto d = bound_errors("assign(i in free, j in free: w[i][j] then arborescence steps 2 multiplier 1)");
+    REQUIRE(d.error_count() == 1);
+    check_at(d.all()[0], 12, 84, "computed once before the search");
+  }
+  SECTION("from reads only side A's name, parameters and data") {
+    auto d = bound_errors("assign(i in free, j in free: w[i][j] then arborescence steps 2 from w[i][last])");
+    REQUIRE(d.error_count() == 1);
+    check_at(d.all()[0], 12, 83, "reads 'last', which the search changes");
+    auto e = bound_errors("assign(i in free, j in free: w[i][j] then arborescence steps 2 from j)");
+    REQUIRE(e.error_count() == 1);
+    check_at(e.all()[0], 12, 78, "unknown name 'j'");
+    auto f = bound_errors("assign(i in free, j in free: w[i][j] then arborescence steps 2 from free)");
+    REQUIRE(f.error_count() == 1);
+    check_at(f.all()[0], 12, 78, "must be int");
+  }
+  SECTION("from is not for [derived]; a root's steps may pass 1000, not 100000") {
+    auto d = spec_errors(spec_with_derived("t = \"assign(i in 0..3, j in 1..4: i + j then arborescence from 2)\"\n"));
+    REQUIRE(d.error_count() == 1);
+    check_at(d.all()[0], 8, 6, "solved in the search's code, not in");
+    auto e = spec_errors(spec_with_derived("t = \"assign(i in 0..3, j in 1..4: i + j then arborescence steps 100001 multiplier 0)\"\n"));
+    REQUIRE(e.error_count() == 1);
+    check_at(e.all()[0], 8, 65, "steps 100001 is outside 0..100000");
   }
 }
 
