@@ -1,4 +1,5 @@
 #include "dsl/lagrange_root.hpp"
+#include "dsl/pair_solvers.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -9,43 +10,11 @@ namespace permjit {
 namespace {
 
 // The rows' potentials u of an optimal assignment of the square matrix `cost`: with the
-// columns' v, cost - u - v >= 0 and sum(u) + sum(v) is the assignment's cost. Shortest
-// augmenting paths, as min_cost_assignment (dsl/pair_solvers.cpp).
+// columns' v, cost - u - v >= 0 and sum(u) + sum(v) is the assignment's cost.
 std::vector<int64_t> row_potentials(const std::vector<std::vector<int64_t>>& cost) {
-  const size_t n = cost.size();
-  const int64_t inf = std::numeric_limits<int64_t>::max() / 4;
-  std::vector<int64_t> u(n + 1, 0), v(n + 1, 0), minv(n + 1);
-  std::vector<size_t> match(n + 1, 0), way(n + 1, 0);
-  std::vector<bool> used(n + 1);
-  for (size_t r = 1; r <= n; ++r) {
-    match[0] = r;
-    size_t j0 = 0;
-    std::fill(minv.begin(), minv.end(), inf);
-    std::fill(used.begin(), used.end(), false);
-    do {
-      used[j0] = true;
-      const size_t r0 = match[j0];
-      int64_t delta = inf;
-      size_t j1 = 0;
-      for (size_t j = 1; j <= n; ++j) {
-        if (used[j]) continue;
-        const int64_t cur = cost[r0 - 1][j - 1] - u[r0] - v[j];
-        if (cur < minv[j]) minv[j] = cur, way[j] = j0;
-        if (minv[j] < delta) delta = minv[j], j1 = j;
-      }
-      for (size_t j = 0; j <= n; ++j) {
-        if (used[j]) u[match[j]] += delta, v[j] -= delta;
-        else minv[j] -= delta;
-      }
-      j0 = j1;
-    } while (match[j0] != 0);
-    do {
-      const size_t j1 = way[j0];
-      match[j0] = match[j1];
-      j0 = j1;
-    } while (j0 != 0);
-  }
-  return std::vector<int64_t>(u.begin() + 1, u.end());
+  std::vector<int64_t> u;
+  min_cost_assignment(cost, &u);
+  return u;
 }
 
 }  // namespace

@@ -6,8 +6,9 @@
 
 namespace permjit {
 
-int64_t min_cost_assignment(const std::vector<std::vector<int64_t>>& cost) {
+int64_t min_cost_assignment(const std::vector<std::vector<int64_t>>& cost, std::vector<int64_t>* row_potentials) {
   const size_t na = cost.size(), nb = na ? cost[0].size() : 0;
+  if (row_potentials) row_potentials->clear();
   if (na == 0 || nb == 0) return 0;
   const bool flip = na > nb;  // rows are the smaller side
   const size_t rows = flip ? nb : na, cols = flip ? na : nb;
@@ -46,6 +47,8 @@ int64_t min_cost_assignment(const std::vector<std::vector<int64_t>>& cost) {
       j0 = j1;
     } while (j0 != 0);
   }
+  if (row_potentials && !flip)
+    for (size_t r = 1; r <= rows; ++r) row_potentials->push_back(static_cast<int64_t>(u[r]));
   return static_cast<int64_t>(-v[0]);
 }
 

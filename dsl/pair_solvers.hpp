@@ -10,8 +10,11 @@ namespace permjit {
 
 // The minimum cost of matching every row of `cost` (rows x cols) to a distinct column
 // when rows <= cols, or every column to a distinct row otherwise; 0 when either side
-// is empty. Shortest augmenting paths, O(k^2 * max(rows, cols)).
-int64_t min_cost_assignment(const std::vector<std::vector<int64_t>>& cost);
+// is empty. Shortest augmenting paths, O(k^2 * max(rows, cols)). With `row_potentials`,
+// a square matrix's rows' potentials u too: with the columns' v, cost - u - v >= 0 and
+// sum(u) + sum(v) is the cost (the Lagrangian root's start, dsl/lagrange_root.cpp).
+int64_t min_cost_assignment(const std::vector<std::vector<int64_t>>& cost,
+                            std::vector<int64_t>* row_potentials = nullptr);
 
 // The minimum cost of choosing for every element t[b] of T one element s[a] of S with
 // s[a] != t[b] (the arc s[a] -> t[b], of cost cost[a][b]) such that the chosen arcs have
