@@ -34,9 +34,4 @@ std::vector<int64_t> root_multipliers(const std::vector<int64_t>& s, const std::
 std::vector<int64_t> root_multipliers(const std::vector<int64_t>& s, const std::vector<int64_t>& t,
                                       const std::vector<std::vector<int64_t>>& cost, int64_t steps, int64_t& bound);
 
-// The cheapest forest of arborescence() over `cost` (rows s, columns t) and how many of
-// its arcs leave each element of s (deg, resized to |s|). False when S has no root.
-bool arborescence_out_degrees(const std::vector<int64_t>& s, const std::vector<int64_t>& t,
-                              const std::vector<std::vector<int64_t>>& cost, int64_t& total, std::vector<int>& deg);
-
 }  // namespace permjit

@@ -24,6 +24,11 @@ int64_t min_cost_assignment(const std::vector<std::vector<int64_t>>& cost,
 int64_t min_cost_arborescence(const std::vector<int64_t>& s, const std::vector<int64_t>& t,
                               const std::vector<std::vector<int64_t>>& cost);
 
+// The cheapest forest of arborescence() over `cost` (rows s, columns t) and how many of
+// its arcs leave each element of s (deg, resized to |s|). False when S has no root.
+bool arborescence_out_degrees(const std::vector<int64_t>& s, const std::vector<int64_t>& t,
+                              const std::vector<std::vector<int64_t>>& cost, int64_t& total, std::vector<int>& deg);
+
 // The smallest m = min(|a|, |b|) values of each, a ascending against b descending.
 int64_t min_scalar_product(std::vector<int64_t> a, std::vector<int64_t> b);
 
