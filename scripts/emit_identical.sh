@@ -26,12 +26,7 @@ base="${PERMJIT_BASE:-}"
 if [[ -z "$base" ]]; then
   rev="${1:?usage: emit_identical.sh BASE_REV (or PERMJIT_BASE=permjit-binary)}"
   echo "building $rev's permjit in $work/base (the CLI only)"
-  mkdir -p "$work/base"
-  ln -s "$(cd "$inst/.." && pwd)" "$work/shared"  # the tests' configure looks for ../shared/instances
-  git archive "$rev" | tar -x -C "$work/base"
-  PERMJIT_BUILD_DIR="$work/base/build" bash "$work/base/scripts/build.sh" permjit >"$work/base-build.log" 2>&1 ||
-    { tail -20 "$work/base-build.log"; exit 2; }
-  base="$work/base/build/bin/permjit"
+  base=$(bash "$root/scripts/build_rev.sh" "$rev" "$work/base") || exit 2
 fi
 [[ -x "$base" && -x "$new" ]] || { echo "missing binary: $base or $new" >&2; exit 2; }
 

@@ -22,18 +22,13 @@ for d in atsp qap nqueens flowshop 15puzzle 24puzzle; do
 done
 # PREPARE_BASE=1: also the build of the regression baseline's commit (or of
 # BASE_COMMIT), for regress.sh's paired re-check: its stripped CLI as bin/permjit-base,
-# its problems/ as base-problems/, its commit in BASE_COMMIT. Built in build-base/ from
-# a detached worktree of that commit (ccache makes it cheap after the first time).
+# its problems/ as base-problems/, its commit in BASE_COMMIT. Built in build-base/ by
+# scripts/build_rev.sh (ccache makes it cheap after the first time).
 if [ "${PREPARE_BASE:-0}" = 1 ]; then
   base="${BASE_COMMIT:-$(python3 -c 'import json; print(json.load(open("bench/results/regress-baseline-h100.json"))["commit"])')}"
   src="build-base/src-$base"
-  [ -d "$src" ] || git worktree add --detach "$src" "$base" >/dev/null
-  launcher=()
-  command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
-  cmake -S "$src" -B "$src/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCUDAToolkit_ROOT="${CUDAToolkit_ROOT:-/usr/local/cuda}" \
-    -DPERMJIT_INSTANCES_DIR="$(cd "${PERMJIT_INSTANCES_DIR:-../shared/instances}" && pwd)" "${launcher[@]}" >/dev/null
-  cmake --build "$src/build" -j "$(nproc)" --target permjit >/dev/null
-  strip --strip-debug -o "$out/bin/permjit-base" "$src/build/bin/permjit"
+  bin=$(bash scripts/build_rev.sh "$base" "$src")
+  strip --strip-debug -o "$out/bin/permjit-base" "$bin"
   cp -r "$src/problems" "$out/base-problems"
   echo "$base" > "$out/BASE_COMMIT"
 fi
