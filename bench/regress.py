@@ -3,7 +3,7 @@
 
     regress.py compare RUNS.jsonl --baseline BASELINE.json [--write-baseline OUT.json
                        --kind KIND --commit COMMIT] [--tolerance 0.10] [--flagged FILE]
-    regress.py paired PAIRS.jsonl --baseline BASELINE.json [--tolerance 0.10]
+    regress.py paired PAIRS.jsonl --baseline BASELINE.json [--tolerance 0.10] [--flagged FILE]
 
 RUNS holds one JSON line per run (permjit's --json with the labels case, metric and
 round). For each case the median over its rounds is its figure:
@@ -94,14 +94,16 @@ def beyond_noise(metric, now, b, floor):
     return gap > spread and (metric == "rate" or gap > floor)
 
 
-def judge_pairs(path, base, tolerance):
-    """The paired re-check: case -> (median ratio, [ratios], failures)."""
+def judge_pairs(path, base, tolerance, only=None):
+    """The paired re-check: case -> (median ratio, [ratios], failures), for the cases in
+    `only` (the flagged ones; a flagged compile case runs its cold and warm sibling too)."""
     by_case = {}
     with open(path) as f:
         for line in f:
             if line.strip():
                 r = json.loads(line)
-                by_case.setdefault(r["case"], {}).setdefault(r["build"], []).append(r)
+                if only is None or r["case"] in only:
+                    by_case.setdefault(r["case"], {}).setdefault(r["build"], []).append(r)
     out = {}
     for case, builds in sorted(by_case.items()):
         head, old = builds.get("head", []), builds.get("base", [])
@@ -142,7 +144,11 @@ def paired_main(a):
     failures = []
     print(f"\npaired re-check of the flagged cases (this build over the baseline's commit, run alternately):")
     print(f"{'case':32} {'ratio':>7}  pairs")
-    for case, (ratio, ratios, fails) in judge_pairs(a.runs, base, a.tolerance).items():
+    only = None
+    if a.flagged:
+        with open(a.flagged) as f:
+            only = {line.strip() for line in f if line.strip()}
+    for case, (ratio, ratios, fails) in judge_pairs(a.runs, base, a.tolerance, only).items():
         shown = " ".join(f"{v:.3f}" for v in ratios)
         verdict = "  SLOWER" if any("times the baseline" in f for f in fails) else "  cleared" if ratio else ""
         print(f"{case:32} {ratio if ratio is not None else float('nan'):7.3f}  {shown}{verdict}")
@@ -167,7 +173,8 @@ def main():
     ap.add_argument("--kind", default="unknown")
     ap.add_argument("--commit", default="unknown")
     ap.add_argument("--only-run", action="store_true", help="compare the cases that ran (a CASES subset)")
-    ap.add_argument("--flagged", help="write the names of the cases flagged as slower here")
+    ap.add_argument("--flagged", help="compare: write the names of the cases flagged as slower here; "
+                    "paired: judge those cases alone")
     a = ap.parse_args()
     if a.command == "paired":
         return paired_main(a)

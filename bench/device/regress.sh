@@ -177,7 +177,7 @@ if [ "$status" = 1 ] && [ -s "$flagged" ] && [ -x "$base_bin" ]; then
       fi
     done
   done
-  python3 bench/regress.py paired "$log" --baseline "$baseline" | tee -a "$OUT/regress.txt"
+  python3 bench/regress.py paired "$log" --baseline "$baseline" --flagged "$flagged" | tee -a "$OUT/regress.txt"
   # The comparison failed on speed alone (its status 1): the paired verdict decides.
   status=${PIPESTATUS[0]}
 fi

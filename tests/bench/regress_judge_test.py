@@ -81,6 +81,14 @@ def main():
                   for b, n in (("head", 500), ("base", 1000))])
     rc, out = judge("paired", pairs, "--baseline", base)
     assert rc == 1 and "dfs-rate" in out, out
+    # A flagged compile case runs its unflagged sibling too: only the flagged one is judged.
+    write(pairs, [run(case, "compile", 1.0, build=b, pair=1) | {"time_s": {"search": 0, "compile": t}}
+                  for case, b, t in (("x-cold", "head", 2.0), ("x-cold", "base", 2.0),
+                                     ("x-warm", "head", 0.02), ("x-warm", "base", 0.01))])
+    with open(flagged, "w") as f:
+        f.write("x-cold\n")
+    rc, out = judge("paired", pairs, "--baseline", base, "--flagged", flagged)
+    assert rc == 0 and "x-warm" not in out, out
     print("regress.py: every verdict as expected")
 
 
