@@ -49,23 +49,40 @@ std::vector<std::vector<int>> border_orbit(std::span<const int> group, std::span
 bool border_may_be_least(std::span<const int> group, int n, const std::array<int, 4>& lo,
                          const std::array<int, 4>& hi);
 
-// The search's test of a border before its last level, tabulated (the generated code
-// reads it: generator/emit_symmetry.cpp). Between the first and the last level a node
-// knows p[0] = a and, of the positions of 0 and n-1, those already placed; p[n-1] is
-// taken to be any value. A child places 0, places n-1, or places another value (which
-// leaves the border as it is), so whether it may still be the least depends only on
-// a, the placed positions, its kind and its depth d. A row holds, for one (a, slot), a
-// bit d set where the child of each kind may be placed at depth d.
+// Whether the border b is the least of its images under `group` (each compared as a
+// sequence of four numbers), and how many elements map it to itself (its stabiliser's
+// order: the orbit has |group| / that many borders).
+bool border_is_least(std::span<const int> group, int n, const std::array<int, 4>& b);
+int border_fixing_count(std::span<const int> group, int n, const std::array<int, 4>& b);
+// Whether some permutation of n has the border b: its four (position, value) pairs agree
+// (one position, one value).
+bool border_possible(int n, const std::array<int, 4>& b);
+
+// The search's border test, tabulated (the generated code reads it through
+// templates/symmetry_border.h). Between the first and the last level a node knows
+// p[0] = a and, of the positions of 0 and n-1, those already placed; a child places 0,
+// places n-1, or places another value (which leaves the border as it is), so whether it
+// may still be the least depends on a, the placed positions, its kind and its depth d,
+// taking p[n-1] to be any value. A row holds, for one (a, slot), a bit d (1..n-1) set
+// where the child of each kind may be placed at depth d.
 struct BorderDepths {
   unsigned long long other = 0, zero = 0, top = 0;
 };
 // The slot of what is known of the positions z of 0 and t of n-1 (-1: not placed).
 int border_slot(int n, int z, int t);
 inline int border_slots(int n) { return 2 * n + 2; }  // slots: neither, z, t, both
-// A node's code of the positions placed (generator/emit_symmetry.cpp): its slot while at
-// most one is placed, 2n + 1 + (z << pos_bits | t) once both are; `bits` hold every code.
+// The positions of 0 and n-1 a node with p[0] = a may hold (lo..hi: those its rows let a
+// child place them at), and where its codes start in BorderTable::least. A node's code
+// (its `border`): its slot while at most one of 0 and n-1 is placed, 2n + 1 + (z - lo) *
+// width + (t - lo) once both are; a block holds 2n + 1 + width^2 codes.
+struct BorderBlock {
+  int base = 0, lo = 0, width = 0;
+};
+int border_code_of(int n, const BorderBlock& block, int z, int t);
+inline int border_block_codes(int n, const BorderBlock& block) { return 2 * n + 1 + block.width * block.width; }
+// The bits a code needs, whatever the group (width n at most).
 struct BorderCode {
-  int pos_bits = 0, bits = 0;
+  int bits = 0;
 };
 BorderCode border_code(int n);
 // Whether the code fits above the n values in the free set's word (32 bits up to n = 32,
@@ -74,11 +91,14 @@ bool border_code_in_free(int n);
 struct BorderTable {
   unsigned long long root = 0;      // the values the first position may take
   std::vector<BorderDepths> rows;  // row a * border_slots(n) + slot
-  // For each a, the values p[n-1] may take as far as the elements that move p[n-1] to
-  // the front say (a <= its image there): a node none of whose free values is one of them
-  // has no least border below it. The rows take p[n-1] to be any value; this is the
-  // part of its bounds that a node's free set decides.
-  std::vector<unsigned long long> last;
+  std::vector<BorderBlock> blocks;  // per a (width 0 where a is not in root)
+  // Per code (block.base + code): the values w that p[n-1] may take with the least
+  // border, over every placement of the ends the code leaves open (a placed end where it
+  // is, one not placed anywhere it may still go; w = 0 puts 0 at n-1, w = n-1 puts n-1
+  // there). Where w settles every open end -- a node with w its one value left -- the
+  // bit is the exact test of the complete border, and half and quarter give its orbit:
+  // |group| >> (half + 2 * quarter).
+  std::vector<unsigned long long> least, half, quarter;
 };
 BorderTable border_depth_table(std::span<const int> group, int n);
 

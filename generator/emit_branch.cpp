@@ -124,7 +124,9 @@ void emit_placement(GenContext& g, const char* name, const Placement& how, const
     g.out.line("c.weight = pj::select<int>(p.free == kRootFree, 2 - int((kSelfMirrored & vb) != 0), p.weight);");
   if (g.spec.symmetry_group && !below_root)
     g.out.line("c.border_p0 = pj::select<int>(p.free == kAll, v, p.border_p0);  // the root has all values free");
-  if (g.spec.symmetry_group) g.out.line("c.border = child_border(p, c.border_p0, vb);");
+  if (g.spec.symmetry_group && !below_root)
+    g.out.line("c.border_block = p.free == kAll ? kBorderBlocks[v] : p.border_block;");
+  if (g.spec.symmetry_group) g.out.line("c.border = child_border(p, c.border_block, v, vb);");
   g.out.dedent();
   g.out.line("}");
   if (!below_root)
@@ -184,6 +186,7 @@ void emit_root(GenContext& g) {
   if (s.symmetry_group) {
     g.out.line("s.border = 0;  // neither 0 nor n-1 placed");
     g.out.line("s.border_p0 = 0;");
+    g.out.line("s.border_block = 0;");
   }
   ExprEmitter x(s, g.out, NodeNames{"s.", "s.", 0, 0}, g.local_ids, g.width.wide);
   for (const auto& v : s.state) {

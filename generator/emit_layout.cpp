@@ -277,6 +277,7 @@ std::vector<NodeField> node_fields(const GenContext& g) {
   if (g.spec.symmetry_group) {
     fields.push_back({"unsigned border;", "  // [symmetry] generators: the positions of 0 and n-1 placed (a code)", "border", {}});
     fields.push_back({"int border_p0;", "  // [symmetry] generators: p[0] (0 at the root)", "border_p0", {}, true});
+    fields.push_back({"unsigned border_block;", "  // [symmetry] generators: p[0]'s block of codes", "border_block", {}, true});
   }
   return fields;
 }

@@ -68,8 +68,13 @@ ProblemSource generate_problem(const ProblemSpec& spec) {
   // A placement problem's staged bound (bound() and refine() combined) is spec-independent.
   std::vector<std::string> after;
   if (spec.goal != Goal::path) after.push_back("staged_bound.h");
-  return ProblemSource{g.out.generated_name(), g.out.text(), std::move(after), g.width, std::move(g.data),
+  // A symmetry group's border test is spec-independent, over the tables the text defines.
+  std::vector<std::string> before;
+  if (spec.symmetry_group && spec.goal != Goal::path) before.push_back("symmetry_border.h");
+  ProblemSource source{g.out.generated_name(), g.out.text(), std::move(after), g.width, std::move(g.data),
                        g.out.unrolled_run_time_reads(), g.out.index_sites()};
+  source.headers = std::move(before);
+  return source;
 }
 
 // The second entry point: the IVM layout, which the ivm skeleton's unit places after

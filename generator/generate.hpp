@@ -34,6 +34,9 @@ struct ProblemSource {
   int64_t run_time_reads = 0;
   // The indices PJ_INDEX checks in a checked build, by the number the text gives them.
   std::vector<IndexSite> index_sites;
+  // Template parts that precede the text in every unit: code the same for every spec
+  // that has some feature, generic over what the text hands it (templates/symmetry_border.h).
+  std::vector<std::string> headers;
 };
 
 ProblemSource generate_problem(const ProblemSpec& spec);

@@ -25,6 +25,7 @@ std::string assemble_unit(const ProblemSource& problem, const std::vector<std::s
   append_part(unit, "templates/pair_dual.h", embedded::get("pair_dual.h"));
   append_part(unit, "templates/pair_dual_block.h", embedded::get("pair_dual_block.h"));
   append_part(unit, "templates/lagrange_bounds.h", embedded::get("lagrange_bounds.h"));
+  for (const auto& t : problem.headers) append_part(unit, "templates/" + t, embedded::get(t));  // spec-independent
   append_part(unit, problem.name, problem.text);
   for (const auto& t : problem.templates) append_part(unit, "templates/" + t, embedded::get(t));  // spec-independent
   for (const auto& g : generated) append_part(unit, g.name, g.text);

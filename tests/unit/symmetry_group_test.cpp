@@ -115,67 +115,47 @@ bool least_border(std::span<const int> group, const std::vector<int>& p) {
 }
 }  // namespace
 
-TEST_CASE("the table of depths never cuts a permutation whose border is the least of its orbit",
-          "[symmetry]") {
-  // Every subgroup, every permutation of 1..8: the path to a permutation with a least
-  // border passes the table at every level before the last (the last is tested exactly
-  // by the generated code), and the table cuts some of the others. A node at depth d
-  // is tested as the generated candidates() tests it: its row, and its free values
-  // against the values p[n-1] may take.
+TEST_CASE("the exact border test agrees with the borders of a permutation's images", "[symmetry]") {
+  // border_is_least and border_fixing_count (which the tables are computed from) work on
+  // the border alone; here against the images of whole permutations of 6, every group.
   for (int gens = 1; gens < 8; ++gens) {
     std::vector<int> generators;
     for (int code : {kReflectValues, kReversePositions, kInvert})
       if (gens & code) generators.push_back(code);
     const std::vector<int> group = symmetry_closure(generators);
-    for (int n = 1; n <= 8; ++n) {
-      const BorderTable table = border_depth_table(group, n);
-      REQUIRE(table.rows.size() == static_cast<size_t>(n * border_slots(n)));
-      std::vector<int> p(static_cast<size_t>(n));
-      std::iota(p.begin(), p.end(), 0);
-      long kept = 0, least = 0, all = 0;
-      do {
-        ++all;
-        const bool is_least = least_border(group, p);
-        bool passes = ((table.root >> p[0]) & 1) != 0;
-        int z = p[0] == 0 ? 0 : -1, t = p[0] == n - 1 ? 0 : -1;
-        for (int d = 1; d + 1 < n && passes; ++d) {
-          const BorderDepths& row = table.rows[static_cast<size_t>(p[0] * border_slots(n) + border_slot(n, z, t))];
-          const int v = p[static_cast<size_t>(d)];
-          const unsigned long long depths = v == 0 ? row.zero : v == n - 1 ? row.top : row.other;
-          unsigned long long free = 0;  // the values not in p[0..d-1]
-          for (int k = d; k < n; ++k) free |= 1ull << p[static_cast<size_t>(k)];
-          passes = ((depths >> d) & 1) != 0 && (free & table.last[static_cast<size_t>(p[0])]) != 0;
-          if (v == 0) z = d;
-          if (v == n - 1) t = d;
-        }
-        if (is_least) {
-          INFO("n = " << n << ", generators " << gens);
-          CHECK(passes);
-        }
-        kept += passes;
-        least += is_least;
-      } while (std::next_permutation(p.begin(), p.end()));
-      if (n >= 5) CHECK(kept < all);  // it cuts
-      CHECK(kept >= least);
-    }
+    std::vector<int> p(6);
+    std::iota(p.begin(), p.end(), 0);
+    do {
+      const auto b = permutation_border(p);
+      CHECK(border_possible(6, b));
+      CHECK(border_is_least(group, 6, b) == least_border(group, p));
+      int fixing = 0;
+      for (int g : group) fixing += permutation_border(apply_symmetry(g, p)) == b;
+      CHECK(border_fixing_count(group, 6, b) == fixing);
+    } while (std::next_permutation(p.begin(), p.end()));
   }
+  CHECK_FALSE(border_possible(6, {0, 1, 5, 2}));  // p[0] = 0 but 0 at position 1
+  CHECK_FALSE(border_possible(6, {2, 3, 3, 1}));  // 0 and 5 at one position
 }
+
+// The tables themselves, through the code that reads them: tests/unit/symmetry_border_test.cpp.
 
 TEST_CASE("a node's border code fits above the values in the free set's word up to n = 22 (32 bits)",
           "[symmetry]") {
-  // The code (generator/emit_symmetry.cpp): the slot while at most one of 0 and n-1 is
-  // placed, 2n+1 + (z << pos_bits | t) once both are. Its largest value, both at n-1,
-  // must fit its bits, and with the n values in a stack row's free word.
+  // The code (dsl/symmetry_group.hpp, BorderBlock): the slot while at most one of 0 and
+  // n-1 is placed, 2n+1 + (z - lo) * width + (t - lo) once both are, width n at most. Its
+  // largest value must fit its bits, and with the n values in a stack row's free word.
   for (int n = 1; n <= 63; ++n) {
     INFO("n = " << n);
     const BorderCode c = border_code(n);
-    CHECK((1 << c.pos_bits) >= n);
-    const long long most = 2LL * n + 1 + ((static_cast<long long>(n - 1) << c.pos_bits) | (n - 1));
+    const BorderBlock widest{0, 0, n};
+    const long long most = border_code_of(n, widest, n - 1, n - 1);
     CHECK(most < (1LL << c.bits));
     CHECK((most >> (c.bits - 1)) == 1);  // no bit to spare
     CHECK(border_code_in_free(n) == (n + c.bits <= (n <= 32 ? 32 : 64)));
   }
-  CHECK(border_code(21).bits == 10);
+  CHECK(border_code(21).bits == 9);
+  CHECK(border_code(22).bits == 10);
   CHECK(border_code_in_free(22));
   CHECK_FALSE(border_code_in_free(23));
   CHECK(border_code_in_free(33));  // 64-bit sets
