@@ -44,28 +44,33 @@ PJ_HD constexpr unsigned border_block_width(unsigned block) { return block & 127
 constexpr int kBorderLeafShift = 26;
 constexpr unsigned kBorderCodeMask = (1u << kBorderLeafShift) - 1;
 
-// The code of the child of p that places the value vb holds (the position it takes is p's
-// depth): 1 + z once 0 is placed at z, 1 + n + t once n-1 is at t, 2n + 1 + (z - lo) *
-// width + (t - lo) once both are; a leaf's is its code and its value. A child the table
-// cuts may get any code: it is never placed.
-template <int kSize, class Node, class Mask>
-PJ_HD unsigned border_child(const Node& p, unsigned block, int v, Mask vb) {
-  // The position v takes, from the child's free set (which its candidates count too).
-  const unsigned c = p.border;
-#if !defined(__CUDA_ARCH__)
-  // A host thread predicts the branch (most children place neither end) rather than
-  // computing both codes: one thread, no warp to keep together.
-  if ((vb & (Mask(1) | pj::bit<Mask>(kSize - 1))) == 0) return p.free == vb ? unsigned(v) << kBorderLeafShift | c : c;
-#endif
-  const unsigned d = unsigned(kSize - 1 - pj::popcount(p.free & ~vb)), both = 2u * kSize + 1u;
-  const unsigned lo = border_block_lo(block), width = border_block_width(block);
-  // Selects, not branches: a warp's lanes place children of every kind at once.
+// The code after placing the value vb at position d on a node of code c: 1 + z once 0 is
+// placed at z, 1 + n + t once n-1 is at t, 2n + 1 + (z - lo) * width + (t - lo) once both
+// are; c itself for any other value. Selects, not branches: a warp's lanes place children
+// of every kind at once. A child the table cuts may get any code: it is never placed.
+template <int kSize, class Mask>
+PJ_HD unsigned border_next_code(unsigned c, unsigned d, Mask vb, unsigned block) {
+  const unsigned both = 2u * kSize + 1u, lo = border_block_lo(block), width = border_block_width(block);
   const bool zero = (vb & Mask(1)) != 0;
   const unsigned z = zero ? d : c - 1u, t = zero ? c - 1u - kSize : d;  // once both are placed
   const unsigned first = zero ? 1u + d : 1u + kSize + d;               // the first of the two
   const unsigned end = c == 0 ? first : both + (z - lo) * width + (t - lo);
-  const unsigned next = (vb & (Mask(1) | pj::bit<Mask>(kSize - 1))) != 0 ? end : c;
-  return p.free == vb ? unsigned(v) << kBorderLeafShift | next : next;
+  return (vb & (Mask(1) | pj::bit<Mask>(kSize - 1))) != 0 ? end : c;
+}
+
+// The `border` of the child of p that places v (vb: bit(v)): its code, and a leaf's last
+// value above it.
+template <int kSize, class Node, class Mask>
+PJ_HD unsigned border_child(const Node& p, unsigned block, int v, Mask vb) {
+  const unsigned leaf = p.free == vb ? unsigned(v) << kBorderLeafShift : 0u;
+#if !defined(__CUDA_ARCH__)
+  // A host thread predicts a branch (most children place neither end) better than it
+  // computes both codes: one thread, no warp to keep together.
+  if ((vb & (Mask(1) | pj::bit<Mask>(kSize - 1))) == 0) return leaf | p.border;
+#endif
+  // The position v takes, from the child's free set (which its candidates count too).
+  const unsigned d = unsigned(kSize - 1 - pj::popcount(p.free & ~vb));
+  return leaf | border_next_code<kSize>(p.border, d, vb, block);
 }
 
 // The values of m whose child of s, not the root, can still be the least of its border's

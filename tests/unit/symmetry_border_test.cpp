@@ -151,6 +151,10 @@ TEST_CASE("a node's border code is the table's index of its block", "[symmetry]"
       const BorderBlock& block = table.blocks[static_cast<size_t>(p[0])];
       REQUIRE(int(s.border) == border_code_of(n, block, z, t));
       REQUIRE(int(s.border) < border_block_codes(n, block));
+      // The device's code, without the host's branch: a value other than 0 and n-1
+      // leaves the code as it is.
+      for (int v = 1; v + 1 < n; ++v)
+        CHECK(pj::border_next_code<n>(s.border, unsigned(d + 1), Mask(1) << v, s.border_block) == s.border);
       ++nodes;
     }
   } while (std::next_permutation(p.begin(), p.end()));
