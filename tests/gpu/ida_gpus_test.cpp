@@ -126,8 +126,8 @@ TEST_CASE("ida on two GPUs: Korf records with the tables, the CPU's counts and t
 }
 
 // The 24-puzzle with the Manhattan distance alone: record 3 (optimum 108) has iterations
-// of minutes; --time-limit stops the running one on every GPU, whose limit is the proven
-// bound, within a fraction of a second of the limit.
+// that grow to minutes; --time-limit stops the running one on every GPU, whose limit is
+// the proven bound, within a fraction of a second of the limit.
 TEST_CASE("ida on one and two GPUs: --time-limit stops a long iteration with a proven bound",
           "[gpu][ida][gpus][time_limit]") {
   SolveOptions o;
@@ -150,9 +150,14 @@ TEST_CASE("ida on one and two GPUs: --time-limit stops a long iteration with a p
       CHECK_FALSE(r.found);
       REQUIRE(r.proven_bound);
       REQUIRE_FALSE(r.iterations.empty());
-      CHECK(*r.proven_bound == r.iterations.back().limit);  // stopped inside the iteration
+      // Stopped inside the iteration (its limit), or, if the limit passed in the host's
+      // moment between two iterations, before the next (the next limit, 2 more).
+      CHECK(*r.proven_bound >= r.iterations.back().limit);
+      CHECK(*r.proven_bound <= r.iterations.back().limit + 2);
       CHECK(*r.proven_bound >= r.start_h);
       CHECK(*r.proven_bound <= 108);
+      // The iteration running at the limit is not waited for: at this depth each one
+      // takes several times the one before, seconds by then.
       CHECK(r.t_search < o.time_limit + 1.0);
     }
   }
