@@ -97,7 +97,8 @@ def describe(r, wall, gpus):
          "rate_expanded_per_s": round(r["nodes"]["expanded"] / max(1e-9, t["search"])),
          "search_s": t["search"], "kernels_s": t["kernels"], "host_s": t["host"], "wall_s": round(wall, 2),
          "iterations": [(i["limit"], i["expanded"], round(i["seconds"], 3)) for i in r.get("iterations", [])],
-         "per_gpu_expanded": (r.get("ida_gpus") or {}).get("expanded")}
+         "per_gpu_expanded": (r.get("ida_gpus") or {}).get("expanded"),
+         "per_gpu_kernel_s": (r.get("ida_gpus") or {}).get("kernel_s")}
     if not r.get("found"):
         d["proven_bound"] = (r.get("partial") or {}).get("proven_bound")
         d["projection"] = projection(r)
