@@ -451,6 +451,7 @@ struct IvmRun {
     ProgressMeter meter = show && opts.on_progress ? ProgressMeter(r.skeleton, opts.on_progress) : ProgressMeter(r.skeleton, show);
     meter.start(elapsed_before);
     const double space = pj_ivm::space_size(L);
+    const bool maximise = spec.goal == Goal::maximize;
     double next_checkpoint = elapsed() + opts.seconds_between_checkpoints();
     double next_bound_sample = elapsed() + kBoundSampleEvery;
     last_bound_sample = elapsed();
@@ -464,7 +465,9 @@ struct IvmRun {
         const double now = elapsed();
         if (meter.due(now)) {
           ProgressSample s{now, 1.0 - exchange->remaining_leaves() / space, exchange->evaluated(), std::nullopt};
-          if (optimise && (exchange->best() != start_best || opts.ub)) s.incumbent = exchange->best();
+          // The incumbent from the start: a warm start's or a resume's is a solution the
+          // result reports, and --ub's the value the result's gap is measured from.
+          if (optimise && exchange->best() != (maximise ? INT_MIN : INT_MAX)) s.incumbent = exchange->best();
           // The idle share since the previous line, of this process's GPUs.
           const unsigned long long busy = idle_totals.busy_ns, whole = idle_totals.explorer_ns;
           // (Two counters read apart: a round may be in one and not yet in the other.)

@@ -196,3 +196,26 @@ TEST_CASE("ivm compiles its open-work unit when a run first needs it, before or 
     CHECK(done.ivm->t_open_wait < 0.05);
   }
 }
+
+// A warm start's incumbent is on every progress sample from the first (it was shown only
+// once the search had improved on it), and the samples' incumbents never rise above it
+// nor fall below the result's.
+TEST_CASE("ivm's progress samples carry the warm start's incumbent from the first", "[gpu][ivm][partial][progress]") {
+  SolveOptions o = options_for({problem("flowshop.toml"), instance("flowshop/ta021.txt"), {}, {}}, "ivm");
+  std::vector<ProgressSample> samples;
+  o.progress = SolveOptions::Progress::on;
+  o.on_progress = [&](const ProgressSample& s) { samples.push_back(s); };
+  o.time_limit = 2.5;
+  unsetenv("PERMJIT_IVM_REFINE");  // the default refinement (another case here sets its own)
+  SolveResult r = solve(o);
+  REQUIRE(r.warm_start);
+  REQUIRE(r.warm_start->objective);
+  REQUIRE(r.found);
+  REQUIRE_FALSE(samples.empty());
+  for (const ProgressSample& s : samples) {
+    INFO("the sample at " << s.elapsed << " s");
+    REQUIRE(s.incumbent);
+    CHECK(*s.incumbent <= *r.warm_start->objective);
+    CHECK(*s.incumbent >= r.objective);
+  }
+}
