@@ -430,11 +430,12 @@ struct IvmRun {
   // is cached for the next run), and what the unit cost goes to r.
   void finish_open_unit() {
     if (!open_unit) return;
+    const auto tw = clock_type::now();
     open_unit->wait();
     SolveResult::Ivm& stats = *r.ivm;
     stats.open_unit = deferred_how_name(open_unit->how());
     stats.t_open_compile = open_unit->compile_s();
-    stats.t_open_wait = open_unit->waited_s();
+    stats.t_open_wait = open_unit->waited_s() + since(tw);
   }
 
   // Another rank: its worker has ended; rank 0 reports.
