@@ -49,7 +49,8 @@ const SolveOption kOptions[] = {
      .help = "cpu, dfs, ivm, ida, ida-thread, offload: stop after this many seconds and report the best found, a "
              "proven bound (cpu, ida, ida-thread) and the nodes searched, marked partial (dfs: checked between "
              "kernel launches; ivm: between rounds, with a checkpoint when asked; ida, ida-thread: between IDA* "
-             "iterations; offload: before each batch)",
+             "iterations and inside one, whose limit is then the bound (ida-thread: at its next root); offload: "
+             "before each batch)",
      .taken_by = cpu | dfs | ivm | ida | ida_thread | offload,
      .invalid = [](const S& o) {
        return !positive(o.time_limit) ? std::string("--time-limit takes a number of seconds above 0 (inf: no limit)")
@@ -242,8 +243,9 @@ const SolveOption kOptions[] = {
      .changes_code = true},
     {.flag = "--gpus",
      .field = &S::gpus,
-     .help = "ivm: the GPUs of this host to use: all | N (the first N) | LIST (0,2); default: the first",
-     .taken_by = ivm,
+     .help = "ivm, ida, ida-thread: the GPUs of this host to use: all | N (the first N) | LIST (0,2); default: "
+             "the first",
+     .taken_by = ivm | ida | ida_thread,
      .invalid = [](const S& o) {
        return launched_as_mpi_ranks() && !o.one_process
                   ? std::string("under mpirun each rank takes one GPU, by its rank on its host: leave out --gpus "

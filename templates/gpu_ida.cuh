@@ -167,7 +167,7 @@ __device__ unsigned reserve_slots(PjIdaDeviceCounts* out, const Queue& q, unsign
 
 // One thread of a warp whose work is done: the slot its ticket gets filled, or kNone
 // when the search is over.
-__device__ unsigned wait_for_donation(PjIdaDeviceCounts* out, const Queue& q, int all_solutions) {
+__device__ unsigned wait_for_donation(PjIdaDeviceCounts* out, const Queue& q) {
   const unsigned ticket = atomicAdd(&out->queue_head, 1u);
   atomicSub(&out->active, 1);
   volatile unsigned* mark = q.ready + ticket;
@@ -179,7 +179,7 @@ __device__ unsigned wait_for_donation(PjIdaDeviceCounts* out, const Queue& q, in
     // A filled slot stays counted in `active` until its taker is done: 0 means that
     // this slot is empty and that no warp is left to fill it.
     if (*active == 0) return Items::kNone;
-    if (!all_solutions && *stop) return Items::kNone;
+    if (*stop) return Items::kNone;  // a goal (first solution), or the host asks
     __nanosleep(pause);
     pause = min(2 * pause, 1024u);
   }
@@ -256,7 +256,7 @@ extern "C" __global__ void __launch_bounds__(32)
       if (lane == 0) stack[0] = Entry{roots[item], root_g[item], root_last[item]};
     } else {
       unsigned slot = Items::kNone;
-      if (donate && lane == 0) slot = wait_for_donation(out, q, all_solutions);
+      if (donate && lane == 0) slot = wait_for_donation(out, q);
       slot = __shfl_sync(kFull, slot, 0);
       if (slot == Items::kNone) break;
       source = PJ_IDA_DONATED | slot;
@@ -268,8 +268,9 @@ extern "C" __global__ void __launch_bounds__(32)
     __syncwarp();
     while (top > 0) {
       ++steps;
-      // First-solution mode: another warp's goal ends the search (read now and then).
-      if (!all_solutions && (steps & 63) == 0) {
+      // First-solution mode: another warp's goal ends the search; in every mode the
+      // host may ask (--time-limit, a signal, another GPU's goal). Read now and then.
+      if ((steps & 63) == 0) {
         int stop = lane == 0 ? *reinterpret_cast<volatile int*>(&out->stop) : 0;
         if (__shfl_sync(kFull, stop, 0)) break;
       }
@@ -403,7 +404,7 @@ extern "C" __global__ void pj_ida_thread(const problem::Node* __restrict__ roots
   Items mine_list(thread_begin, items, t, &out->next_item);
   for (unsigned k = mine_list.first(); k != Items::kNone; k = mine_list.next(k)) {
     const unsigned root = order[k];
-    if (!all_solutions && *reinterpret_cast<volatile int*>(&out->stop)) break;
+    if (*reinterpret_cast<volatile int*>(&out->stop)) break;  // a goal (first solution), or the host asks
     unsigned long long before = expanded;
     path[0] = roots[root];
     g[0] = root_g[root];

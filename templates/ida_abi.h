@@ -77,7 +77,7 @@ struct PjIdaDeviceCounts {
   // donation, PJ_IDA_DONATED | the queue slot of a donated node.
   unsigned long long solved_root;
   int next_limit;                  // atomicMin; 2^31-1 if nothing was above the limit
-  int stop;                        // first-solution mode: a goal was found, warps return
+  int stop;                        // warps return: a goal was found (first-solution mode), or the host asks
   int overflow;                    // a stack would have overflowed (the results are void)
   unsigned next_item;              // dynamic balancing: the next item a worker takes (atomicAdd)
   // Donation (ida, --balance donate): the next ticket a waiting warp takes and the next

@@ -44,6 +44,16 @@ std::string path_text(const SolveResult& r) {
       s += fmt::format(", work max/mean {:.2f}", static_cast<double>(it.max_block_expanded) / it.mean_block_expanded);
     s += "\n";
   }
+  if (r.ida_gpus) {
+    std::string gpus, expanded, kernels;
+    for (size_t k = 0; k < r.ida_gpus->ordinals.size(); ++k) {
+      gpus += fmt::format("{}{}", k ? "," : "", r.ida_gpus->ordinals[k]);
+      expanded += fmt::format("{}{}", k ? " / " : "", grouped(r.ida_gpus->expanded[k]));
+      kernels += fmt::format("{}{:.3f}", k ? " / " : "", r.ida_gpus->kernel_s[k]);
+    }
+    s += fmt::format("gpus        {} ({}): expanded below the roots {}; kernels {} s\n", r.ida_gpus->ordinals.size(),
+                     gpus, expanded, kernels);
+  }
   return s;
 }
 // "host 0.8 s, nvrtc 2.1 s, load 0.02 s": the stages that ran.
@@ -345,7 +355,13 @@ std::string format_json(const SolveResult& r) {
                      {"solutions", it.solutions}, {"max_block_expanded", it.max_block_expanded},
                      {"mean_block_expanded", it.mean_block_expanded}, {"donated", it.donated},
                      {"seconds", it.seconds}});
+    for (size_t k = 0; k < r.iterations.size(); ++k)
+      if (!r.iterations[k].gpu_expanded.empty()) its[k]["gpu_expanded"] = r.iterations[k].gpu_expanded;
     j["iterations"] = its;
+    if (r.ida_gpus)
+      j["ida_gpus"] = {{"gpus", r.ida_gpus->ordinals},
+                       {"expanded", r.ida_gpus->expanded},
+                       {"kernel_s", r.ida_gpus->kernel_s}};
   } else if (r.goal == Goal::count) {
     j["solutions"] = r.solutions;
   } else if (r.goal == Goal::find) {

@@ -177,7 +177,16 @@ struct SolveResult {
     double mean_block_expanded = 0;   //      and the mean over blocks
     uint64_t donated = 0;             // ida --balance donate: nodes handed between warps
     double seconds = 0;
+    std::vector<uint64_t> gpu_expanded;  // ida --gpus N (N > 1): each GPU's expanded below the roots
   };
+  // ida --gpus N (N > 1): the GPUs, and each one's expanded nodes below the roots and
+  // kernel seconds over the iterations (the upper tree's nodes are the host's).
+  struct IdaGpus {
+    std::vector<int> ordinals;
+    std::vector<uint64_t> expanded;
+    std::vector<double> kernel_s;
+  };
+  std::optional<IdaGpus> ida_gpus;
   // Pattern databases ([pattern_databases]): a stage of its own, before the searches.
   struct PatternDbs {
     int patterns = 0, built = 0;         // tables, and how many of them were built (not loaded)

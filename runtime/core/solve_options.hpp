@@ -58,7 +58,7 @@ struct SolveOptions {
   // The cpu skeleton searches in this process even under mpirun: rank 0's warm start
   // for a GPU skeleton over MPI ranks (runtime/warm_start.cpp).
   bool one_process = false;
-  std::string gpus;                  // ivm: all | N | LIST (runtime/device/gpu_list.hpp); empty: the first GPU
+  std::string gpus;                  // ivm, ida, ida-thread: all | N | LIST (runtime/device/gpu_list.hpp); empty: the first GPU
   std::string ivm_rows;              // where explorers keep their rows: auto (when empty) | shared | local
   std::string checkpoint;            // write checkpoints to this file
   std::optional<double> checkpoint_every;  // seconds between checkpoints; unset: kDefaultCheckpointEvery

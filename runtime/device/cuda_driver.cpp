@@ -188,8 +188,21 @@ EventTimer::~EventTimer() {
 void EventTimer::start() { check(api().EventRecord(a_, nullptr), "cuEventRecord"); }
 
 double EventTimer::stop_seconds() {
-  check(api().EventRecord(b_, nullptr), "cuEventRecord");
+  stop();
   check(api().EventSynchronize(b_), "cuEventSynchronize");
+  return seconds();
+}
+
+void EventTimer::stop() { check(api().EventRecord(b_, nullptr), "cuEventRecord"); }
+
+bool EventTimer::ended() {
+  const CUresult r = api().EventQuery(b_);
+  if (r == CUDA_ERROR_NOT_READY) return false;
+  check(r, "cuEventQuery");
+  return true;
+}
+
+double EventTimer::seconds() {
   float ms = 0;
   check(api().EventElapsedTime(&ms, a_, b_), "cuEventElapsedTime");
   return ms / 1000.0;

@@ -39,6 +39,7 @@ namespace permjit::cuda {
   X(EventCreate, cuEventCreate, "cuEventCreate")               \
   X(EventRecord, cuEventRecord, "cuEventRecord")               \
   X(EventSynchronize, cuEventSynchronize, "cuEventSynchronize") \
+  X(EventQuery, cuEventQuery, "cuEventQuery")                 \
   X(EventElapsedTime, cuEventElapsedTime, "cuEventElapsedTime_v2") \
   X(EventDestroy, cuEventDestroy, "cuEventDestroy_v2")         \
   X(StreamCreate, cuStreamCreate, "cuStreamCreate")            \
@@ -152,6 +153,11 @@ class EventTimer {
   ~EventTimer();
   void start();
   double stop_seconds();  // synchronises
+  // The same in steps, for a host that does other things while it waits: record the
+  // end, ask whether the work before it is done (a fault in it is thrown), read the time.
+  void stop();
+  bool ended();
+  double seconds();
 
  private:
   CUevent a_ = nullptr, b_ = nullptr;

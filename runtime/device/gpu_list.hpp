@@ -1,4 +1,4 @@
-// `--gpus all|N|LIST`: which GPUs of this host a run uses (the `ivm` skeleton).
+// `--gpus all|N|LIST`: which GPUs of this host a run uses (the `ivm`, `ida` and `ida-thread` skeletons).
 #pragma once
 #include <string>
 #include <vector>

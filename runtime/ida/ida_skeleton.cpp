@@ -1,17 +1,21 @@
 // Host side of the `ida` (BPIDA*, Horie and Fukunaga 2017 §5) and `ida-thread` (PStaticLB) skeletons:
 // the CPU module builds the upper tree once; each iteration the host walks it at the
-// limit (templates/cpu_ida.hpp), hands the alive roots to blocks (one warp each) or
+// limit (templates/cpu_ida.hpp), shares the alive roots among the GPUs (--gpus; one
+// GPU by default), and on each GPU hands its roots to blocks (one warp each) or
 // threads, balanced by the work each root took in the previous iteration (static load
 // balancing, largest first onto the least loaded), launches one kernel, and takes the
-// next limit as the smallest f above the limit seen on either side.
+// next limit as the smallest f above the limit seen on any side.
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <climits>
 #include <cmath>
 #include <cstring>
+#include <exception>
 #include <memory>
 #include <numeric>
 #include <queue>
+#include <thread>
 
 #include "dsl/diagnostics.hpp"
 #include "runtime/compile/gpu_host.hpp"
@@ -19,8 +23,11 @@
 #include "runtime/core/path_solver.hpp"
 #include "runtime/core/solve_options.hpp"
 #include "runtime/device/cuda_driver.hpp"
+#include "runtime/device/gpu_list.hpp"
 #include "runtime/device/kernel_interrupter.hpp"  // StopSignals
+#include "runtime/ida/ida_device.hpp"
 #include "runtime/ida/ida_donation.hpp"
+#include "runtime/ida/ida_gpus.hpp"
 #include "runtime/ida/ida_report.hpp"
 #include "runtime/ida/ida_skeleton.hpp"
 #include "runtime/ida/ida_split.hpp"
@@ -44,63 +51,14 @@ namespace {
 using clock_type = std::chrono::steady_clock;
 double since(clock_type::time_point t) { return std::chrono::duration<double>(clock_type::now() - t).count(); }
 
-constexpr unsigned kMaxBlocksPerSm = 32;  // resident blocks an SM holds (sm_50 to sm_90)
 constexpr double kPiecesPerWorker = 8;  // at most, from a split: the host's splitting time grows with them
 constexpr double kSplitFrom = 2e6;        // expanded nodes of the previous iteration below which no root is split
-constexpr unsigned kQueueSlots = 1u << 20;  // ida --balance donate: nodes in flight between warps per launch
 constexpr unsigned kDonateAfter = 1024;      // steps a warp searches its work before it gives (--donate-after)
 constexpr int kWorkersPerRootWithTables = 4;  // ida with pattern databases: fewer roots (see solve())
-
-// ida: a warp's stack in shared memory. By default the largest that keeps an SM's 32
-// one-warp blocks resident at once (a stack of 40 KiB, the first choice, left 5 warps
-// per SM and the GPU latency-bound). A deeper stack allows wider pops deep in the tree.
-struct WarpStack {
-  int entries = 0, bytes = 0;
-  unsigned blocks_per_sm = 0;
-};
-
-WarpStack plan_warp_stack(const cuda::Device& dev, int entry_bytes, unsigned requested) {
-  const int per_block = dev.max_shared_per_sm / static_cast<int>(kMaxBlocksPerSm) - dev.reserved_shared_per_block;
-  WarpStack w;
-  w.entries = requested ? static_cast<int>(requested) : per_block / entry_bytes;
-  w.bytes = w.entries * entry_bytes;
-  if (requested && w.bytes > dev.max_shared_per_block) {
-    Diagnostics d;
-    d.error(Loc{make_source("<command line>", "--ida-stack " + std::to_string(requested)), 1, 13},
-            "a stack of " + std::to_string(requested) + " entries (" + std::to_string(entry_bytes) +
-                " bytes each) does not fit: a block holds at most " + std::to_string(dev.max_shared_per_block) +
-                " bytes of shared memory");
-    throw UserErrors(std::move(d));
-  }
-  w.blocks_per_sm = std::min<unsigned>(
-      kMaxBlocksPerSm, static_cast<unsigned>(dev.max_shared_per_sm / (w.bytes + dev.reserved_shared_per_block)));
-  return w;
-}
 
 struct Assignment {
   std::vector<unsigned> order;  // alive roots, grouped by worker
   std::vector<unsigned> begin;  // workers + 1 offsets into order
-};
-
-// Device memory that is reallocated when an iteration needs more than it holds.
-class GrowingBuffer {
- public:
-  void reserve(size_t bytes) {
-    if (buf_ && bytes <= size_) return;
-    buf_.reset();
-    size_ = std::max<size_t>(bytes, 2 * size_);
-    buf_ = std::make_unique<cuda::Buffer>(size_ ? size_ : 1);
-  }
-  void upload(const void* data, size_t bytes) {
-    reserve(bytes);
-    if (bytes) buf_->upload(data, bytes);
-  }
-  void download(void* data, size_t bytes) const { buf_->download(data, bytes); }
-  CUdeviceptr ptr() const { return buf_->ptr(); }
-
- private:
-  std::unique_ptr<cuda::Buffer> buf_;
-  size_t size_ = 0;
 };
 
 // Item positions by expected work, largest first. Bucketed by powers of two (a sort of
@@ -151,140 +109,115 @@ Assignment balance(const std::vector<double>& expected, unsigned workers) {
   return a;
 }
 
-// How the items (roots, or pieces of them) reach the workers: see docs/skeletons.md.
-enum class Balance {
-  static_lists,  // PStaticLB: a list per worker, largest expected first onto the least loaded; large roots split
-  counter,       // the same order, each worker takes the next item from a device counter; large roots split
-  donate,        // a counter, then warps give nodes from their stacks to warps without work; no split
-};
-
-// The default: donation for ida (Korf's 100: 4.4 s of search against 6.7 s with the
-// host split and a counter, docs/performance.md), the counter for ida-thread.
-Balance balance_of(const std::string& name, bool warp_per_root) {
-  if (name.empty()) return warp_per_root ? Balance::donate : Balance::counter;
-  return name == "static" ? Balance::static_lists : name == "donate" ? Balance::donate : Balance::counter;
-}
-
-// The device's queue of donated nodes, with the stamp that marks a slot filled in this
-// launch (flags are never cleared: each launch has a new stamp).
-struct DonationQueue {
-  std::unique_ptr<cuda::Buffer> slots, ready;
-  unsigned stamp = 0;
-};
-
-// The device buffers of the iterations, kept by the solver from start to start
-// (--records): allocating and freeing them for each start (cuMemFree waits for the
-// device) would be host time in every instance, where a small one searches for a few
-// milliseconds in all. The kernel's counts and the work of each worker share one
-// allocation, read back at once.
-struct IdaDeviceBuffers {
-  explicit IdaDeviceBuffers(unsigned workers)
-      : workers_offset((sizeof(PjIdaDeviceCounts) + 255) / 256 * 256),
-        begin_buf((workers + 1) * sizeof(unsigned)),
-        report_buf(workers_offset + workers * sizeof(unsigned long long)) {}
-  const size_t workers_offset;  // of the per-worker work in report_buf
-  GrowingBuffer nodes, gs, lasts, order_buf, work_buf;
-  cuda::Buffer begin_buf;
-  cuda::Buffer report_buf;  // PjIdaDeviceCounts, then a work count per worker
-  CUdeviceptr counts_ptr() const { return report_buf.ptr(); }
-  CUdeviceptr worker_work_ptr() const { return report_buf.ptr() + workers_offset; }
-};
-
-// What one solve() keeps from iteration to iteration: the device buffers, sized for
-// every root and a split's pieces, what the host knows of each root's work, and, when
-// donating, the roots themselves as the items.
+// What one solve() keeps from iteration to iteration, for every GPU: what the host knows
+// of each root's work (each GPU writes the entries of the roots it searched), and, when
+// donating, the roots themselves as the items (the same on every GPU).
 struct IdaSolveState {
-  IdaSolveState(const PjIdaRoots& roots, IdaDeviceBuffers& buffers, bool donating_, bool dynamic_, unsigned workers,
-                int threads)
+  IdaSolveState(const PjIdaRoots& roots, bool donating_, bool dynamic_, int threads)
       : rt(roots),
         donating(donating_),
-        count(roots.count),
-        buf(buffers),
-        per_worker(workers),
         dynamic(dynamic_),
+        count(roots.count),
         expected(count, 1.0),
         skew(count, 1.0),
         largest(count, 0.0),
         pieces(count, 0.0),
-        split_threads(threads) {
-    // Room for every root and a split's pieces: reallocating device memory (cuMemFree
-    // waits for the device) between iterations cost milliseconds each time.
-    const size_t room = count + 32ull * workers;
-    buf.nodes.reserve(room * rt.node_bytes);
-    buf.gs.reserve(room * sizeof(int));
-    buf.lasts.reserve(room * sizeof(int));
-    buf.order_buf.reserve(room * sizeof(unsigned));
-    buf.work_buf.reserve(room * sizeof(unsigned long long));
-  }
+        split_threads(threads) {}
   const PjIdaRoots& rt;
-  const bool donating;
+  const bool donating, dynamic;
   const size_t count;
-  IdaDeviceBuffers& buf;
-  std::vector<unsigned char> report;  // report_buf, read back
-  std::vector<unsigned long long> per_worker;
-  const bool dynamic;
   std::vector<double> expected;  // per root: its work in the last iteration that reached it
   std::vector<double> skew, largest, pieces;  // its pieces' largest / mean
-  std::vector<unsigned long long> work;
-  const int split_threads;
+  const int split_threads;  // host threads of one GPU's split
   IdaItems root_items;
 };
 
-// One iteration at a limit: the upper tree's search, then the items below the live roots.
+// One GPU's part of an iteration: its share of the live roots, the items below them, its
+// kernel's counts read back, and its times.
+struct IdaGpuIteration {
+  IdaGpuIteration() {
+    dev.solved_root = ~0ull;
+    dev.next_limit = INT_MAX;
+    split_items.split.next_limit = INT_MAX;
+  }
+  std::vector<unsigned> live;
+  double live_work = 0;
+  PjIdaDeviceCounts dev{};
+  IdaItems split_items;
+  std::vector<unsigned char> report;  // report_buf, read back
+  std::vector<unsigned long long> per_worker, work;
+  IdaGpuPart part;
+  double t_host = 0, t_split = 0, t_kernels = 0, t_transfers = 0;
+  // The items searched below the roots: the roots themselves when donating, else the split's.
+  const IdaItems& items(const IdaSolveState& s) const { return s.donating ? s.root_items : split_items; }
+};
+
+// What the GPUs of one iteration share while their kernels run: a goal met (first
+// solution: the others stop) and when --time-limit ends the search.
+struct IterationStop {
+  std::atomic<bool> solved{false};
+  clock_type::time_point deadline = clock_type::time_point::max();
+};
+
+// One iteration at a limit: the upper tree's search, then each GPU's part below the live roots.
 struct IdaIteration {
   clock_type::time_point ti = clock_type::now();
   long long upper_goal = -1;
   PjIdaCounts upper{};
   std::vector<unsigned> live;
-  double live_work = 0;
-  PjIdaDeviceCounts dev{};
-  unsigned long long max_work = 0;
-  double mean_work = 0;
-  IdaItems split_items;
-  // The items searched below the roots: the roots themselves when donating, else the split's.
-  const IdaItems& items(const IdaSolveState& s) const { return s.donating ? s.root_items : split_items; }
+  std::vector<IdaGpuIteration> gpus;
 };
 
-// The device, its context and both modules live as long as the object; each solve()
-// builds its start's upper tree and buffers and runs the iterations.
+// The GPUs --gpus names (the first by default); more than the host has is the user's error.
+std::vector<int> ida_gpu_list(const SolveOptions& opts) {
+  if (opts.gpus.empty()) return {0};
+  return parse_gpu_list(opts.gpus, cuda::device_count(nullptr));
+}
+
+// The device, its context and both modules live as long as the object, with each
+// GPU's tables and buffers; each solve() builds its start's upper tree and runs the
+// iterations.
 class GpuIdaSolver : public PathSolver {
  public:
   GpuIdaSolver(SkeletonRun& run, bool warp_per_root)
       : opts_(run.opts),
         warp_per_root_(warp_per_root),
         name_(run.result.skeleton),
+        ordinals_(ida_gpu_list(run.opts)),
         g_(run),
         kernel_name_(warp_per_root ? "pj_ida_warp" : "pj_ida_thread"),
-        kernel_(g_.module.function(kernel_name_)),
         ida_(g_.host),
         tables_(run.spec, ida_, run.units.host->text, run.cache(), host_threads(run.opts)),
-        device_(run.result.device),
         moves_(static_cast<int>(run.spec.path.moves.size())),
         balance_(balance_of(run.opts.ida_balance, warp_per_root)) {
-    upload_tables(run);
-    // Workers: blocks of one warp as many as the SMs hold at once, or every thread slot.
-    const int entry_bytes = g_.module.read_int("pj_ida_entry_bytes");  // gpu_ida::Entry, as the device lays it out
-    stack_ = plan_warp_stack(g_.dev, entry_bytes, opts_.ida_stack);
-    workers_ = warp_per_root ? static_cast<unsigned>(g_.dev.sm_count) * stack_.blocks_per_sm
-                             : static_cast<unsigned>(g_.dev.sm_count * g_.dev.max_threads_per_sm);
-    if (warp_per_root) cuda::allow_dynamic_shared(kernel_, static_cast<size_t>(stack_.bytes), "pj_ida_warp");
-    if (warp_per_root && balance_ == Balance::donate) {
-      // Waiting warps wait for the others (gpu_ida::Queue): all must be resident at once,
-      // so no more blocks than the occupancy calculator says an SM holds.
-      int resident = 0;
-      cuda::check(cuda::api().OccupancyMaxActiveBlocksPerMultiprocessor(&resident, kernel_, 32, stack_.bytes),
-                  "cuOccupancyMaxActiveBlocksPerMultiprocessor(pj_ida_warp)");
-      if (resident < 1) throw std::runtime_error("ida: no block of pj_ida_warp fits an SM");
-      stack_.blocks_per_sm = std::min(stack_.blocks_per_sm, static_cast<unsigned>(resident));
-      workers_ = static_cast<unsigned>(g_.dev.sm_count) * stack_.blocks_per_sm;
-      layout_ = DonationLayout{g_.module.read_int("pj_ida_donation_bytes"), g_.module.read_int("pj_ida_entry_g_offset"),
-                               g_.module.read_int("pj_ida_entry_last_offset"),
-                               g_.module.read_int("pj_ida_donation_parent_offset")};
-      queue_.slots = std::make_unique<cuda::Buffer>(static_cast<size_t>(kQueueSlots) * layout_.bytes);
-      queue_.ready = std::make_unique<cuda::Buffer>(kQueueSlots * sizeof(unsigned));
-      queue_.ready->zero();
+    double upload_s = 0;
+    for (size_t k = 0; k < ordinals_.size(); ++k) {
+      // The first GPU listed is GpuStart's when it is device 0; the others have their own
+      // context and load the same image (their kind is checked: one image for all).
+      const bool use_start = k == 0 && ordinals_[0] == g_.dev.ordinal;
+      devices_.push_back(std::make_unique<IdaDevice>(run, g_, ordinals_[k], use_start, tables_, warp_per_root, balance_));
+      const cuda::Device& d = devices_.back()->dev;
+      if (d.arch() != g_.dev.arch() || d.sm_count != g_.dev.sm_count)
+        command_line_error("--gpus " + opts_.gpus, 8,
+                           "the GPUs differ (" + g_.dev.name + ", " + d.name + "); the " + name_ +
+                               " skeleton runs on GPUs of one kind",
+                           "name GPUs of one kind, e.g. --gpus 0,1");
+      upload_s += devices_.back()->table_seconds;
     }
-    buffers_ = std::make_unique<IdaDeviceBuffers>(workers_);
+    devices_[0]->make_current();  // this thread's: the first GPU's
+    device_ = devices_[0]->dev.name + " (" + devices_[0]->dev.arch() + ", " +
+              std::to_string(devices_[0]->dev.sm_count) + " SMs)";
+    if (devices_.size() > 1) device_ = std::to_string(devices_.size()) + " x " + device_;
+    run.result.device = device_;
+    if (!tables_.empty()) {
+      SolveResult::PatternDbs stage = tables_.stage();
+      stage.seconds += upload_s;
+      run.result.pattern_dbs = stage;
+    }
+  }
+  ~GpuIdaSolver() override {
+    while (!devices_.empty()) devices_.pop_back();
+    cuda::api().CtxSetCurrent(g_.context.handle());  // GpuStart's module goes in its context
   }
 
   void solve(const StartValues& start, SolveResult& r) override;
@@ -295,63 +228,31 @@ class GpuIdaSolver : public PathSolver {
                       SolveResult& r) const;
   void upload_roots(IdaSolveState& s);
   void iterate(IdaModule::Roots& roots, IdaSolveState& s, clock_type::time_point t1, SolveResult& r);
-  void search_below(IdaSolveState& s, IdaIteration& iter, int limit, cuda::EventTimer& timer, SolveResult& r);
-  void launch(IdaSolveState& s, unsigned n_items, int limit, cuda::EventTimer& timer, SolveResult& r);
-  void learn_work(IdaSolveState& s, IdaIteration& iter, size_t n, int limit, SolveResult& r);
-  std::vector<int> goal_path(const IdaModule::Roots& roots, const IdaSolveState& s, const IdaIteration& iter, int limit);
-
-  // The pattern databases into global memory, their addresses into the module's
-  // pj_pdb_tables (the upper tree, on the host, reads tables_ itself).
-  void upload_tables(SkeletonRun& run) {
-    if (tables_.empty()) return;
-    auto t0 = clock_type::now();
-    size_t free_bytes = 0, total_bytes = 0;
-    cuda::check(cuda::api().MemGetInfo(&free_bytes, &total_bytes), "cuMemGetInfo");
-    const auto& p = run.spec.path.databases;
-    size_t held = 0;
-    std::vector<CUdeviceptr> ptrs;
-    for (size_t k = 0; k < tables_.tables().size(); ++k) {
-      const auto& t = tables_.tables()[k];
-      held += t.size();
-      if (held + (256u << 20) > free_bytes) {  // room left for the search's own buffers
-        Diagnostics d;
-        d.error(p.patterns[k].loc, "the pattern tables up to this one need " + std::to_string(held >> 20) +
-                                       " MiB of GPU memory; " + std::to_string(free_bytes >> 20) + " MiB are free",
-                "use smaller patterns");
-        throw UserErrors(std::move(d));
-      }
-      device_tables_.push_back(std::make_unique<cuda::Buffer>(t.size()));
-      device_tables_.back()->upload(t.data(), t.size());
-      ptrs.push_back(device_tables_.back()->ptr());
-    }
-    size_t bytes = 0;
-    const CUdeviceptr at = g_.module.global("pj_pdb_tables", &bytes);
-    PJ_INTERNAL_ASSERT(bytes == ptrs.size() * sizeof(CUdeviceptr), "pj_pdb_tables has room for " +
-                                                                      std::to_string(bytes / sizeof(CUdeviceptr)) +
-                                                                      " tables");
-    cuda::check(cuda::api().MemcpyHtoD(at, ptrs.data(), bytes), "uploading the pattern table addresses");
-    SolveResult::PatternDbs stage = tables_.stage();
-    stage.seconds += since(t0);
-    run.result.pattern_dbs = stage;
+  template <class F>
+  void on_gpus(F&& f);
+  void search_below(IdaDevice& d, IdaSolveState& s, IdaGpuIteration& gi, int limit, IterationStop& stop);
+  void launch(IdaDevice& d, IdaSolveState& s, IdaGpuIteration& gi, unsigned n_items, int limit, IterationStop& stop);
+  void learn_work(IdaDevice& d, IdaSolveState& s, IdaGpuIteration& gi, size_t n, int limit);
+  std::vector<int> goal_path(const IdaModule::Roots& roots, const IdaSolveState& s, const IdaIteration& iter,
+                             int solved_gpu, int limit);
+  unsigned all_workers() const {
+    unsigned w = 0;
+    for (const auto& d : devices_) w += d->workers;
+    return w;
   }
 
   const SolveOptions& opts_;
   bool warp_per_root_;
   std::string name_;  // the registry's name of the skeleton, for messages
+  std::vector<int> ordinals_;  // the GPUs (--gpus), checked before anything compiles
   GpuStart g_;
-  const char* kernel_name_;  // for messages; declared before kernel_, which is looked up by it
-  CUfunction kernel_;
+  const char* kernel_name_;  // for messages
   IdaModule ida_;
-  PatternTables tables_;  // read by ida_'s heuristic (the upper tree); uploaded below
-  std::vector<std::unique_ptr<cuda::Buffer>> device_tables_;
-  std::string device_;  // as open_device named it
+  PatternTables tables_;  // read by ida_'s heuristic (the upper tree); uploaded to every GPU
+  std::string device_;  // as the result names it
   int moves_;
   Balance balance_;
-  WarpStack stack_;
-  unsigned workers_ = 0;
-  DonationLayout layout_;
-  DonationQueue queue_;  // allocated when donating
-  std::unique_ptr<IdaDeviceBuffers> buffers_;  // for every start (after workers_ is known)
+  std::vector<std::unique_ptr<IdaDevice>> devices_;  // after g_: freed before its context
 };
 
 void GpuIdaSolver::solve(const StartValues& start, SolveResult& r) {
@@ -367,16 +268,23 @@ void GpuIdaSolver::solve(const StartValues& start, SolveResult& r) {
   // which took most of a small instance's time, while the warps divide a root's work
   // among themselves anyway (Korf's 100 on the H100: 0.38-0.48 s of search with 1 per 4,
   // 0.44-0.49 with 1 per 8, 0.53 with 1 per 2, 0.62-0.78 with 1 per worker;
-  // docs/performance.md, issue 46).
+  // docs/performance.md, issue 46). The workers are every GPU's.
   const bool donating = warp_per_root_ && balance_ == Balance::donate;
   const double roots_per_worker = !donating ? 8 : tables_.empty() ? 1 : 1.0 / kWorkersPerRootWithTables;
   unsigned long long want = opts_.roots > 0 ? opts_.roots
-                                            : static_cast<unsigned long long>(std::ceil(roots_per_worker * workers_));
+                                            : static_cast<unsigned long long>(std::ceil(roots_per_worker * all_workers()));
   IdaStart from(start);
   IdaModule::Roots roots(ida_, from, want);
   const PjIdaRoots& rt = roots.get();
   describe_roots(rt, want, roots_per_worker, r);
-  IdaSolveState s(rt, *buffers_, donating, balance_ != Balance::static_lists, workers_, host_threads(opts_));
+  // The host threads split roots for all GPUs at once: a share each.
+  const int split_threads = std::max(1, host_threads(opts_) / static_cast<int>(devices_.size()));
+  IdaSolveState s(rt, donating, balance_ != Balance::static_lists, split_threads);
+  for (const auto& d : devices_) {
+    d->make_current();
+    d->reserve(rt.count, rt.node_bytes);
+  }
+  devices_[0]->make_current();
   if (donating) upload_roots(s);
   r.t_prepare = since(t1);
   r.t_host += r.t_prepare;
@@ -387,8 +295,7 @@ void GpuIdaSolver::solve(const StartValues& start, SolveResult& r) {
 void GpuIdaSolver::describe_roots(const PjIdaRoots& rt, unsigned long long want, double roots_per_worker,
                                   SolveResult& r) const {
   const SolveOptions& opts = opts_;
-  const bool warp_per_root = warp_per_root_;
-  const WarpStack& stack = stack_;
+  const WarpStack& stack = devices_[0]->stack;
   r.frontier_depth = rt.depth;
   r.frontier_nodes = rt.count;
   r.start_h = rt.start_h;
@@ -401,215 +308,339 @@ void GpuIdaSolver::describe_roots(const PjIdaRoots& rt, unsigned long long want,
                                                                      std::to_string(static_cast<int>(
                                                                          std::lround(1 / roots_per_worker))) +
                                                                      " workers)");
-  r.block_size = warp_per_root ? 32 : 128;
-  if (warp_per_root)
+  r.block_size = warp_per_root_ ? 32 : 128;
+  if (warp_per_root_)
     r.memory_plan = "a stack of " + std::to_string(stack.entries) + " entries (" + std::to_string(stack.bytes) +
-                    " bytes) per warp in shared memory, " + std::to_string(stack.blocks_per_sm) + " warps per SM";
+                    " bytes) per warp in shared memory, " + std::to_string(stack.blocks_per_sm) + " warps per SM" +
+                    (devices_.size() > 1 ? " on each of " + std::to_string(devices_.size()) + " GPUs" : "");
+  if (devices_.size() > 1) {
+    r.ida_gpus = SolveResult::IdaGpus{};
+    r.ida_gpus->ordinals = ordinals_;
+    r.ida_gpus->expanded.assign(devices_.size(), 0);
+    r.ida_gpus->kernel_s.assign(devices_.size(), 0.0);
+  }
 }
 
-// Donating, the items are the roots themselves, uploaded once: the warps divide large
-// roots, and the host only orders the live ones by their last work each iteration.
+// Donating, the items are the roots themselves, uploaded once to every GPU: the warps
+// divide large roots, and the host only orders each GPU's live ones by their last work
+// each iteration.
 void GpuIdaSolver::upload_roots(IdaSolveState& s) {
   const PjIdaRoots& rt = s.rt;
   const size_t count = s.count;
   std::vector<unsigned> every(count);
   std::iota(every.begin(), every.end(), 0u);
   s.root_items = split_roots(ida_, rt, moves_, every, s.expected, s.skew, HUGE_VAL, 0, rt.start_h, 1);
-  s.buf.nodes.upload(s.root_items.nodes.data(), s.root_items.nodes.size());
-  s.buf.gs.upload(s.root_items.g.data(), count * sizeof(int));
-  s.buf.lasts.upload(s.root_items.last.data(), count * sizeof(int));
+  for (const auto& d : devices_) {
+    d->make_current();
+    IdaDeviceBuffers& b = *d->buffers;
+    b.nodes.upload(s.root_items.nodes.data(), s.root_items.nodes.size());
+    b.gs.upload(s.root_items.g.data(), count * sizeof(int));
+    b.lasts.upload(s.root_items.last.data(), count * sizeof(int));
+  }
+  devices_[0]->make_current();
+}
+
+// f(k) for every GPU k, each on a host thread of its own with its context current; one
+// GPU on this thread. The first error is rethrown here once all are done.
+template <class F>
+void GpuIdaSolver::on_gpus(F&& f) {
+  if (devices_.size() == 1) {
+    f(size_t{0});
+    return;
+  }
+  std::vector<std::exception_ptr> errors(devices_.size());
+  std::vector<std::thread> threads;
+  for (size_t k = 0; k < devices_.size(); ++k)
+    threads.emplace_back([&, k] {
+      try {
+        devices_[k]->make_current();
+        f(k);
+      } catch (...) {
+        errors[k] = std::current_exception();
+      }
+    });
+  for (auto& t : threads) t.join();
+  for (auto& e : errors)
+    if (e) std::rethrow_exception(e);
 }
 
 // The iterations, each at the smallest f above the last's limit, until a goal is met,
-// nothing is left, or --time-limit or a signal stops the search between two of them.
+// nothing is left, or --time-limit or a signal stops the search (between two
+// iterations, or inside one: the kernels are asked to return, and the limit of the
+// stopped iteration is proven).
 void GpuIdaSolver::iterate(IdaModule::Roots& roots, IdaSolveState& s, clock_type::time_point t1, SolveResult& r) {
   const SolveOptions& opts = opts_;
-  const std::string& name = name_;
   IdaModule& ida = ida_;
-  cuda::EventTimer timer;
   int limit = s.rt.start_h;
   std::vector<unsigned char> alive;
-  // --time-limit and SIGINT/SIGTERM are checked between iterations (a kernel is not
-  // stopped inside one): a stop then proves that no path costs less than `limit`.
   StopSignals signals;
   r.time_limit = opts.time_limit;
+  const auto names = [&](int m) { return ida.move_name(m); };
   for (int it = 0; it < PJ_IDA_MAX_ITERATIONS; ++it) {
     if (it > 0 && (StopSignals::requested() || (opts.time_limit > 0 && since(t1) >= opts.time_limit))) {
       r.interrupted = StopSignals::signal_number();
       stopped_before_iteration(r, limit);
-      finish_path(r, false, 0, {}, [&](int m) { return ida.move_name(m); });
+      finish_path(r, false, 0, {}, names);
       r.t_search = since(t1);
       return;
     }
     IdaIteration iter;
     iter.upper = roots.upper(limit, alive, iter.upper_goal);
-    r.t_upper += since(iter.ti);
+    const double t_upper = since(iter.ti);
+    r.t_upper += t_upper;
     for (size_t i = 0; i < s.count; ++i)
-      if (alive[i]) {
-        iter.live.push_back(static_cast<unsigned>(i));
-        iter.live_work += s.expected[i];
+      if (alive[i]) iter.live.push_back(static_cast<unsigned>(i));
+    iter.gpus.resize(devices_.size());
+    std::vector<IdaGpuPart> parts(devices_.size());
+    if (!iter.live.empty() && (opts.all_solutions || iter.upper_goal < 0)) {
+      const auto shares = share_roots(iter.live, s.expected, static_cast<int>(devices_.size()));
+      IterationStop stop;
+      if (opts.time_limit > 0)
+        stop.deadline = t1 + std::chrono::duration_cast<clock_type::duration>(std::chrono::duration<double>(opts.time_limit));
+      on_gpus([&](size_t k) {
+        IdaGpuIteration& gi = iter.gpus[k];
+        gi.live = shares[k];
+        for (unsigned root : gi.live) gi.live_work += s.expected[root];
+        if (!gi.live.empty()) search_below(*devices_[k], s, gi, limit, stop);
+        gi.part.below = PjIdaCounts{gi.dev.expanded + gi.split_items.split.expanded,
+                                    gi.dev.evaluated + gi.split_items.split.evaluated,
+                                    gi.dev.solutions + gi.split_items.split.solutions,
+                                    std::min(gi.dev.next_limit, gi.split_items.split.next_limit)};
+        gi.part.donated = gi.dev.donated;
+      });
+      // The times: the GPUs' parts ran side by side, so the longest of each.
+      double host = 0, split = 0, kernels = 0, transfers = 0;
+      for (size_t k = 0; k < iter.gpus.size(); ++k) {
+        const IdaGpuIteration& gi = iter.gpus[k];
+        parts[k] = gi.part;
+        host = std::max(host, gi.t_host);
+        split = std::max(split, gi.t_split);
+        kernels = std::max(kernels, gi.t_kernels);
+        transfers = std::max(transfers, gi.t_transfers);
+        if (r.ida_gpus) {
+          r.ida_gpus->expanded[k] += gi.part.below.expanded;
+          r.ida_gpus->kernel_s[k] += gi.t_kernels;
+        }
       }
-    iter.dev.solved_root = ~0ull;
-    iter.dev.next_limit = INT_MAX;
-    iter.dev.active = s.donating ? static_cast<int>(workers_) : 0;  // every block holds work until its items are done
-    iter.split_items.split.next_limit = INT_MAX;
-    if (!iter.live.empty() && (opts.all_solutions || iter.upper_goal < 0)) search_below(s, iter, limit, timer, r);
-    const PjIdaCounts& sp = iter.items(s).split;
-    PjIdaCounts below{iter.dev.expanded + sp.expanded, iter.dev.evaluated + sp.evaluated,
-                      iter.dev.solutions + sp.solutions, std::min(iter.dev.next_limit, sp.next_limit)};
-    add_iteration(r, limit, iter.upper, below, iter.max_work, iter.mean_work, since(iter.ti));
-    r.iterations.back().donated = iter.dev.donated;
-    if (iter.upper.solutions + below.solutions > 0) {
+      r.t_host += t_upper + host;
+      r.t_split += split;
+      r.t_kernels += kernels;
+      r.t_transfers += transfers;
+    } else {
+      for (auto& p : parts) p.below.next_limit = INT_MAX;
+    }
+    const IdaCombined c = combine_parts(parts);
+    add_iteration(r, limit, iter.upper, c.below, c.max_work, c.mean_work, since(iter.ti));
+    r.iterations.back().donated = c.donated;
+    if (devices_.size() > 1)
+      for (const IdaGpuPart& p : parts) r.iterations.back().gpu_expanded.push_back(p.below.expanded);
+    if (iter.upper.solutions + c.below.solutions > 0) {
       auto tp = clock_type::now();
-      std::vector<int> path_moves = goal_path(roots, s, iter, limit);
+      std::vector<int> path_moves = goal_path(roots, s, iter, c.solved_gpu, limit);
       r.t_host += since(tp);
-      finish_path(r, true, limit, path_moves, [&](int m) { return ida.move_name(m); });
+      finish_path(r, true, limit, path_moves, names);
+      // A goal at this limit is optimal even if the iteration was stopped; with
+      // --all-solutions the count of a stopped one is partial.
+      if (c.stopped && opts.all_solutions) {
+        r.stopped = true;
+        r.interrupted = StopSignals::signal_number();
+      }
       r.t_search = since(t1);
       return;
     }
-    int next = std::min(iter.upper.next_limit, below.next_limit);
+    if (c.stopped) {  // --time-limit or a signal inside the iteration: no path costs less than its limit
+      r.stopped = true;
+      r.interrupted = StopSignals::signal_number();
+      finish_path(r, false, 0, {}, names);
+      stopped_in_iteration(r);
+      r.t_search = since(t1);
+      return;
+    }
+    int next = std::min(iter.upper.next_limit, c.below.next_limit);
     if (next == INT_MAX) break;
     limit = next;
   }
   if (r.iterations.size() >= PJ_IDA_MAX_ITERATIONS)
-    throw std::runtime_error(std::string(name) + ": no goal after " + std::to_string(PJ_IDA_MAX_ITERATIONS) + " iterations");
-  finish_path(r, false, 0, {}, [&](int m) { return ida.move_name(m); });
+    throw std::runtime_error(name_ + ": no goal after " + std::to_string(PJ_IDA_MAX_ITERATIONS) + " iterations");
+  finish_path(r, false, 0, {}, names);
   r.t_search = since(t1);
 }
 
-// Below the live roots at `limit`: the items (split roots, or the roots when donating),
-// their order onto the workers, one kernel, and what each item's work teaches the next
-// iteration.
-void GpuIdaSolver::search_below(IdaSolveState& s, IdaIteration& iter, int limit, cuda::EventTimer& timer,
-                                SolveResult& r) {
-  const bool warp_per_root = warp_per_root_;
-  const unsigned workers = workers_;
+// Below one GPU's live roots at `limit`: the items (split roots, or the roots when
+// donating), their order onto the workers, one kernel, and what each item's work
+// teaches the next iteration.
+void GpuIdaSolver::search_below(IdaDevice& d, IdaSolveState& s, IdaGpuIteration& gi, int limit, IterationStop& stop) {
+  const auto t0 = clock_type::now();
+  const unsigned workers = d.workers;
   const bool donating = s.donating, dynamic = s.dynamic;
+  IdaDeviceBuffers& b = *d.buffers;
+  gi.dev.active = donating ? static_cast<int>(workers) : 0;  // every block holds work until its items are done
   // Roots expected to take more than a sixteenth of a worker's share are split (a
   // piece's real work varies a lot around its expected share: small pieces let the
   // dynamic balancing even it out). Iterations that are small anyway are not split:
   // the host's split would take longer than the imbalance it saves.
   if (!donating) {
-    const double share = iter.live_work < kSplitFrom ? HUGE_VAL : iter.live_work / (16.0 * workers);
+    const double share = gi.live_work < kSplitFrom ? HUGE_VAL : gi.live_work / (16.0 * workers);
     auto ts = clock_type::now();
-    iter.split_items = split_roots(ida_, s.rt, moves_, iter.live, s.expected, s.skew, share, kPiecesPerWorker * workers,
-                                   limit, s.split_threads);
-    r.t_split += since(ts);
+    gi.split_items = split_roots(ida_, s.rt, moves_, gi.live, s.expected, s.skew, share, kPiecesPerWorker * workers,
+                                 limit, s.split_threads);
+    gi.t_split += since(ts);
+    if (gi.split_items.split.solutions > 0) stop.solved = true;  // first solution: the other GPUs may stop
   }
-  const IdaItems& items = iter.items(s);
+  const IdaItems& items = gi.items(s);
   int min_g = INT_MAX;
-  for (int gi : items.g) min_g = std::min(min_g, gi);
-  if (!warp_per_root && !items.g.empty() && limit - min_g > kMaxLevels)
+  for (int g : items.g) min_g = std::min(min_g, g);
+  if (!warp_per_root_ && !items.g.empty() && limit - min_g > kMaxLevels)
     throw std::runtime_error("ida-thread: the limit " + std::to_string(limit) + " reaches deeper than " +
                              std::to_string(kMaxLevels) + " levels below a root; use the ida skeleton");
   const size_t n = items.size();
   // Static: each worker's list, largest expected first onto the least loaded (LPT).
   // Dynamic: one list, largest expected first, taken from a counter by free workers.
   // Donating: the live roots, largest expected first.
-  Assignment a = donating  ? live_first(iter.live, s.expected)
+  Assignment a = donating  ? live_first(gi.live, s.expected)
                  : dynamic ? largest_first(items.expected)
                            : balance(items.expected, workers);
   if (!donating) {
-    s.buf.nodes.upload(items.nodes.data(), items.nodes.size());
-    s.buf.gs.upload(items.g.data(), n * sizeof(int));
-    s.buf.lasts.upload(items.last.data(), n * sizeof(int));
+    b.nodes.upload(items.nodes.data(), items.nodes.size());
+    b.gs.upload(items.g.data(), n * sizeof(int));
+    b.lasts.upload(items.last.data(), n * sizeof(int));
   }
-  s.buf.order_buf.upload(a.order.data(), a.order.size() * sizeof(unsigned));
-  if (!dynamic) s.buf.begin_buf.upload(a.begin.data(), a.begin.size() * sizeof(unsigned));
-  s.buf.work_buf.reserve(n * sizeof(unsigned long long));
-  cuda::check(cuda::api().MemsetD8(s.buf.work_buf.ptr(), 0, n * sizeof(unsigned long long)),
+  b.order_buf.upload(a.order.data(), a.order.size() * sizeof(unsigned));
+  if (!dynamic) b.begin_buf.upload(a.begin.data(), a.begin.size() * sizeof(unsigned));
+  b.work_buf.reserve(n * sizeof(unsigned long long));
+  cuda::check(cuda::api().MemsetD8(b.work_buf.ptr(), 0, n * sizeof(unsigned long long)),
               "cuMemsetD8(the ida work per item)");  // the kernels add to it
-  s.buf.report_buf.upload(&iter.dev, sizeof iter.dev);
-  r.t_host += since(iter.ti);
-  launch(s, static_cast<unsigned>(a.order.size()), limit, timer, r);
-  learn_work(s, iter, n, limit, r);
+  b.report_buf.upload(&gi.dev, sizeof gi.dev);
+  gi.t_host += since(t0);
+  launch(d, s, gi, static_cast<unsigned>(a.order.size()), limit, stop);
+  learn_work(d, s, gi, n, limit);
+  if (gi.dev.solutions > 0) stop.solved = true;
+  gi.part.searched = true;
+  gi.part.seconds = since(t0);
 }
 
-// The iteration's one kernel over the `n_items` items in order_buf.
-void GpuIdaSolver::launch(IdaSolveState& s, unsigned n_items, int limit, cuda::EventTimer& timer, SolveResult& r) {
+// The iteration's one kernel on GPU `d` over the `n_items` items in its order_buf. While
+// it runs the host watches: another GPU's goal (first solution), --time-limit or a
+// signal writes its stop word.
+void GpuIdaSolver::launch(IdaDevice& d, IdaSolveState& s, IdaGpuIteration& gi, unsigned n_items, int limit,
+                          IterationStop& stop) {
   const SolveOptions& opts = opts_;
-  const unsigned workers = workers_;
+  const unsigned workers = d.workers;
   const bool donating = s.donating, dynamic = s.dynamic;
-  CUfunction kernel = kernel_;
-  const IdaDeviceBuffers& b = s.buf;
+  const IdaDeviceBuffers& b = *d.buffers;
   CUdeviceptr np = b.nodes.ptr(), gp = b.gs.ptr(), lp = b.lasts.ptr(), op = b.order_buf.ptr(),
               bp = dynamic ? 0 : b.begin_buf.ptr(), wp = b.work_buf.ptr(), ww = b.worker_work_ptr(),
               cp = b.counts_ptr();
-  int all_flag = opts.all_solutions ? 1 : 0, cap = stack_.entries;
+  int all_flag = opts.all_solutions ? 1 : 0, cap = d.stack.entries;
   unsigned n_workers = workers;
-  CUdeviceptr qp = donating ? queue_.slots->ptr() : 0, rp = donating ? queue_.ready->ptr() : 0;
-  unsigned q_cap = donating ? kQueueSlots : 0, stamp = donating ? ++queue_.stamp : 0;
+  CUdeviceptr qp = donating ? d.queue.slots->ptr() : 0, rp = donating ? d.queue.ready->ptr() : 0;
+  unsigned q_cap = donating ? d.queue.capacity : 0;
+  unsigned stamp = donating ? ++d.queue.stamp : 0;
   unsigned donate_after = opts.donate_after.value_or(kDonateAfter);
+  cuda::EventTimer& timer = *d.timer;
   timer.start();
   if (warp_per_root_) {
     void* args[] = {&np,    &gp, &lp, &op,           &bp, &n_items, &limit, &all_flag, &cap,
                     &qp,    &rp, &q_cap, &stamp, &donate_after, &wp,  &ww,     &cp};
-    cuda::check(cuda::api().LaunchKernel(kernel, workers, 1, 1, 32, 1, 1, stack_.bytes, nullptr, args, nullptr),
+    cuda::check(cuda::api().LaunchKernel(d.kernel, workers, 1, 1, 32, 1, 1, d.stack.bytes, nullptr, args, nullptr),
                 "launching the ida kernel pj_ida_warp");
   } else {
     void* args[] = {&np, &gp, &lp, &op, &bp, &n_items, &n_workers, &limit, &all_flag, &wp, &ww, &cp};
-    cuda::check(cuda::api().LaunchKernel(kernel, (workers + 127) / 128, 1, 1, 128, 1, 1, 0, nullptr, args, nullptr),
+    cuda::check(cuda::api().LaunchKernel(d.kernel, (workers + 127) / 128, 1, 1, 128, 1, 1, 0, nullptr, args, nullptr),
                 "launching the ida-thread kernel pj_ida_thread");
   }
   try {
-    r.t_kernels += timer.stop_seconds();
+    timer.stop();
+    const auto t0 = clock_type::now();
+    bool asked = false;
+    while (!timer.ended()) {
+      if (!asked) {
+        const bool late = clock_type::now() >= stop.deadline || StopSignals::requested();
+        if (late || (!opts.all_solutions && stop.solved.load())) {
+          d.request_stop();
+          asked = true;
+          gi.part.stopped = late;
+        }
+      }
+      // Short kernels (Korf's instances: 0.1 ms on average) are waited for closely.
+      if (clock_type::now() - t0 < std::chrono::milliseconds(2))
+        std::this_thread::yield();
+      else
+        std::this_thread::sleep_for(std::chrono::microseconds(100));
+    }
+    d.finish_stop();  // the word has landed before the next iteration rewrites it
+    gi.t_kernels += timer.seconds();
   } catch (const cuda::Error& e) {
     throw cuda::Error(std::string("the ") + name_ + " kernel " + kernel_name_ + " failed: " + e.what());
   }
 }
 
 // The kernel's counts and each item's and worker's work, read back: the load balance,
-// and what the next iteration expects of each live root.
-void GpuIdaSolver::learn_work(IdaSolveState& s, IdaIteration& iter, size_t n, int limit, SolveResult& r) {
-  const unsigned workers = workers_;
-  const IdaItems& items = iter.items(s);
+// and what the next iteration expects of each live root of this GPU.
+void GpuIdaSolver::learn_work(IdaDevice& d, IdaSolveState& s, IdaGpuIteration& gi, size_t n, int limit) {
+  const unsigned workers = d.workers;
+  const IdaItems& items = gi.items(s);
+  IdaDeviceBuffers& b = *d.buffers;
   auto tt = clock_type::now();
   // The counts and the work per worker in one transfer, the work per item in another.
   const size_t worker_bytes = workers * sizeof(unsigned long long);
-  s.report.resize(s.buf.workers_offset + worker_bytes);
-  s.buf.report_buf.download(s.report.data(), s.report.size());
-  std::memcpy(&iter.dev, s.report.data(), sizeof iter.dev);
-  std::memcpy(s.per_worker.data(), s.report.data() + s.buf.workers_offset, worker_bytes);
-  s.work.resize(n);
-  s.buf.work_buf.download(s.work.data(), n * sizeof(unsigned long long));
-  r.t_transfers += since(tt);
-  PJ_INTERNAL_ASSERT(!iter.dev.overflow, "a " + name_ + " stack overflowed at limit " + std::to_string(limit));
+  gi.report.resize(b.workers_offset + worker_bytes);
+  b.report_buf.download(gi.report.data(), gi.report.size());
+  std::memcpy(&gi.dev, gi.report.data(), sizeof gi.dev);
+  gi.per_worker.resize(workers);
+  std::memcpy(gi.per_worker.data(), gi.report.data() + b.workers_offset, worker_bytes);
+  gi.work.resize(n);
+  b.work_buf.download(gi.work.data(), n * sizeof(unsigned long long));
+  gi.t_transfers += since(tt);
+  PJ_INTERNAL_ASSERT(!gi.dev.overflow, "a " + name_ + " stack overflowed at limit " + std::to_string(limit));
   // Load balance: the work of each worker, and what the next iteration expects per root.
-  iter.max_work = *std::max_element(s.per_worker.begin(), s.per_worker.end());
-  iter.mean_work = static_cast<double>(std::accumulate(s.per_worker.begin(), s.per_worker.end(), 0ull)) / workers;
+  gi.part.max_work = *std::max_element(gi.per_worker.begin(), gi.per_worker.end());
+  gi.part.work = std::accumulate(gi.per_worker.begin(), gi.per_worker.end(), 0ull);
+  gi.part.workers = workers;
   // A root's pieces of very different sizes are cut finer next time: by their
-  // largest over their mean (1 for a root searched whole).
-  for (unsigned root : iter.live) {
+  // largest over their mean (1 for a root searched whole). Only this GPU's roots are
+  // written (the others' GPUs write theirs at the same time).
+  for (unsigned root : gi.live) {
     s.expected[root] = static_cast<double>(items.split_expanded[root]);
     s.largest[root] = 0;
     s.pieces[root] = 0;
   }
-  for (size_t i = 0; i < n; ++i) {
+  auto add = [&](size_t i) {
     const unsigned root = items.root[i];
-    s.expected[root] += static_cast<double>(s.work[i]);
-    s.largest[root] = std::max(s.largest[root], static_cast<double>(s.work[i]));
+    s.expected[root] += static_cast<double>(gi.work[i]);
+    s.largest[root] = std::max(s.largest[root], static_cast<double>(gi.work[i]));
     ++s.pieces[root];
+  };
+  if (s.donating) {
+    for (unsigned root : gi.live) add(root);  // the items are the roots
+  } else {
+    for (size_t i = 0; i < n; ++i) add(i);
   }
-  for (unsigned root : iter.live) {
+  for (unsigned root : gi.live) {
     s.expected[root] = std::max(1.0, s.expected[root]);
     s.skew[root] = s.pieces[root] > 1 ? std::clamp(s.largest[root] * s.pieces[root] / s.expected[root], 1.0, 8.0) : 1.0;
   }
 }
 
-// One optimal path: to a goal above the roots; else below the item the kernel reports
-// (the smallest with a goal: a search of that piece, not of its whole root); else below
-// the root whose split met a goal.
+// One optimal path: to a goal above the roots; else below the item GPU `solved_gpu`'s
+// kernel reports (the smallest with a goal: a search of that piece, not of its whole
+// root); else below the root whose split met a goal.
 std::vector<int> GpuIdaSolver::goal_path(const IdaModule::Roots& roots, const IdaSolveState& s,
-                                         const IdaIteration& iter, int limit) {
-  const IdaItems& items = iter.items(s);
-  const PjIdaDeviceCounts& dev = iter.dev;
+                                         const IdaIteration& iter, int solved_gpu, int limit) {
   if (iter.upper_goal >= 0) return roots.path(-1, iter.upper_goal, limit);
+  PJ_INTERNAL_ASSERT(solved_gpu >= 0, "an iteration met a goal that no GPU reports");
+  const IdaGpuIteration& gi = iter.gpus[static_cast<size_t>(solved_gpu)];
+  IdaDevice& d = *devices_[static_cast<size_t>(solved_gpu)];
+  const IdaItems& items = gi.items(s);
+  const PjIdaDeviceCounts& dev = gi.dev;
   if (donated(dev.solved_root)) {
+    d.make_current();
     auto read_slot = [&](unsigned slot, unsigned char* out) {
-      queue_.slots->download(out, static_cast<size_t>(layout_.bytes), static_cast<size_t>(slot) * layout_.bytes);
+      d.queue.slots->download(out, static_cast<size_t>(d.layout.bytes), static_cast<size_t>(slot) * d.layout.bytes);
     };
-    const Retraced d = retrace_donation(ida_, items, layout_, read_slot, dev.solved_root, limit);
-    return roots.path_via(items.root.at(d.item), d.via, d.node.data(), d.g, d.last, limit);
+    const Retraced t = retrace_donation(ida_, items, d.layout, read_slot, dev.solved_root, limit);
+    devices_[0]->make_current();
+    return roots.path_via(items.root.at(t.item), t.via, t.node.data(), t.g, t.last, limit);
   }
   if (dev.solved_root != ~0ull) {
     const size_t k = static_cast<size_t>(dev.solved_root);
