@@ -201,7 +201,9 @@ TEST_CASE("ivm compiles its open-work unit when a run first needs it, before or 
 // once the search had improved on it), and the samples' incumbents never rise above it
 // nor fall below the result's.
 TEST_CASE("ivm's progress samples carry the warm start's incumbent from the first", "[gpu][ivm][partial][progress]") {
-  SolveOptions o = options_for({problem("flowshop.toml"), instance("flowshop/ta021.txt"), {}, {}}, "ivm");
+  // A 50x20 instance: no proof within the limit, so samples come every second.
+  SolveOptions o = options_for({problem("flowshop.toml"), instance("flowshop/ta051.txt"), {}, {}}, "ivm");
+  o.warm_start = 0.5;  // options_for turns it off; here it gives the start's incumbent
   std::vector<ProgressSample> samples;
   o.progress = SolveOptions::Progress::on;
   o.on_progress = [&](const ProgressSample& s) { samples.push_back(s); };
