@@ -66,7 +66,7 @@ TEST_CASE("ida on two GPUs counts 8-puzzle iterations like the CPU, with tables 
   o.load.instance_path = boards;
   o.load.params = {"w=3"};
   o.all_solutions = true;
-  for (const std::string spec : {problem("puzzle15.toml"), puzzle8_pdb_spec("ida_gpus_pdb_p8.toml")}) {
+  for (const std::string& spec : {problem("puzzle15.toml"), puzzle8_pdb_spec("ida_gpus_pdb_p8.toml")}) {
     INFO(spec);
     o.load.spec_path = spec;
     const std::vector<SolveResult> cpu = solve_all(o, "1-4", "cpu", "");
