@@ -11,6 +11,9 @@
 //   pj_ivm_steal    each thief takes the right part of its victim's interval, cut
 //                   at a node boundary (stealWork; steal_row);
 // until no explorer has work left. No node travels between host and device.
+// A stopped search's open work is bounded by kernels in a unit of their own
+// (templates/gpu_ivm_open.cuh), compiled only when first needed; what the two units
+// share is templates/gpu_ivm_common.cuh, which comes before this file.
 
 #ifndef PJ_BLOCK
 #define PJ_BLOCK 128
@@ -35,32 +38,8 @@
 #define PJ_IVM_POLL_PERIOD_HEAVY 3
 #endif
 
-// Shapes from which the explorers keep an AssignStart per level (problem::kAssignStart),
-// so that a child's assign() starts from its parent's. On the H100 at the optimum
-// (docs/performance.md, "assign() from the parent's"): ATSP ftv33, ftv35 and ftv38
-// (sizes 34, 36, 39) searched 1.6-1.9x faster, br17 with lb=1 (size 17) 16% slower,
-// where a solve from scratch is short and the starts' global memory traffic is not.
-#ifndef PJ_IVM_ASSIGN_START_FROM
-#define PJ_IVM_ASSIGN_START_FROM 24
-#endif
+// (templates/gpu_ivm_common.cuh brings gpu_search, L, Ref and Node into this namespace.)
 namespace pj_ivm::device {
-constexpr bool kKeepStarts = problem::kAssignStart && problem::kSize >= PJ_IVM_ASSIGN_START_FROM;
-}
-
-// The host checks that it sizes the state as this compiler does.
-extern "C" __constant__ int pj_ivm_explorer_bytes = pj_ivm::layout::kExplorerBytes;
-extern "C" __constant__ int pj_ivm_mask_bytes = sizeof(problem::Mask);
-// One row as the compiler lays it out: the host places the rows from this.
-extern "C" __constant__ int pj_ivm_level_bytes = sizeof(pj_ivm::layout::Level);
-// One AssignStart (0: none kept): the host allocates one per explorer and level.
-extern "C" __constant__ int pj_ivm_assign_start_bytes = pj_ivm::device::kKeepStarts ? sizeof(problem::AssignStart) : 0;
-
-namespace pj_ivm::device {
-
-using namespace gpu_search;
-using pj_ivm::L;
-using pj_ivm::Ref;
-using problem::Node;
 
 // The fixed prefix as bytes, the start of every recorded permutation.
 struct Prefix {
@@ -86,26 +65,6 @@ struct PrunedBy {
     }
     if constexpr (kOptimise) return gpu_search::pruned(problem::staged_bound(n, best), best);
     return false;
-  }
-};
-
-// The bound of a node as the search compares it with the incumbent `best` when it pops
-// the node (PrunedBy; with two ends pruned_when_popped), for the open work of a stopped
-// search (pj_ivm_open_bound). It calls the functions PrunedBy calls: no other copy of
-// the refinement is compiled.
-struct BoundFor {
-  int best;
-  __device__ long long operator()(const Node& n) const {
-    if constexpr (problem::kEnds == 2) {
-      const auto b = pj_ivm::bound_of(n);
-      if (problem::kStages == 1 || pj_ivm::prunes(b, best)) return b;
-      return problem::refined_bound(n, b);
-    } else if constexpr (kKeepStarts) {
-      problem::AssignStart* none = nullptr;
-      return problem::staged_bound_from(n, problem::bound(n), best, none, none);
-    } else {
-      return problem::staged_bound(n, best);
-    }
   }
 };
 
@@ -160,10 +119,6 @@ struct Hooks {
     return true;
   }
 };
-
-__device__ __forceinline__ unsigned long long thread_index() {
-  return static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
-}
 
 // What a thief takes from its victim (pj_ivm_steal, and pj_ivm_export for another GPU):
 // with two ends the upper half of the victim's shallowest row (templates/ivm_two_ends.h);
@@ -412,59 +367,4 @@ extern "C" __global__ void pj_ivm_merge(pj_ivm::layout::Explorers e, pj_ivm::lay
   }
   pj_ivm::set_empty(from);
   lengths[j] = pj_ivm::remaining(to);
-}
-
-// The open work of a stopped search (docs/reliability.md, "Partial answers"): each
-// explorer adds its open children and their least bound (templates/ivm_open_work.h) to
-// `out`, which the host zeroed with key LLONG_MAX; thread 0 writes the root's bound,
-// computed without an incumbent so that every stage runs. `best`: the incumbent.
-extern "C" __global__ void pj_ivm_open_bound(pj_ivm::layout::Explorers e, int best, PjIvmOpen* out) {
-  using namespace pj_ivm::device;
-  const unsigned long long i = thread_index();
-  if constexpr (kOptimise) {
-    if (i == 0) {
-      Node root;
-      problem::root(root);
-      out->root_bound = BoundFor{problem::kGoal == pj::Goal::maximize ? -0x7fffffff - 1 : 0x7fffffff}(root);
-    }
-  }
-  if (i >= e.T) return;
-  pj_ivm::OpenWork w;
-  pj_ivm::add_open_work(Ref{e, i}, best, BoundFor{best}, w);
-  if (w.subtrees == 0) return;
-  atomicAdd(&out->subtrees, w.subtrees);
-  if constexpr (kOptimise) atomicMin(&out->key, w.key);
-}
-
-// The open work refined against target key `t` (docs/reliability.md, "Partial
-// answers"; templates/ivm_open_work.h, add_refined_work): each open child whose key is
-// below t is searched at most `depth` levels down for a cut whose keys all reach t.
-// `budget_ns`: each thread gives up (the child fails) once it has run that long, so a
-// pass lasts about that long at most. Keys are bounds (leaves: objectives), negated when
-// maximising; `best`: the incumbent. The first bound is refined (staged bounds) only
-// below t: above it the first bound already passes.
-extern "C" __global__ void pj_ivm_open_refine(pj_ivm::layout::Explorers e, int best, long long t, int depth,
-                                              unsigned long long budget_ns, PjIvmRefine* out) {
-  using namespace pj_ivm::device;
-  const unsigned long long i = thread_index();
-  if constexpr (kOptimise) {
-    if (i >= e.T) return;
-    constexpr bool kMax = problem::kGoal == pj::Goal::maximize;
-    const long long tv = kMax ? -t : t;  // the target as a bound
-    const int t_bound = tv > 0x7fffffffll ? 0x7fffffff : tv < -0x7fffffffll - 1 ? -0x7fffffff - 1 : static_cast<int>(tv);
-    const long long best_key = kMax ? -static_cast<long long>(best) : best;
-    auto key_of = [t_bound](const Node& n, int level) -> long long {
-      const long long b = level == L ? static_cast<long long>(problem::objective(n)) : BoundFor{t_bound}(n);
-      return kMax ? -b : b;
-    };
-    const unsigned long long start = global_ns();
-    auto late = [&] { return global_ns() - start > budget_ns; };
-    pj_ivm::RefinedWork w;
-    pj_ivm::add_refined_work(Ref{e, i}, best_key, t, depth, key_of, late, w);
-    if (w.subtrees == 0) return;
-    atomicAdd(&out->subtrees, w.subtrees);
-    atomicAdd(&out->failed, w.failed);
-    atomicAdd(&out->nodes, w.nodes);
-    atomicMin(&out->key, w.key);
-  }
 }

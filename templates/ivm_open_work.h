@@ -9,7 +9,7 @@
 //
 // Host-and-device code over the generated problem and IVM layout, after
 // templates/ivm_explorer.h and templates/ivm_two_ends.h: the kernel pj_ivm_open_bound
-// (templates/gpu_ivm.cuh) and the host tests (tests/ivm/ivm_host_sim.hpp) run it.
+// (templates/gpu_ivm_open.cuh, the open-work unit) and the host tests (tests/ivm/ivm_host_sim.hpp) run it.
 #pragma once
 
 namespace pj_ivm {

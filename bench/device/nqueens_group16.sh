@@ -32,19 +32,7 @@ if [ -n "$q21" ] && python3 -c "import sys; sys.exit(0 if float('$q21') <= 10.5 
   echo '[{"spec": "problems/nqueens_symmetries.toml", "instance": "", "params": {"n": 22}, "args": ["--skeleton", "ivm"], "repeat": 1, "timeout": 100}]' > /tmp/q22.json
   python3 bench/run.py /tmp/q22.json --permjit "$(command -v permjit)" --out "$out/q22.jsonl" > "$out/q22.log" 2>&1
 fi
-python3 - "$out"/ab.jsonl "$out"/q21.jsonl "$out"/q22.jsonl <<'PY'
-import json, os, statistics, sys
-for path in sys.argv[1:]:
-    if not os.path.exists(path): continue
-    by = {}
-    for l in open(path):
-        r = json.loads(l)
-        if r.get("timed_out"):
-            print(path.split("/")[-1], r["problem"], r["params"], r["skeleton"], "timed out"); continue
-        by.setdefault((r["problem"], r["skeleton"], r["params"]["n"]), []).append(r)
-    for (p, s, n), rs in by.items():
-        t = [x["time_s"]["search"] for x in rs]
-        print(path.split("/")[-1], rs[0]["commit"], p, s, n, "search", round(statistics.median(t), 3), [round(x, 3) for x in t],
-              "solutions", rs[0]["solutions"], "evaluated", rs[0]["nodes"]["evaluated"],
-              "compile", round(rs[0]["time_s"]["compile"], 2))
-PY
+# Medians per configuration (bench/summarize.py), a table per file.
+for f in "$out"/ab.jsonl "$out"/q21.jsonl "$out"/q22.jsonl; do
+  if [ -s "$f" ]; then echo "${f##*/}"; python3 bench/summarize.py "$f"; fi
+done

@@ -35,18 +35,7 @@ print(json.dumps([{"spec": f"problems/{problem}.toml", "instance": "", "params":
 PY
 cat /tmp/q21.json
 python3 bench/run.py /tmp/q21.json --permjit "$(command -v permjit)" --out "$out/q21.jsonl" > "$out/q21.log" 2>&1
-python3 - "$out"/branch.jsonl "$out"/baseline.jsonl "$out"/q21.jsonl <<'PY'
-import json, statistics, sys
-for path in sys.argv[1:]:
-    by = {}
-    for l in open(path):
-        r = json.loads(l)
-        if r.get("timed_out"):
-            print(path.split("/")[-1], r["problem"], r["params"], r["skeleton"], "timed out"); continue
-        by.setdefault((r["problem"], r["skeleton"], r["params"]["n"]), []).append(r)
-    for (p, s, n), rs in by.items():
-        t = [x["time_s"]["search"] for x in rs]
-        print(path.split("/")[-1], rs[0]["commit"], p, s, n, "search", round(statistics.median(t), 3), [round(x, 3) for x in t],
-              "solutions", rs[0]["solutions"], "evaluated", rs[0]["nodes"]["evaluated"],
-              "compile", round(rs[0]["time_s"]["compile"], 2))
-PY
+# Medians per configuration (bench/summarize.py), a table per file.
+for f in "$out"/branch.jsonl "$out"/baseline.jsonl "$out"/q21.jsonl; do
+  if [ -s "$f" ]; then echo "${f##*/}"; python3 bench/summarize.py "$f"; fi
+done

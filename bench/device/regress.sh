@@ -59,6 +59,24 @@ wanted() { [ -z "${CASES:-}" ] || [[ " $CASES " == *" $1 "* ]]; }
 tag="round=1"
 specs=""
 spec_of() { if [ -n "$specs" ] && [[ $1 == problems/* ]]; then echo "$specs/${1#problems/}"; else echo "$1"; fi; }
+# The solve arguments for the build whose specs are in `specs`: a `--param NAME=V` that its
+# spec SPEC does not declare is left out. Such a parameter came after the baseline, and a
+# case passes it only with the value that does what the baseline did (e.g. pdb=0, the
+# Manhattan distance alone): without the filter the baseline build refuses the run.
+args_for() {
+  local spec=$1
+  shift
+  if [ -z "$specs" ]; then printf '%s\n' "$@"; return; fi
+  while [ $# -gt 0 ]; do
+    if [ "$1" = --param ] && [ $# -ge 2 ] &&
+      ! awk -v n="${2%%=*}" '/^\[/ {in_p = ($0 ~ /^\[params\]/)} in_p && $1 == n {found = 1} END {exit !found}' "$spec"; then
+      shift 2
+      continue
+    fi
+    printf '%s\n' "$1"
+    shift
+  done
+}
 
 # case NAME METRIC -- SPEC SOLVE-ARGS: one run of a case; `repeat=K case_ ...` runs it K
 # times in a row (a case whose figure the host's load moves: the median is taken over all
@@ -70,9 +88,11 @@ case_() {
   local spec
   spec=$(spec_of "$1")
   shift
+  local -a solve_args
+  mapfile -t solve_args < <(args_for "$spec" "$@")
   for k in $(seq 1 "${repeat:-1}"); do
     # shellcheck disable=SC2086  # the tag is a list of labels
-    log_solve "$log" case="$name" metric="$metric" $tag kind="$kind" -- "$spec" "$@" --cache-dir "$cache"
+    log_solve "$log" case="$name" metric="$metric" $tag kind="$kind" -- "$spec" "${solve_args[@]}" --cache-dir "$cache"
   done
 }
 # cold_and_warm NAME -- SPEC SOLVE-ARGS: a compile from an empty cache, then the same solve

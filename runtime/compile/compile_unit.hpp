@@ -29,9 +29,12 @@ struct CompileUnit {
 };
 
 // A skeleton's units: the host module (the CPU search, a frontier, a pool) and the
-// device module; a skeleton has either or both.
+// device module; a skeleton has either or both. `deferred`: a second device module
+// whose kernels run only in some runs (ivm: the open work of a stop), compiled through
+// the same cache when a run first needs it rather than before every first search
+// (runtime/compile/deferred_module.hpp; `permjit emit --unit deferred` prints it).
 struct SkeletonUnits {
-  std::optional<CompileUnit> host, device;
+  std::optional<CompileUnit> host, device, deferred;
 };
 
 // What a registry row builds its units from.

@@ -12,26 +12,46 @@
 
 namespace permjit {
 
-GpuModuleImage compile_gpu_module(const CompileUnit& unit, const std::string& arch, const ModuleCache& cache) {
+namespace {
+double since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+// The cache key of the unit's image, and the device runtime's path when it links one.
+std::string module_key(const CompileUnit& unit, const std::string& arch, std::string& devrt) {
   PJ_INTERNAL_ASSERT(unit.target == UnitTarget::device, "compile_gpu_module needs a device unit");
   std::vector<std::string> key_parts = {"gpu-module", kPermjitVersion, nvrtc_version(), arch, unit.text};
   for (const auto& o : unit.options) key_parts.push_back(o);
-  std::string devrt;
   if (unit.device_runtime) {
     devrt = find_device_runtime();
     key_parts.insert(key_parts.end(), {"rdc+cudadevrt", nvjitlink_version(), file_digest(devrt)});
   }
-  std::string key = cache_key(key_parts);
+  return cache_key(key_parts);
+}
+
+std::optional<GpuModuleImage> lookup(const std::string& key, const ModuleCache& cache,
+                                     std::chrono::steady_clock::time_point t0) {
+  auto hit = cache.lookup(key, ".cubin");
+  if (!hit) return std::nullopt;
+  std::ifstream in(*hit, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return GpuModuleImage{ss.str(), true, "", since(t0), 0};
+}
+}  // namespace
+
+std::optional<GpuModuleImage> cached_gpu_module(const CompileUnit& unit, const std::string& arch,
+                                                const ModuleCache& cache) {
   const auto t0 = std::chrono::steady_clock::now();
-  auto since = [](std::chrono::steady_clock::time_point t) {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
-  };
-  if (auto hit = cache.lookup(key, ".cubin")) {
-    std::ifstream in(*hit, std::ios::binary);
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return GpuModuleImage{ss.str(), true, "", since(t0), 0};
-  }
+  std::string devrt;
+  return lookup(module_key(unit, arch, devrt), cache, t0);
+}
+
+GpuModuleImage compile_gpu_module(const CompileUnit& unit, const std::string& arch, const ModuleCache& cache) {
+  std::string devrt;
+  const std::string key = module_key(unit, arch, devrt);
+  const auto t0 = std::chrono::steady_clock::now();
+  if (auto hit = lookup(key, cache, t0)) return std::move(*hit);
   NvrtcOutput out = nvrtc_compile(unit.text, unit.name, arch, true, unit.options);
   auto fail = [&](const std::string& what, const std::string& log) {
     std::string saved = cache.dir() + "/failed-" + key + ".cu";

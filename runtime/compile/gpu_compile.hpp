@@ -4,6 +4,7 @@
 // runtime library's digest). A failed compile or link raises CompileError with the log
 // (places are #line-mapped into the spec) and the saved source.
 #pragma once
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,5 +24,9 @@ struct GpuModuleImage {
 // A unit with `device_runtime` is relocatable device code (its options hold
 // -rdc=true), linked with libcudadevrt.a (runtime/compile/device_link.hpp): dynamic parallelism.
 GpuModuleImage compile_gpu_module(const CompileUnit& unit, const std::string& arch, const ModuleCache& cache);
+// The cache's image of the unit, as compile_gpu_module would return it on a hit; none
+// when it would compile.
+std::optional<GpuModuleImage> cached_gpu_module(const CompileUnit& unit, const std::string& arch,
+                                                const ModuleCache& cache);
 
 }  // namespace permjit

@@ -428,6 +428,7 @@ std::string format_json(const SolveResult& r) {
                 {"ranks", v.ranks},         {"messages", v.messages},   {"coordinator_busy_s", v.coordinator_busy},
                 {"open_bound_s", v.t_open_bound}, {"balance", v.balance},   {"idle", ivm_idle_json(v)}};
     j["ivm"]["bound_samples"] = {{"count", v.bound_samples}, {"seconds", v.t_bound_samples}};
+    j["ivm"]["open_unit"] = {{"how", v.open_unit}, {"compile_s", v.t_open_compile}, {"waited_s", v.t_open_wait}};
     if (r.stopped)
       j["ivm"]["refine"] = {{"seconds", v.t_refine},
                             {"passes", v.refine_passes},

@@ -144,6 +144,11 @@ struct SolveResult {
     // The progress line's proven bounds while the search ran: how many, their seconds.
     int bound_samples = 0;
     double t_bound_samples = 0;
+    // The open-work unit (runtime/compile/deferred_module.hpp): how it came ("cached",
+    // "ahead": compiled beside the search, "at need": when a stop first needed it, "not
+    // needed"), its NVRTC seconds, and the seconds the run waited for it (not in t_search).
+    std::string open_unit = "not needed";
+    double t_open_compile = 0, t_open_wait = 0;
     std::string rows;  // "shared (32 KiB per block)" or "local"
     std::string resumed_from;
     // How the explorers' time went (runtime/ivm/ivm_idle.hpp), and how work was shared

@@ -7,6 +7,21 @@
 
 namespace permjit {
 
+std::vector<std::vector<unsigned>> least_loaded(const std::vector<unsigned>& order, const std::vector<double>& expected,
+                                                size_t bins) {
+  using Load = std::pair<double, size_t>;
+  std::priority_queue<Load, std::vector<Load>, std::greater<Load>> least;
+  for (size_t k = 0; k < bins; ++k) least.push({0.0, k});
+  std::vector<std::vector<unsigned>> lists(bins);
+  for (unsigned i : order) {
+    Load l = least.top();
+    least.pop();
+    lists[l.second].push_back(i);
+    least.push({l.first + expected[i], l.second});
+  }
+  return lists;
+}
+
 std::vector<std::vector<unsigned>> share_roots(const std::vector<unsigned>& live, const std::vector<double>& expected,
                                                int gpus) {
   const size_t n = static_cast<size_t>(std::max(1, gpus));
@@ -19,15 +34,7 @@ std::vector<std::vector<unsigned>> share_roots(const std::vector<unsigned>& live
   // sort's stability), onto the least loaded GPU (ties: the lower GPU).
   std::vector<unsigned> order = live;
   std::stable_sort(order.begin(), order.end(), [&](unsigned a, unsigned b) { return expected[a] > expected[b]; });
-  using Load = std::pair<double, size_t>;
-  std::priority_queue<Load, std::vector<Load>, std::greater<Load>> least;
-  for (size_t k = 0; k < n; ++k) least.push({0.0, k});
-  for (unsigned root : order) {
-    Load l = least.top();
-    least.pop();
-    shares[l.second].push_back(root);
-    least.push({l.first + expected[root], l.second});
-  }
+  shares = least_loaded(order, expected, n);
   for (auto& s : shares) std::sort(s.begin(), s.end());
   return shares;
 }

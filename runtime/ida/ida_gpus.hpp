@@ -4,11 +4,18 @@
 // below its share in one kernel, and the iteration's counts are their sums, its next
 // limit the least of their next limits, its goal the first GPU's that met one.
 #pragma once
+#include <cstddef>
 #include <vector>
 
 #include "templates/ida_abi.h"
 
 namespace permjit {
+
+// Items taken in `order`, each onto the bin with the least expected work so far (ties:
+// the lower bin): LPT when `order` is largest first. Shared by the GPUs' shares below and
+// the warps' static lists of one GPU (ida_skeleton.cpp, balance).
+std::vector<std::vector<unsigned>> least_loaded(const std::vector<unsigned>& order, const std::vector<double>& expected,
+                                                std::size_t bins);
 
 // The live roots (increasing) shared among `gpus` GPUs: largest expected work first,
 // each onto the GPU with the least so far (LPT, as the static balance does for warps);

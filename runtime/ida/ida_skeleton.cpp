@@ -14,7 +14,6 @@
 #include <exception>
 #include <memory>
 #include <numeric>
-#include <queue>
 #include <thread>
 
 #include "dsl/diagnostics.hpp"
@@ -90,16 +89,7 @@ Assignment live_first(const std::vector<unsigned>& live, const std::vector<doubl
 
 // Largest expected work first, each onto the least loaded worker (LPT).
 Assignment balance(const std::vector<double>& expected, unsigned workers) {
-  using Load = std::pair<double, unsigned>;
-  std::priority_queue<Load, std::vector<Load>, std::greater<Load>> least;
-  for (unsigned w = 0; w < workers; ++w) least.push({0.0, w});
-  std::vector<std::vector<unsigned>> lists(workers);
-  for (unsigned i : by_work(expected)) {
-    Load l = least.top();
-    least.pop();
-    lists[l.second].push_back(i);
-    least.push({l.first + expected[i], l.second});
-  }
+  const std::vector<std::vector<unsigned>> lists = least_loaded(by_work(expected), expected, workers);
   Assignment a;
   a.begin.push_back(0);
   for (const auto& l : lists) {

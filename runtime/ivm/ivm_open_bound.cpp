@@ -5,6 +5,7 @@
 #include <climits>
 #include <memory>
 
+#include "dsl/diagnostics.hpp"
 #include "runtime/device/cuda_driver.hpp"
 #include "runtime/device/run_time_data.hpp"
 #include "templates/gpu_abi.h"
@@ -76,9 +77,13 @@ long long refine(CUfunction k, const std::vector<std::unique_ptr<ExplorerArrays>
 PjCpuResult ivm_open_work(const std::string& cubin, const std::vector<RunTimeArray>& data, const IvmShape& shape,
                           const std::vector<std::string>& images, int best, bool optimise, bool maximise,
                           const IvmRefineAsk& ask, IvmRefineDone* done) {
-  // A module of its own: the workers' are gone with their threads, and loading one is a
-  // fraction of a second against the seconds a stopped search ran.
+  // The open-work unit's module (runtime/ivm/ivm_skeleton.cpp, ivm_units), loaded here:
+  // a fraction of a second against the seconds a stopped search ran. Compiled apart from
+  // the search's, it must lay the explorers out as that one did.
   cuda::Module module(cubin);
+  PJ_INTERNAL_ASSERT(module.read_int("pj_ivm_mask_bytes") == shape.mask_bytes &&
+                         module.read_int("pj_ivm_explorer_bytes") == 1 + shape.levels * (2 + shape.mask_bytes) + 8,
+                     "the open-work module lays the explorers out otherwise than the search's");
   upload_data(data, module);
   CUfunction k = module.function("pj_ivm_open_bound");
   // Each image on the device, kept there for the refinement's passes.

@@ -58,7 +58,8 @@ struct IvmRefineSchedule {
   }
 };
 
-// On the calling thread's current context: loads `cubin` (the run's ivm module) with its
+// On the calling thread's current context: loads `cubin` (the run's open-work module,
+// SkeletonUnits::deferred of ivm_units) with its
 // run-time `data`, and bounds the explorers of each image (IvmShape's T, levels and set
 // sizes) against the incumbent `best`. Returns the open children counted, their least
 // bound (open_bound_known when some are open and the goal optimises) and the root's bound;

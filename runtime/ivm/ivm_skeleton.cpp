@@ -17,6 +17,7 @@
 
 #include "dsl/diagnostics.hpp"
 #include "runtime/compile/cache.hpp"
+#include "runtime/compile/deferred_module.hpp"
 #include "runtime/compile/gpu_compile.hpp"
 #include "runtime/compile/gpu_host.hpp"
 #include "runtime/core/partial_bound.hpp"
@@ -94,6 +95,9 @@ IvmCheckpoint checked_resume(const SolveOptions& opts, IvmRunIdentity& id) {
 }
 }  // namespace
 
+// The open-work unit's name among the units: "<spec>.ivm-open.cu".
+constexpr std::string_view kOpenUnitName = "ivm-open";
+
 SkeletonUnits ivm_units(const UnitInputs& in) {
   if (ivm_levels(in.spec) < 1) {
     Diagnostics d;
@@ -114,10 +118,20 @@ SkeletonUnits ivm_units(const UnitInputs& in) {
   // argument, which caps their registers). Part of the options, so of the cache key.
   if (const char* b = std::getenv("PERMJIT_IVM_MIN_BLOCKS"); b && std::atoi(b) > 0)
     options.push_back("-DPJ_IVM_MIN_BLOCKS=" + std::to_string(std::atoi(b)));
-  return {std::nullopt, device_unit(in,
-                                    {"gpu_abi.h", "gpu_search.cuh", "ivm_interval.h", "ivm_explorer.h", "ivm_two_ends.h",
-                                     "ivm_open_work.h", "gpu_ivm.cuh"},
-                                    std::move(options), {generate_ivm_layout(in.spec)})};
+  // Two device units on one IVM layout: the search's, and the open work's of a stopped
+  // search (and of the progress line's bound), compiled only when a run first needs it
+  // (docs/decisions.md, "The open-work kernels in a unit of their own"). The same
+  // options, so the same layout; the host checks both modules' sizes.
+  const ProblemSource layout = generate_ivm_layout(in.spec);
+  const std::vector<std::string> common{"gpu_abi.h", "gpu_search.cuh", "ivm_interval.h", "ivm_explorer.h",
+                                        "ivm_two_ends.h"};
+  std::vector<std::string> search = common, open = common;
+  search.insert(search.end(), {"gpu_ivm_common.cuh", "gpu_ivm.cuh"});
+  open.insert(open.end(), {"ivm_open_work.h", "gpu_ivm_common.cuh", "gpu_ivm_open.cuh"});
+  SkeletonUnits units{std::nullopt, device_unit(in, std::move(search), options, {layout}), std::nullopt};
+  units.deferred = device_unit(UnitInputs{kOpenUnitName, in.spec, in.source, in.opts}, std::move(open),
+                               std::move(options), {layout});
+  return units;
 }
 
 namespace {
@@ -236,6 +250,9 @@ struct IvmRun {
     const int explorer_bytes = 1 + L * (2 + mask_bytes) + 8;
     PJ_INTERNAL_ASSERT(module->read_int("pj_ivm_explorer_bytes") == explorer_bytes,
                        "the IVM layout differs between the host and the device");
+    // The open-work unit: read from the cache now when it is there, else compiled when
+    // first needed (start_open_unit). Only rank 0 bounds open work.
+    if (coordinator) open_unit.emplace(run.units.deferred.value(), dev.arch(), run.cache());
   }
 
   // Where the rows live, then as many explorers as the device runs at once (all must be
@@ -386,6 +403,39 @@ struct IvmRun {
       std::unique_ptr<cuda::Module> own = w == 0 ? std::move(module) : nullptr;
       threads.emplace_back([this, w, own = std::move(own)]() mutable { work(w, std::move(own)); });
     }
+    start_open_unit();
+  }
+
+  // Whether a stop bounds the open work (bound_open_work): not a decision run's, which
+  // stops at its target or its solution limit.
+  bool stop_bounds() const { return !run.decision.fixed_incumbent && run.decision.solution_limit == 0; }
+
+  // The open-work unit compiled beside the search, on a thread of its own, where the run
+  // may need it: a stop it expects (--time-limit; --checkpoint, whose runs are stopped
+  // by signals), or the progress line's bound samples. A signal alone compiles it at the
+  // stop (docs/reliability.md, "Partial answers": the stop's delay).
+  void start_open_unit() {
+    if (!open_unit) return;
+    const bool samples = show && optimise;
+    if (samples || ((opts.time_limit > 0 || checkpoints) && stop_bounds())) open_unit->start();
+  }
+
+  // The open-work unit's image, waited for or compiled now.
+  const std::string& open_cubin() {
+    PJ_INTERNAL_ASSERT(open_unit.has_value(), "only rank 0 bounds the open work");
+    return open_unit->get().cubin;
+  }
+
+  // The end of the run: a compile started ahead and not needed is waited for (its image
+  // is cached for the next run), and what the unit cost goes to r.
+  void finish_open_unit() {
+    if (!open_unit) return;
+    const auto tw = clock_type::now();
+    open_unit->wait();
+    SolveResult::Ivm& stats = *r.ivm;
+    stats.open_unit = deferred_how_name(open_unit->how());
+    stats.t_open_compile = open_unit->compile_s();
+    stats.t_open_wait = open_unit->waited_s() + since(tw);
   }
 
   // Another rank: its worker has ended; rank 0 reports.
@@ -434,7 +484,8 @@ struct IvmRun {
         }
         // The proven bound on the progress line: every kBoundSampleEvery seconds the open
         // work is bounded and refined as at a stop (sample_bound).
-        if (meter.enabled() && optimise && now >= next_bound_sample) {
+        // The first waits for the open-work unit, compiled since the search started.
+        if (meter.enabled() && optimise && now >= next_bound_sample && open_unit->ready()) {
           sample_bound(now);
           next_bound_sample = elapsed() + kBoundSampleEvery;
         }
@@ -515,9 +566,9 @@ struct IvmRun {
       r.permutation.assign(out.perm, out.perm + spec.size);
     }
     if (solutions) solutions->report(r, optimise);
-    if (stopped && stopped_at && !run.decision.fixed_incumbent && run.decision.solution_limit == 0)
-      bound_open_work(out.best);
-    r.t_search = since(t1);
+    if (stopped && stopped_at && stop_bounds()) bound_open_work(out.best);
+    // The search's seconds: not the wait for the open-work unit's compile (r.ivm's).
+    r.t_search = since(t1) - open_unit->waited_s();
   }
 
   // A stopped search's proven bound: what the open work the stop took (stopped_at) can
@@ -530,13 +581,14 @@ struct IvmRun {
   // or not, the higher its bound can go. A stopped run with --checkpoint writes its
   // checkpoint again with the bound as its floor.
   void bound_open_work(int best) {
-    const auto tb = clock_type::now();
     const bool maximise = spec.goal == Goal::maximize;
     IvmRefineAsk ask;
-    ask.budget_s = refine_share() * elapsed();
+    ask.budget_s = refine_share() * elapsed();  // the search's seconds: not the wait below
     if (sampled_bound) ask.floor_key = maximise ? -*sampled_bound : *sampled_bound;  // the checkpoint's floor at least
+    const std::string& cubin = open_cubin();
+    const auto tb = clock_type::now();
     IvmRefineDone done;
-    const PjCpuResult open = ivm_open_work(image.cubin, run.units.device.value().data, shape, stopped_at->images, best,
+    const PjCpuResult open = ivm_open_work(cubin, run.units.deferred.value().data, shape, stopped_at->images, best,
                                            optimise, maximise, ask, &done);
     std::optional<long long> incumbent;
     if (r.found) incumbent = r.objective;
@@ -579,7 +631,7 @@ struct IvmRun {
     ask.budget_s = refine_share() * std::max(0.0, now - last_bound_sample);
     if (sampled_bound) ask.floor_key = maximise ? -*sampled_bound : *sampled_bound;
     const int best = snap.results.best;
-    const PjCpuResult open = ivm_open_work(image.cubin, run.units.device.value().data, shape, snap.images, best,
+    const PjCpuResult open = ivm_open_work(open_cubin(), run.units.deferred.value().data, shape, snap.images, best,
                                            optimise, maximise, ask);
     SolveResult scratch;
     scratch.goal = spec.goal;
@@ -680,6 +732,7 @@ struct IvmRun {
   GpuModuleImage image;
   std::unique_ptr<cuda::Module> module;
   int mask_bytes = 0;
+  std::optional<DeferredGpuModule> open_unit;  // rank 0's: the open-work kernels
   // size_explorers()
   std::optional<long long> start;
   clock_type::time_point t1;
@@ -736,6 +789,7 @@ void run_ivm(SkeletonRun& run, IvmRanks& ranks) {
   }
   ivm.supervise();
   ivm.report();
+  ivm.finish_open_unit();
 }
 
 

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <numeric>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -141,6 +142,20 @@ inline void same_iterations(const SolveResult& a, const SolveResult& b) {
     CHECK(a.iterations[k].expanded == b.iterations[k].expanded);
     CHECK(a.iterations[k].evaluated == b.iterations[k].evaluated);
     CHECK(a.iterations[k].solutions == b.iterations[k].solutions);
+  }
+}
+
+// A stopped minimising search's proven bound (docs/reliability.md, "Partial answers"):
+// at least the root's bound, at most the optimum where it is known, and at most the
+// incumbent, which is at least the optimum.
+inline void check_proven_bound(const SolveResult& r, std::optional<long long> optimum = std::nullopt) {
+  REQUIRE(r.proven_bound);
+  REQUIRE(r.root_bound);
+  CHECK(*r.proven_bound >= *r.root_bound);
+  if (optimum) CHECK(*r.proven_bound <= *optimum);
+  if (r.found) {
+    if (optimum) CHECK(r.objective >= *optimum);
+    CHECK(*r.proven_bound <= r.objective);
   }
 }
 

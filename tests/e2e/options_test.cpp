@@ -248,7 +248,8 @@ TEST_CASE("the units a solve compiles are the units emit shows, for every skelet
       if (!p.skeleton) continue;
       INFO(sk.name << " on " << p.spec.name);
       SkeletonUnits shown = emit_units(o, sk, p.spec, p.source);
-      for (auto [ran, emitted] : {std::pair{&p.units.host, &shown.host}, std::pair{&p.units.device, &shown.device}}) {
+      for (auto [ran, emitted] : {std::pair{&p.units.host, &shown.host}, std::pair{&p.units.device, &shown.device},
+                                  std::pair{&p.units.deferred, &shown.deferred}}) {
         REQUIRE(ran->has_value() == emitted->has_value());
         if (!ran->has_value()) continue;
         CHECK((*ran)->text == (*emitted)->text);
@@ -260,7 +261,7 @@ TEST_CASE("the units a solve compiles are the units emit shows, for every skelet
       CHECK((p.units.host || p.units.device));
     }
   }
-  CHECK(compared >= 12);  // cpu x2, dfs, ivm, cdp, rec, offload: host and device; ida, ida-thread
+  CHECK(compared >= 13);  // cpu x2, dfs, ivm (and its deferred unit), cdp, rec, offload: host and device; ida, ida-thread
 }
 
 // The GPU skeletons keep a 32-bit incumbent: a --ub outside it is refused at its value

@@ -5,15 +5,34 @@
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <csignal>
+#include <fstream>
 #include <functional>
 #include <optional>
-#include <thread>
+#include <sstream>
 #include <string>
+#include <thread>
+#include <utility>
 #include <vector>
 
 #include "../e2e/e2e_support.hpp"
 
 namespace permjit::test {
+
+// puzzle15.toml with 8-puzzle tables (tiles 1-4 and 5-8 with the blank, and the
+// reflection), written to the temporary file `name`.
+inline std::string puzzle8_pdb_spec(const std::string& name) {
+  std::ifstream in(problem("puzzle15.toml"));
+  std::stringstream ss;
+  ss << in.rdbuf();
+  std::string spec = ss.str();
+  for (const auto& [key, line] : {std::pair<std::string, std::string>{"when = ", "when = \"pdb == 1\""},
+                                  {"additive = ", "additive = [[1, 2, 3, 4], [5, 6, 7, 8]]"}}) {
+    const size_t at = spec.find("\n" + key);
+    REQUIRE(at != std::string::npos);
+    spec.replace(at + 1, spec.find('\n', at + 1) - at - 1, line);
+  }
+  return temp_file(name, spec);
+}
 
 struct Run {
   std::string spec, inst;

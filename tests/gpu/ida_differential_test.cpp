@@ -78,17 +78,7 @@ TEST_CASE("ida and ida-thread count 8-puzzle iterations like the CPU", "[gpu][id
 // record: 8-puzzle tables (tiles 1-4 and 5-8 with the blank, and the reflection), four
 // boards in one call, the CPU's counts in every iteration of each.
 TEST_CASE("ida with pattern databases counts like the CPU, record after record", "[gpu][ida][pdb]") {
-  std::ifstream in(problem("puzzle15.toml"));
-  std::stringstream ss;
-  ss << in.rdbuf();
-  std::string spec = ss.str();
-  for (const auto& [key, line] : {std::pair<std::string, std::string>{"when = ", "when = \"pdb == 1\""},
-                                  {"additive = ", "additive = [[1, 2, 3, 4], [5, 6, 7, 8]]"}}) {
-    const size_t at = spec.find("\n" + key);
-    REQUIRE(at != std::string::npos);
-    spec.replace(at + 1, spec.find('\n', at + 1) - at - 1, line);
-  }
-  const std::string spec_file = temp_file("ida_pdb_p8.toml", spec);
+  const std::string spec_file = puzzle8_pdb_spec("ida_pdb_p8.toml");
   const std::string boards = temp_file("ida_pdb_p8.txt", "8 6 7 2 5 4 3 0 1\n1 2 0 3 4 5 6 7 8\n"
                                                          "3 1 2 6 4 5 0 7 8\n7 2 4 5 0 6 8 3 1\n");
   SolveOptions o;

@@ -26,21 +26,6 @@ std::vector<std::string> gpu_lists() {
   return lists;
 }
 
-// puzzle15.toml with 8-puzzle tables (tiles 1-4 and 5-8 with the blank, and the reflection).
-std::string puzzle8_pdb_spec() {
-  std::ifstream in(problem("puzzle15.toml"));
-  std::stringstream ss;
-  ss << in.rdbuf();
-  std::string spec = ss.str();
-  for (const auto& [key, line] : {std::pair<std::string, std::string>{"when = ", "when = \"pdb == 1\""},
-                                  {"additive = ", "additive = [[1, 2, 3, 4], [5, 6, 7, 8]]"}}) {
-    const size_t at = spec.find("\n" + key);
-    REQUIRE(at != std::string::npos);
-    spec.replace(at + 1, spec.find('\n', at + 1) - at - 1, line);
-  }
-  return temp_file("ida_gpus_pdb_p8.toml", spec);
-}
-
 // Every record of `records` solved with `skeleton` on `gpus` (none: the default).
 std::vector<SolveResult> solve_all(SolveOptions o, const std::string& records, const std::string& skeleton,
                                    const std::string& gpus) {
@@ -81,7 +66,7 @@ TEST_CASE("ida on two GPUs counts 8-puzzle iterations like the CPU, with tables 
   o.load.instance_path = boards;
   o.load.params = {"w=3"};
   o.all_solutions = true;
-  for (const std::string spec : {problem("puzzle15.toml"), puzzle8_pdb_spec()}) {
+  for (const std::string& spec : {problem("puzzle15.toml"), puzzle8_pdb_spec("ida_gpus_pdb_p8.toml")}) {
     INFO(spec);
     o.load.spec_path = spec;
     const std::vector<SolveResult> cpu = solve_all(o, "1-4", "cpu", "");

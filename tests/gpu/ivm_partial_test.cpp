@@ -3,8 +3,12 @@
 // and its refinement (pj_ivm_open_refine) are at most the optimum from brute force,
 // which shares no code with permjit, and at least the root's bound; on one GPU and on
 // two workers; the checkpoint resumed for as long again starts from the stop's bound. Few explorers slow the search
-// down, so that the short limits stop it inside the tree.
+// down, so that the short limits stop it inside the tree. The open-work kernels are a
+// unit of their own, compiled when a run first needs it: stops before and after it is
+// compiled, ahead of the stop or at it, bound the open work alike.
+#include <csignal>
 #include <cstdlib>
+#include <filesystem>
 
 #include "../e2e/flowshop_support.hpp"
 #include "gpu_support.hpp"
@@ -17,18 +21,6 @@ namespace {
 struct Tally {
   int stopped = 0, from_open = 0, refined = 0;
 };
-
-// A stopped run's bound against the optimum and the root's bound.
-void check_bound(const SolveResult& r, long long optimum) {
-  REQUIRE(r.proven_bound);
-  REQUIRE(r.root_bound);
-  CHECK(*r.proven_bound <= optimum);
-  CHECK(*r.proven_bound >= *r.root_bound);
-  if (r.found) {
-    CHECK(r.objective >= optimum);
-    CHECK(*r.proven_bound <= r.objective);
-  }
-}
 
 void check_stopped_runs(const Run& run, long long optimum, Tally& t) {
   for (const char* gpus : {"", "0,0"})
@@ -50,7 +42,7 @@ void check_stopped_runs(const Run& run, long long optimum, Tally& t) {
           continue;
         }
         ++t.stopped;
-        check_bound(r, optimum);
+        check_proven_bound(r, optimum);
         REQUIRE(r.ivm);
         if (r.ivm->refine_proved) ++t.refined;
         if (r.bound_from.find("open subtrees") != std::string::npos && *r.proven_bound > *r.root_bound) ++t.from_open;
@@ -70,7 +62,7 @@ void check_stopped_runs(const Run& run, long long optimum, Tally& t) {
           CHECK(q.objective == optimum);
           continue;
         }
-        check_bound(q, optimum);
+        check_proven_bound(q, optimum);
         CHECK(*q.proven_bound >= (q.found ? std::min(*r.proven_bound, q.objective) : *r.proven_bound));
       }
 }
@@ -100,11 +92,103 @@ TEST_CASE("ivm stopped by its time limit proves a bound between the root's and t
   CHECK(t.refined > 0);  // some refinement passes reached their target
 }
 
+namespace {
+
+// A stopped run's open work bounded: a proven bound between the root's and the best found.
+void check_open_bound(const SolveResult& r) {
+  REQUIRE(r.stopped);
+  check_proven_bound(r);
+  CHECK(r.open_subtrees > 0);
+}
+
+}  // namespace
+
+// The open-work unit (runtime/compile/deferred_module.hpp) in an empty module cache: not
+// compiled by a run that ends without a stop; compiled at the stop of a run stopped by a
+// signal alone, which waits for it; compiled ahead, beside the search, by a run with
+// --time-limit, whose stop waits only for what is left of it; read from the cache by
+// the next. One explorer searches a 14-city ATSP under its partial cost: tens of seconds.
+TEST_CASE("ivm compiles its open-work unit when a run first needs it, before or at the stop",
+          "[gpu][ivm][partial][open_unit]") {
+  const Matrix d = random_matrix(14, 50, 60, 14);
+  const Run atsp{problem("atsp.toml"), temp_file("ivm_open_unit.atsp", tsplib_text(d)), {"lb=0"}, {}};
+  const std::string cache = std::filesystem::path(temp_file("ivm_open_unit.keep", "")).parent_path() / "ivm_open_unit_cache";
+  auto options = [&](const std::string& sub) {
+    SolveOptions o = options_for(atsp, "ivm");
+    o.cache_dir = cache + "/" + sub;
+    o.progress = SolveOptions::Progress::off;
+    o.explorers = 1;
+    return o;
+  };
+  // An empty cache with the search's unit compiled into it: a --ub below every tour ends
+  // the search at once, and nothing asks for the open work.
+  auto fresh_cache = [&](const std::string& sub) {
+    std::filesystem::remove_all(cache + "/" + sub);
+    SolveOptions warm = options(sub);
+    warm.ub = 1;
+    warm.explorers = 0;
+    SolveResult first = solve(warm);
+    REQUIRE(first.ivm);
+    CHECK_FALSE(first.stopped);
+    CHECK(first.ivm->open_unit == "not needed");
+    CHECK(first.ivm->t_open_compile == 0);
+  };
+
+  SECTION("a signal without --time-limit, --checkpoint or --progress: compiled at the stop") {
+    fresh_cache("at_need");
+    // A second into the run: the search's module is read from the cache and loaded by then.
+    const std::optional<SolveResult> r = interrupted_after(1000, [&] { return solve(options("at_need")); });
+    REQUIRE(r);
+    check_open_bound(*r);
+    REQUIRE(r->ivm);
+    CHECK(r->ivm->open_unit == "at need");
+    CHECK(r->ivm->t_open_compile > 0);
+    CHECK(r->ivm->t_open_wait >= r->ivm->t_open_compile * 0.5);  // the stop waited for NVRTC
+    CHECK_THAT(format_json(*r), Catch::Contains("\"open_unit\":{\"how\":\"at need\""));
+    // The next stop reads it from the cache.
+    SolveOptions o = options("at_need");
+    o.time_limit = 0.3;
+    SolveResult again = solve(o);
+    check_open_bound(again);
+    CHECK(again.ivm->open_unit == "cached");
+    CHECK(again.ivm->t_open_compile == 0);
+    CHECK(again.ivm->t_open_wait < 0.05);
+  }
+
+  SECTION("--time-limit: compiled ahead, the stop waits for what is left of it") {
+    fresh_cache("ahead");
+    SolveOptions o = options("ahead");
+    o.time_limit = 0.05;  // long before NVRTC is done
+    SolveResult before = solve(o);
+    check_open_bound(before);
+    CHECK(before.ivm->open_unit == "ahead");
+    CHECK(before.ivm->t_open_compile > 0);
+    CHECK(before.ivm->t_open_wait > 0);
+    // Cached now: a stop after the unit is compiled does not wait.
+    o.time_limit = 0.3;
+    SolveResult after = solve(o);
+    check_open_bound(after);
+    CHECK(after.ivm->open_unit == "cached");
+    CHECK(after.ivm->t_open_wait < 0.05);
+    // Compiled ahead and done before the stop: a 4 s limit outlasts NVRTC.
+    fresh_cache("ahead_done");
+    SolveOptions late = options("ahead_done");
+    late.time_limit = 4;
+    SolveResult done = solve(late);
+    check_open_bound(done);
+    CHECK(done.ivm->open_unit == "ahead");
+    CHECK(done.ivm->t_open_compile > 0);
+    CHECK(done.ivm->t_open_wait < 0.05);
+  }
+}
+
 // A warm start's incumbent is on every progress sample from the first (it was shown only
 // once the search had improved on it), and the samples' incumbents never rise above it
 // nor fall below the result's.
 TEST_CASE("ivm's progress samples carry the warm start's incumbent from the first", "[gpu][ivm][partial][progress]") {
-  SolveOptions o = options_for({problem("flowshop.toml"), instance("flowshop/ta021.txt"), {}, {}}, "ivm");
+  // A 50x20 instance: no proof within the limit, so samples come every second.
+  SolveOptions o = options_for({problem("flowshop.toml"), instance("flowshop/ta051.txt"), {}, {}}, "ivm");
+  o.warm_start = 0.5;  // options_for turns it off; here it gives the start's incumbent
   std::vector<ProgressSample> samples;
   o.progress = SolveOptions::Progress::on;
   o.on_progress = [&](const ProgressSample& s) { samples.push_back(s); };

@@ -352,7 +352,7 @@ struct PjIvmOpenSimResult {
 };
 
 namespace ivm_sim {
-// The bound the kernels' pj_ivm_open_bound takes (templates/gpu_ivm.cuh, BoundFor):
+// The bound the kernels' pj_ivm_open_bound takes (templates/gpu_ivm_open.cuh, BoundFor):
 // the first bound, refined unless it prunes.
 struct BoundFor {
   int best;

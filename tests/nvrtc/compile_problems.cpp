@@ -1,7 +1,7 @@
 // Every problem in problems/ generates a source that NVRTC compiles, for sm_90, to PTX
 // and to a cubin, with every GPU skeleton's kernels (dfs; ivm; offload for optimisation
 // problems; cdp linked with the device runtime by nvJitLink; rec) and with the probe
-// kernel (templates/probe.cuh). Needs no GPU.
+// kernel (templates/probe.cuh); and the ivm skeleton's open-work unit. Needs no GPU.
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstdlib>
@@ -40,14 +40,16 @@ ProblemSpec load_problem(const std::string& name) {
   return load_spec(o);
 }
 
-// The device unit the registry's row `skeleton` builds (default options): what a solve compiles.
+// The device unit the registry's row `skeleton` builds (default options): what a solve
+// compiles; `deferred`: the one it compiles when a run first needs it.
 CompileUnit device_unit_of(std::string_view skeleton, const ProblemSpec& spec, const ProblemSource& src,
-                           const std::string& ivm_rows = "") {
+                           const std::string& ivm_rows = "", bool deferred = false) {
   const Skeleton* sk = find_skeleton(skeleton);
   REQUIRE(sk != nullptr);
   SolveOptions opts;
   opts.ivm_rows = ivm_rows;
-  std::optional<CompileUnit> unit = sk->units(UnitInputs{sk->name, spec, src, opts}).device;
+  SkeletonUnits units = sk->units(UnitInputs{sk->name, spec, src, opts});
+  std::optional<CompileUnit> unit = deferred ? units.deferred : units.device;
   REQUIRE(unit);
   return *unit;
 }
@@ -98,6 +100,15 @@ TEST_CASE("every problem compiles with NVRTC for sm_90, with the dfs, ivm, offlo
       for (const char* kernel : {"pj_ivm_init", "pj_ivm_explore", "pj_ivm_select", "pj_ivm_steal"})
         CHECK(ivm.ptx.find(std::string(".entry ") + kernel) != std::string::npos);
       CHECK(ivm.cubin.size() > 0);
+      // The open-work kernels of a stop: in a unit of their own, compiled when first needed.
+      CHECK(ivm.ptx.find("pj_ivm_open_bound") == std::string::npos);
+      NvrtcOutput open = compile_unit(device_unit_of("ivm", spec, src, "", true));
+      INFO(open.log);
+      REQUIRE(open.ok);
+      for (const char* kernel : {"pj_ivm_open_bound", "pj_ivm_open_refine"})
+        CHECK(open.ptx.find(std::string(".entry ") + kernel) != std::string::npos);
+      CHECK(open.ptx.find(".entry pj_ivm_explore") == std::string::npos);
+      CHECK(open.cubin.size() > 0);
       if (spec.goal != Goal::count) {  // the offload skeleton bounds: optimisation only
         NvrtcOutput offload = compile_unit(device_unit_of("offload", spec, src));
         INFO(offload.log);

@@ -80,3 +80,14 @@ TEST_CASE("ida --gpus: an iteration's parts add up, the least next limit, the fi
   CHECK(none.mean_work == 0);
   CHECK_FALSE(none.stopped);
 }
+
+// The greedy step both the GPUs' shares and one GPU's warp lists take: each item, in the
+// order given, onto the bin with the least work so far, ties to the lower bin.
+TEST_CASE("least_loaded puts each item in turn on the least loaded bin", "[unit][ida][gpus]") {
+  const std::vector<double> expected{5, 4, 3, 3, 1};
+  using Lists = std::vector<std::vector<unsigned>>;
+  CHECK(least_loaded({0, 1, 2, 3, 4}, expected, 2) == Lists{{0, 3}, {1, 2, 4}});
+  CHECK(least_loaded({4, 3, 2}, expected, 3) == Lists{{4}, {3}, {2}});
+  CHECK(least_loaded({0, 1}, expected, 3) == Lists{{0}, {1}, {}});
+  CHECK(least_loaded({}, expected, 2) == Lists{{}, {}});
+}

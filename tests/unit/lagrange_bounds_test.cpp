@@ -73,6 +73,25 @@ long long brute_forest(const Sides& s, const long long (&pi)[K]) {
   return best;
 }
 
+
+// The cheapest path root -> the x inner elements in some order -> sink, by brute force,
+// over sides A = {0 (the root), 1..x} and B = {1..x, x + 1 (the sink)}.
+long long cheapest_path(const Sides& s, int x) {
+  const int n = x + 1;
+  std::vector<int> order(static_cast<size_t>(x));
+  for (int k = 0; k < x; ++k) order[size_t(k)] = k + 1;
+  long long best = LLONG_MAX;
+  do {
+    long long cost = 0;
+    int from = 0;
+    for (int v : order) {
+      cost += s.c[from][v - 1];
+      from = v;
+    }
+    best = std::min(best, cost + s.c[from][n - 1]);
+  } while (std::next_permutation(order.begin(), order.end()));
+  return best;
+}
 }  // namespace
 
 TEST_CASE("arborescence_tails finds arborescence_min's value, with multipliers, and arcs that are such a forest",
@@ -145,20 +164,7 @@ TEST_CASE("assign_then_arborescence lies between the assignment and the cheapest
     const int x = int(rng() % 6);
     const int n = x + 1;  // |A| = |B|
     Sides s = random_sides(rng, n, n, 1, trial % 4 == 0 ? -25 : 0, 60);
-    // Values: A = 0..x (0 the root), B = 1..x+1 (x + 1 the sink).
-    std::vector<int> order(static_cast<size_t>(x));
-    for (int k = 0; k < x; ++k) order[size_t(k)] = k + 1;
-    long long best = LLONG_MAX;
-    do {
-      long long cost = 0;
-      int from = 0;
-      for (int v : order) {
-        cost += s.c[from][v - 1];
-        from = v;
-      }
-      cost += s.c[from][n - 1];
-      best = std::min(best, cost);
-    } while (std::next_permutation(order.begin(), order.end()));
+    const long long best = cheapest_path(s, x);
     const long long ap = pj::assign_min<long long, K, K>(s.c, n, n);
     INFO("trial " << trial << ", " << x << " inner elements, path " << best << ", assignment " << ap);
     long long previous = LLONG_MIN;
@@ -195,18 +201,7 @@ TEST_CASE("assign_then_arborescence from any start multipliers stays a bound, an
     const int x = int(rng() % 6);
     const int n = x + 1;
     Sides s = random_sides(rng, n, n, 1, trial % 4 == 0 ? -25 : 0, 60);
-    std::vector<int> order(static_cast<size_t>(x));
-    for (int k = 0; k < x; ++k) order[size_t(k)] = k + 1;
-    long long best = LLONG_MAX;
-    do {
-      long long cost = 0;
-      int from = 0;
-      for (int v : order) {
-        cost += s.c[from][v - 1];
-        from = v;
-      }
-      best = std::min(best, cost + s.c[from][n - 1]);
-    } while (std::next_permutation(order.begin(), order.end()));
+    const long long best = cheapest_path(s, x);
     const long long ap = pj::assign_min<long long, K, K>(s.c, n, n);
     // Far outside the clamp; or near -u, the rows' potentials (where the Held-Karp value
     // is the additive bound, above the assignment), moved a little.

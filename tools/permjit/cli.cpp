@@ -31,6 +31,9 @@ Cli::Cli() {
   emit_cmd->add_option("--skeleton", emit.skeleton,
                        "the skeleton whose code to show (see `permjit skeletons`; default: cpu for the cpu stage, "
                        "else dfs, or ida for a path problem)");
+  emit_cmd->add_option("--unit", emit.unit,
+                       "main | deferred: for the device stages, the unit every run compiles (default), or the one "
+                       "compiled only when a run first needs it (ivm: the open-work kernels of a stop)");
   // The solve options that change the compiled code: what `emit` shows is what runs.
   for (const SolveOption& row : solve_option_table())
     if (row.changes_code) emit_flags.add(emit_cmd, row, emit.solve);

@@ -12,6 +12,9 @@ struct EmitOptions {
   std::string stage = "source";  // spec | source | cpu | cuda | ptx | sass | resources
   std::string arch = "sm_90";
   std::string skeleton;          // for cuda/ptx/sass/resources: dfs (empty), ivm, cdp, rec or probe
+  // For cuda/ptx/sass/resources: "main", the device unit every run compiles, or
+  // "deferred", the one compiled only when a run first needs it (SkeletonUnits::deferred).
+  std::string unit = "main";
   // The solve options that change the compiled code (runtime/option_table.hpp, changes_code).
   SolveOptions solve;
 };

@@ -38,8 +38,9 @@ const Skeleton& emitted_skeleton(const EmitOptions& opts, const ProblemSpec& spe
   return *sk;
 }
 
-// The unit a stage shows: the host unit for `cpu`, the device unit for the others; a
-// skeleton without one is refused at its name.
+// The unit a stage shows: the host unit for `cpu`, the device unit for the others (with
+// --unit deferred, the device unit compiled when a run first needs it); a skeleton
+// without one is refused at its name, or at --unit.
 CompileUnit emitted_unit(const EmitOptions& opts, const ProblemSpec& spec, const ProblemSource& src, bool host_stage) {
   const Skeleton& sk = emitted_skeleton(opts, spec, host_stage);
   SolveOptions so = opts.solve;
@@ -47,6 +48,14 @@ CompileUnit emitted_unit(const EmitOptions& opts, const ProblemSpec& spec, const
   so.skeleton = std::string(sk.name);
   check_skeleton_options(so, sk, spec);  // the options given are ones this skeleton takes
   SkeletonUnits units = emit_units(so, sk, spec, src);
+  if (opts.unit == "deferred") {
+    if (host_stage || !units.deferred)
+      command_line_error("--unit deferred", 8,
+                         host_stage ? "--stage cpu shows the host unit, which is never deferred"
+                                    : "skeleton '" + std::string(sk.name) + "' compiles no deferred unit",
+                         "the ivm skeleton has one, its open-work kernels: --skeleton ivm --unit deferred");
+    return std::move(*units.deferred);
+  }
   std::optional<CompileUnit>& unit = host_stage ? units.host : units.device;
   if (!unit)
     command_line_error("--skeleton " + std::string(sk.name), 12,
@@ -105,6 +114,8 @@ int emit_command(const EmitOptions& opts) {
   static const std::vector<std::string> stages = {"spec", "source", "cpu", "cuda", "ptx", "sass", "resources"};
   if (std::find(stages.begin(), stages.end(), st) == stages.end())
     command_line_error("--stage " + st, 9, "unknown stage '" + st + "'", std::string("stages: ") + kStages);
+  if (opts.unit != "main" && opts.unit != "deferred")
+    command_line_error("--unit " + opts.unit, 8, "unknown unit '" + opts.unit + "'", "units: main, deferred");
   LoadOptions load = opts.load;
   load.need_instance = st != "spec" || !opts.load.instance_path.empty();
   ProblemSpec spec = load_spec(load);
