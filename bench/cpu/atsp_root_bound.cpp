@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <string>
 
@@ -27,6 +28,10 @@ int main(int argc, char** argv) {
   std::vector<std::vector<int64_t>> d(static_cast<size_t>(n), std::vector<int64_t>(static_cast<size_t>(n)));
   for (auto& row : d)
     for (auto& x : row) f >> x;
+  // REVERSE=1: the transposed matrix (lb = 9: the forest of arcs leaving every city, into `first`).
+  if (const char* rv = std::getenv("REVERSE"); rv && std::string(rv) == "1")
+    for (int r = 0; r < n; ++r)
+      for (int c = r + 1; c < n; ++c) std::swap(d[size_t(r)][size_t(c)], d[size_t(c)][size_t(r)]);
   int64_t big = 1;  // atsp.toml's `arc` diagonal
   for (int r = 0; r < n; ++r) {
     int64_t m = 0;

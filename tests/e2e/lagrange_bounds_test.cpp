@@ -39,13 +39,14 @@ SolveResult run_cpu(const std::string& inst, std::vector<std::string> params, in
 
 }  // namespace
 
-TEST_CASE("atsp lb=5, 6 and 8 hold below sampled nodes", "[e2e][lagrange][verify-bound]") {
+TEST_CASE("atsp lb=5, 6, 8 and 9 hold below sampled nodes", "[e2e][lagrange][verify-bound]") {
   for (unsigned seed : {61u, 62u}) {
     const std::string atsp =
         temp_file("lagrange_verify_atsp" + std::to_string(seed) + ".atsp", tsplib_text(random_matrix(10, 1, 60, seed)));
     for (auto params : {std::vector<std::string>{"lb=5"}, std::vector<std::string>{"lb=6"},
                         std::vector<std::string>{"lb=6", "steps=40"}, std::vector<std::string>{"lb=8"},
-                        std::vector<std::string>{"lb=8", "steps=0"}}) {
+                        std::vector<std::string>{"lb=8", "steps=0"}, std::vector<std::string>{"lb=9"},
+                        std::vector<std::string>{"lb=9", "steps=0"}}) {
       INFO("seed " << seed << " " << params.back());
       BoundReport r = verify_bound(load(problem("atsp.toml"), atsp, params), samples(16));
       CHECK_FALSE(r.bad);
@@ -54,12 +55,12 @@ TEST_CASE("atsp lb=5, 6 and 8 hold below sampled nodes", "[e2e][lagrange][verify
   }
 }
 
-TEST_CASE("atsp lb=5, 6 and 8: brute-force optima, and counts that do not depend on threads", "[e2e][lagrange]") {
+TEST_CASE("atsp lb=5, 6, 8 and 9: brute-force optima, and counts that do not depend on threads", "[e2e][lagrange]") {
   for (unsigned seed : {81u, 82u, 83u}) {
     const Matrix d = random_matrix(8, 1, 60, seed);
     const std::string inst = temp_file("lagrange_atsp" + std::to_string(seed) + ".atsp", tsplib_text(d));
     const long long best = brute_force_min(8, true, [&](const std::vector<int>& p) { return tour_cost(d, p); });
-    for (const char* lb : {"lb=5", "lb=6", "lb=8"}) {
+    for (const char* lb : {"lb=5", "lb=6", "lb=8", "lb=9"}) {
       INFO("seed " << seed << " " << lb);
       SolveResult r = run_cpu(inst, {lb}, 2);
       REQUIRE(r.found);
@@ -149,4 +150,26 @@ TEST_CASE("a chain started from arbitrary multipliers holds; the root's prune mo
   const uint64_t from_zero = run_cpu(inst, {"lb=6", "steps=0"}, 1, best.objective).evaluated;
   const uint64_t from_root = run_cpu(inst, {"lb=8", "steps=0"}, 1, best.objective).evaluated;
   CHECK(from_root < from_zero);
+}
+
+// A cluster of cities that only dear arcs leave (TSPLIB's p43: its arcs out of {38..42}
+// cost 5000, the others 0-446): every tour pays to leave it once. The forward forest
+// (lb = 8) only enters cities and never needs to leave the cluster; the reversed one
+// (lb = 9) must, so it prunes far more, and both keep the brute-force optimum.
+TEST_CASE("atsp lb=9, the reversed forest, sees the price of leaving a cluster", "[e2e][lagrange]") {
+  Matrix d = random_matrix(10, 1, 40, 95);
+  for (int a : {6, 7, 8, 9})
+    for (int b = 0; b < 6; ++b) d[size_t(a)][size_t(b)] = 1000 + 7 * b + a;
+  const std::string inst = temp_file("lagrange_cluster.atsp", tsplib_text(d));
+  const long long best = brute_force_min(10, true, [&](const std::vector<int>& p) { return tour_cost(d, p); });
+  for (const char* lb : {"lb=8", "lb=9"}) {
+    INFO(lb);
+    const SolveResult r = run_cpu(inst, {lb}, 2);
+    REQUIRE(r.found);
+    CHECK(r.objective == best);
+  }
+  // No steps at the root or the node: the two additive bounds, one each way.
+  const uint64_t forward = run_cpu(inst, {"lb=8", "steps=0", "root_steps=0"}, 1, best).evaluated;
+  const uint64_t reversed = run_cpu(inst, {"lb=9", "steps=0", "root_steps=0"}, 1, best).evaluated;
+  CHECK(reversed * 4 < forward);
 }
