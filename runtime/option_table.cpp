@@ -59,7 +59,8 @@ const SolveOption kOptions[] = {
     {.flag = "--improve",
      .field = &S::improve,
      .help = "cpu, minimize/maximize, with --time-limit: seconds of local search from the best leaf found when the "
-             "time limit stops the search (moves of one value to another position, on all threads)",
+             "time limit stops the search, or from the greedy leaf if it found none and no --ub was given (moves of "
+             "one value to another position, on all threads)",
      .shape = OptionShape::optimise,
      .taken_by = cpu,
      .invalid = [](const S& o) {

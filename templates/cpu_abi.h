@@ -2,7 +2,7 @@
 // Both sides include this file; bump kPjCpuAbi when a struct changes.
 #pragma once
 
-#define PJ_CPU_ABI 8
+#define PJ_CPU_ABI 9
 
 extern "C" {
 
@@ -65,7 +65,9 @@ struct PjFrontier {
 
 // Local search from a leaf (templates/cpu_improve.hpp): `threads` chains, each seeded
 // with seed + its index, run for `seconds` from `perm` (the value at each position,
-// `size` of them), whose objective is `value`.
+// `size` of them), whose objective is `value`; with `no_start`, from the greedy leaf
+// instead (each position takes the candidate whose child has the best first-stage
+// bound), `perm` and `value` unread.
 struct PjImproveArgs {
   int threads;
   double seconds;
@@ -73,10 +75,12 @@ struct PjImproveArgs {
   int size;
   int perm[64];
   long long value;
+  int no_start;
 };
 
 struct PjImproveResult {
-  int found;      // 1: `best` is better than the start's value
+  int found;      // 1: `best` is better than the start's value (no_start: a leaf was found)
+  long long start;  // the start's value (no_start: the greedy leaf's)
   long long best;
   int size;
   int perm[64];
@@ -86,7 +90,8 @@ struct PjImproveResult {
   double seconds;
 };
 // Returns 0 on success, 2 for a permutation of another size, 3 for a spec that does not
-// minimise or maximise.
+// minimise or maximise, 4 for no_start where the greedy dive met a node without
+// candidates (no leaf to start from).
 typedef int (*PjCpuImproveFn)(const PjImproveArgs*, PjImproveResult*);
 
 typedef int (*PjCpuSearchFn)(const PjCpuArgs*, PjCpuResult*);

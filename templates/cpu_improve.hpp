@@ -20,6 +20,12 @@
 // The cost of one local-search pass is about size^3 / 2 calls of `place`: the nodes of a
 // permutation's prefixes are kept, so a value moved to position j replaces only the
 // places from j on.
+//
+// Without a start (a time-limited search that met no leaf: a heavy bound, many threads,
+// a short limit), the start is the greedy leaf: from the root, each position takes the
+// candidate whose child has the best first-stage `bound()` (the cheap one; ties to the
+// smaller value), which for a path's partial cost is the nearest neighbour. It costs
+// about size^2 calls of `place` and `bound`.
 #include <atomic>
 #include <chrono>
 #include <climits>
@@ -176,6 +182,30 @@ class Chain {
   Node prefix_[kSize + 1];
 };
 
+// The greedy leaf (see the top of the file) into `perm`, its objective into `value`;
+// false where a node on the way has no candidates.
+inline bool greedy_leaf(int* perm, long long& value) {
+  Node a, c, best_child;
+  problem::root(a);
+  problem::prefix_values(perm);
+  for (int k = kFirst; k < kSize; ++k) {
+    const Mask cand = problem::candidates(a);
+    int best_v = -1;
+    long long best_b = 0;
+    for (int v = 0; v < kSize; ++v) {
+      if (!allowed(cand, v)) continue;
+      problem::place(a, v, c);
+      const long long b = problem::bound(c);
+      if (best_v < 0 || better(b, best_b)) best_v = v, best_b = b, best_child = c;
+    }
+    if (best_v < 0) return false;
+    perm[k] = best_v;
+    a = best_child;
+  }
+  value = problem::objective(a);
+  return true;
+}
+
 }  // namespace cpu_improve
 #pragma GCC visibility pop
 
@@ -186,12 +216,21 @@ extern "C" int pj_cpu_improve(const PjImproveArgs* args, PjImproveResult* out) {
     if constexpr (kGoal != pj::Goal::minimize && kGoal != pj::Goal::maximize) {
       return 3;  // nothing to improve
     } else {
-      if (args->size != kSize) return 2;
+      if (!args->no_start && args->size != kSize) return 2;
       const auto t0 = std::chrono::steady_clock::now();
+      int start[kSize];
+      long long start_value = args->value;
+      if (args->no_start) {
+        if (!greedy_leaf(start, start_value)) return 4;
+      } else {
+        for (int i = 0; i < kSize; ++i) start[i] = args->perm[i];
+      }
+      out->start = start_value;
       if (kSize - kFirst < 2) {  // at most one value free to move: the start is the only leaf
         out->size = kSize;
-        out->best = args->value;
-        for (int i = 0; i < kSize; ++i) out->perm[i] = args->perm[i];
+        out->best = start_value;
+        out->found = args->no_start;
+        for (int i = 0; i < kSize; ++i) out->perm[i] = start[i];
         return 0;
       }
       std::atomic<bool> optimal{false};
@@ -202,11 +241,11 @@ extern "C" int pj_cpu_improve(const PjImproveArgs* args, PjImproveResult* out) {
       const long long bound = problem::staged_bound(root, kInfeasible);  // kInfeasible: no incumbent yet
       // Worse results are accepted with probability exp(-worse / temperature): a
       // thousandth of the start's value, a small step of a typical objective.
-      const double temperature = std::fmax(1e-9, std::fabs(static_cast<double>(args->value)) * 1e-3);
+      const double temperature = std::fmax(1e-9, std::fabs(static_cast<double>(start_value)) * 1e-3);
       const int threads = args->threads > 0 ? args->threads : 1;
       std::vector<std::unique_ptr<Chain>> chains;
       for (int t = 0; t < threads; ++t)
-        chains.push_back(std::make_unique<Chain>(args->perm, args->value, args->seed + static_cast<unsigned long long>(t)));
+        chains.push_back(std::make_unique<Chain>(start, start_value, args->seed + static_cast<unsigned long long>(t)));
       pj::run_team(threads, [&](int t) { chains[t]->run(stop, bound, optimal, temperature); });
       const Chain* best = chains[0].get();
       for (const auto& c : chains) {
@@ -216,7 +255,7 @@ extern "C" int pj_cpu_improve(const PjImproveArgs* args, PjImproveResult* out) {
       }
       out->size = kSize;
       out->best = best->best_value();
-      out->found = better(out->best, args->value) ? 1 : 0;
+      out->found = args->no_start || better(out->best, start_value) ? 1 : 0;
       for (int i = 0; i < kSize; ++i) out->perm[i] = best->best()[i];
       out->optimal = optimal.load() ? 1 : 0;
       out->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -65,12 +65,37 @@ SolveResult::ImproveReport improve_leaf(const CpuModule& module, double seconds,
   return report;
 }
 
-// --improve: the result's best leaf improved.
-void improve_best_leaf(const CpuModule& module, double seconds, int threads, SolveResult& r) {
-  WarmIncumbent leaf{r.objective, r.permutation};
-  r.improve = improve_leaf(module, seconds, threads, leaf);
-  r.objective = leaf.value;
-  r.permutation = std::move(leaf.permutation);
+// Local search from the greedy leaf, for a search that met no leaf: `leaf` becomes the
+// best found; false (and no report) where the greedy dive met a dead end.
+std::optional<SolveResult::ImproveReport> improve_greedy(const CpuModule& module, double seconds, int threads,
+                                                         WarmIncumbent& leaf) {
+  ImproveOptions io;
+  io.threads = threads;
+  io.seconds = seconds;
+  const std::optional<PjImproveResult> m = module.improve_greedy(io);
+  if (!m) return std::nullopt;
+  leaf.value = m->best;
+  leaf.permutation.assign(m->perm, m->perm + m->size);
+  return SolveResult::ImproveReport{m->start, m->seconds, m->iterations, m->evaluations, m->optimal != 0, true};
+}
+
+// --improve: the result's best leaf improved; where the search met none (and no --ub
+// stands for one), the greedy leaf's.
+void improve_best_leaf(const CpuModule& module, double seconds, int threads, std::optional<long long> ub,
+                       SolveResult& r) {
+  if (r.found) {
+    WarmIncumbent leaf{r.objective, r.permutation};
+    r.improve = improve_leaf(module, seconds, threads, leaf);
+    r.objective = leaf.value;
+    r.permutation = std::move(leaf.permutation);
+  } else if (!ub) {
+    WarmIncumbent leaf;
+    r.improve = improve_greedy(module, seconds, threads, leaf);
+    if (!r.improve) return;
+    r.found = true;
+    r.objective = leaf.value;
+    r.permutation = std::move(leaf.permutation);
+  }
 }
 
 // The cpu skeleton's warm start, the GPU skeletons' (runtime/core/warm_start.hpp) in one
@@ -95,12 +120,20 @@ std::optional<PjCpuResult> warm_start(const CpuModule& module, const CpuRunOptio
   PjCpuResult head = module.search(first);
   if (head.stopped == 0) return head;
   SolveResult::WarmStartReport report;
+  // Not after SIGINT/SIGTERM stopped the first search: the user asked the run to end.
   if (head.found) {
     WarmIncumbent w{head.best, std::vector<int>(head.perm, head.perm + head.size)};
-    // Not after SIGINT/SIGTERM stopped the first search: the user asked the run to end.
     if (!StopSignals::requested()) report.improve = improve_leaf(module, seconds, o.threads, w);
     report.objective = w.value;
     warm = std::move(w);
+  } else if (!StopSignals::requested()) {
+    // No leaf in its seconds (a heavy bound on many threads): the greedy leaf, improved.
+    WarmIncumbent w;
+    report.improve = improve_greedy(module, seconds, o.threads, w);
+    if (report.improve) {
+      report.objective = w.value;
+      warm = std::move(w);
+    }
   }
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   r.warm_start = report;
@@ -199,9 +232,9 @@ void run_cpu_skeleton(SkeletonRun& run) {
     set_partial_bound(r, out, incumbent);
   }
   // --improve: local search from the best leaf of a search its time limit stopped (a
-  // complete search proved its answer; one that found no leaf gives nothing to start from).
+  // complete search proved its answer), or from the greedy leaf where it met none.
   // Not after a signal: the user asked the run to end.
-  if (run.opts.improve && r.stopped && r.found && !r.interrupted) improve_best_leaf(module, *run.opts.improve, o.threads, r);
+  if (run.opts.improve && r.stopped && !r.interrupted) improve_best_leaf(module, *run.opts.improve, o.threads, o.ub, r);
 }
 
 }  // namespace permjit

@@ -104,6 +104,20 @@ PjImproveResult CpuModule::improve(std::span<const int> perm, long long value, c
   return r;
 }
 
+std::optional<PjImproveResult> CpuModule::improve_greedy(const ImproveOptions& opts) const {
+  PjImproveArgs args{};
+  args.threads = opts.threads;
+  args.seconds = opts.seconds;
+  args.seed = opts.seed;
+  args.no_start = 1;
+  PjImproveResult r{};
+  int rc = improve_(&args, &r);
+  check_resources(rc, args.threads, 0);
+  if (rc == 4) return std::nullopt;  // the dive met a dead end: no leaf to start from
+  PJ_INTERNAL_ASSERT(rc == 0, "greedy local search failed (code " + std::to_string(rc) + ")");
+  return r;
+}
+
 CpuRanges::CpuRanges(const CpuModule& module, const CpuRunOptions& opts, int depth, unsigned long long min_nodes)
     : module_(module) {
   PjCpuArgs args = args_of(opts);

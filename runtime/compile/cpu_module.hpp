@@ -79,6 +79,9 @@ class CpuModule {
   void free_frontier(PjFrontier& f) const;
   // The best leaf local search finds from `perm` (worth `value`) within opts.seconds.
   PjImproveResult improve(std::span<const int> perm, long long value, const ImproveOptions& opts) const;
+  // The same from the greedy leaf (templates/cpu_improve.hpp), for a search that met no
+  // leaf; nullopt where the greedy dive meets a node without candidates.
+  std::optional<PjImproveResult> improve_greedy(const ImproveOptions& opts) const;
   // A checked build's first clamped index read that counted (templates/prelude.h,
   // PJ_INDEX): the site's number and the index; nullopt when there was none, or the
   // module is not a checked build.

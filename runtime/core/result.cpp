@@ -142,7 +142,8 @@ nlohmann::ordered_json improve_json(const std::optional<SolveResult::ImproveRepo
           {"seconds", m->seconds},
           {"iterations", m->iterations},
           {"evaluations", m->evaluations},
-          {"optimal", m->optimal}};
+          {"optimal", m->optimal},
+          {"greedy", m->greedy}};
 }
 
 // The pattern databases' stage: tables, entries, time, built or loaded from the cache.
@@ -246,21 +247,23 @@ std::string format_human(const SolveResult& r) {
   s += partial_text(r);
   if (r.improve) {
     const auto& m = *r.improve;
+    const char* start = m.greedy ? " (the greedy leaf: the search met none)" : "";
     if (r.objective != m.from)
-      s += fmt::format("improved    from {} by {:.3f} s of local search ({} kicks){}\n", m.from, m.seconds,
+      s += fmt::format("improved    from {}{} by {:.3f} s of local search ({} kicks){}\n", m.from, start, m.seconds,
                        grouped(m.iterations), m.optimal ? ", to the root's bound: optimal" : "");
     else
-      s += fmt::format("improved    no: {:.3f} s of local search ({} kicks) found nothing better\n", m.seconds,
-                       grouped(m.iterations));
+      s += fmt::format("improved    no: {:.3f} s of local search ({} kicks) found nothing better{}\n", m.seconds,
+                       grouped(m.iterations), m.greedy ? " than the greedy leaf (the search met none)" : "");
   }
   if (r.all_optimal && r.listed)
     s += fmt::format("optimal     {} permutation(s) listed to {}\n", grouped(*r.listed), r.listed_to);
   if (r.warm_start) {
     const auto& w = *r.warm_start;
     if (w.objective && w.improve)
-      s += fmt::format("warm start  {} from {:.3f} s of the cpu skeleton ({}) and local search, the search's first "
+      s += fmt::format("warm start  {} from {:.3f} s of the cpu skeleton ({}{}) and local search, the search's first "
                        "incumbent{}\n",
-                       *w.objective, w.seconds, w.improve->from, waited_text(w.waited));
+                       *w.objective, w.seconds, w.improve->from, w.improve->greedy ? ", the greedy leaf" : "",
+                       waited_text(w.waited));
     else if (w.objective)
       s += fmt::format("warm start  {} from {:.3f} s of the cpu skeleton{}, the search's first incumbent{}\n",
                        *w.objective, w.seconds, w.complete ? " (which finished)" : "", waited_text(w.waited));

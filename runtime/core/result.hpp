@@ -67,6 +67,7 @@ struct SolveResult {
     double seconds = 0;
     uint64_t iterations = 0, evaluations = 0;
     bool optimal = false;
+    bool greedy = false;  // `from` is the greedy leaf's: the search met no leaf (templates/cpu_improve.hpp)
   };
   std::optional<ImproveReport> improve;
 

@@ -184,3 +184,39 @@ TEST_CASE("the cpu skeleton's warm start: a search that does not finish in time 
   CHECK_FALSE(quick.warm_start);
   CHECK(quick.objective == taillard_optimum("ta001"));
 }
+
+// A search stopped before it met any leaf (a heavy bound on many threads; here a time
+// limit the first check already passed): local search starts from the greedy leaf, each
+// position taking the child with the best first-stage bound. For atsp.toml that bound is
+// the partial cost, so the greedy leaf is the nearest-neighbour tour from city 0, which
+// the test computes itself. Before, --improve gave nothing and a GPU skeleton's warm
+// start no incumbent.
+TEST_CASE("local search after a search that met no leaf starts from the greedy leaf", "[e2e][improve]") {
+  const Matrix d = random_matrix(40, 1, 90, 101);
+  const std::string inst = temp_file("improve_greedy.atsp", tsplib_text(d));
+  SolveOptions o = stopped_then_improved(problem("atsp.toml"), inst, 1e-6, 0.2);
+  o.load.params = {"lb=9"};
+  const SolveResult r = solve(o);
+  // The limit passes at the first look at the clock, a few levels below the root of a
+  // tree 40 levels deep: no leaf was met.
+  REQUIRE(r.stopped);
+  REQUIRE(r.found);
+  REQUIRE(r.improve);
+  CHECK(r.improve->greedy);
+  // The nearest-neighbour tour: from city 0, the cheapest arc to an unvisited city (ties
+  // to the smaller city), then back to 0.
+  std::vector<int> nn{0};
+  std::vector<bool> seen(40, false);
+  seen[0] = true;
+  for (int k = 1; k < 40; ++k) {
+    int next = -1;
+    for (int c = 0; c < 40; ++c)
+      if (!seen[size_t(c)] && (next < 0 || d[size_t(nn.back())][size_t(c)] < d[size_t(nn.back())][size_t(next)])) next = c;
+    seen[size_t(next)] = true;
+    nn.push_back(next);
+  }
+  CHECK(r.improve->from == tour_cost(d, nn));
+  REQUIRE(is_permutation_of_size(r.permutation, 40));
+  CHECK(tour_cost(d, r.permutation) == r.objective);
+  CHECK(r.objective <= r.improve->from);
+}
