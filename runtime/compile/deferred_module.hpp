@@ -2,7 +2,7 @@
 // ivm skeleton's open-work kernels, docs/decisions.md, "The open-work kernels in a unit
 // of their own"): through the module cache, as compile_gpu_module compiles every unit.
 // Cached, it is read at construction. Otherwise start() compiles it on a thread of its
-// own (a run that may need it starts it with its search, so a stop does not wait on
+// own (a run that may need it starts it a moment into its search, so a stop does not wait on
 // NVRTC), or get() does when first called, waiting for it. NVRTC cannot be cancelled:
 // wait() and the destructor wait for a compile in flight, whose image the cache keeps.
 #pragma once

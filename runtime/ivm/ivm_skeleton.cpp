@@ -154,6 +154,11 @@ constexpr double kUncutSlice = 1.0;
 constexpr double kRefineShare = 0.05;
 // Seconds between the proven bounds of the progress line (IvmRun::sample_bound).
 constexpr double kBoundSampleEvery = 10.0;
+// The open-work unit's compile starts this long into the search (or at a quarter of
+// --time-limit, if sooner), not with it: NVRTC cannot be cancelled, so a compile started
+// at once made a search that ended early wait for it (the H100, atsp.toml lb = 9 with
+// --time-limit 15: br17 searched in 0.09 s, then waited 7 s for a unit it never needed).
+constexpr double kOpenUnitDelay = 1.0;
 
 // A fresh run's first results block on GPU w: the start incumbent everywhere, the root's
 // expansion and the warm start's solution on GPU 0 only (counted once).
@@ -403,16 +408,15 @@ struct IvmRun {
       std::unique_ptr<cuda::Module> own = w == 0 ? std::move(module) : nullptr;
       threads.emplace_back([this, w, own = std::move(own)]() mutable { work(w, std::move(own)); });
     }
-    start_open_unit();
   }
 
   // Whether a stop bounds the open work (bound_open_work): not a decision run's, which
   // stops at its target or its solution limit.
   bool stop_bounds() const { return !run.decision.fixed_incumbent && run.decision.solution_limit == 0; }
 
-  // The open-work unit compiled beside the search, on a thread of its own, where the run
-  // may need it: a stop it expects (--time-limit; --checkpoint, whose runs are stopped
-  // by signals), or the progress line's bound samples. A signal alone compiles it at the
+  // The open-work unit compiled beside the search (from kOpenUnitDelay on), on a thread
+  // of its own, where the run may need it: a stop it expects (--time-limit; --checkpoint,
+  // whose runs are stopped by signals), or the progress line's bound samples. A signal alone compiles it at the
   // stop (docs/reliability.md, "Partial answers": the stop's delay).
   void start_open_unit() {
     if (!open_unit) return;
@@ -462,8 +466,14 @@ struct IvmRun {
       // Looks at least every 0.1 s, and when a checkpoint is due (--checkpoint-every may
       // ask for one after every round: the GPUs deposit at their next round's end).
       auto wait = [&] { return checkpoints ? std::clamp(next_checkpoint - elapsed(), 0.0, 0.1) : 0.1; };
+      const double open_unit_at = opts.time_limit > 0 ? std::min(kOpenUnitDelay, opts.time_limit / 4) : kOpenUnitDelay;
+      bool open_unit_started = false;
       while (!exchange->wait_finished(wait()) && running > 0 && !exchange->aborted()) {
         const double now = elapsed();
+        if (!open_unit_started && since(search_start) >= open_unit_at) {
+          start_open_unit();
+          open_unit_started = true;
+        }
         if (meter.due(now)) {
           ProgressSample s{now, 1.0 - exchange->remaining_leaves() / space, exchange->evaluated(), std::nullopt};
           // The incumbent from the start: a warm start's or a resume's is a solution the
