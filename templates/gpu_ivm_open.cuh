@@ -12,9 +12,20 @@ namespace pj_ivm::device {
 // the node (templates/gpu_ivm.cuh, PrunedBy; with two ends pruned_when_popped): the same
 // functions, called as PrunedBy calls them, so the open work is bounded as the search
 // bounds it. Both kernels below call it, so this module holds one copy of the refinement.
+// From `start` + `budget_ns` on (globaltimer), only the first stage: still a bound, and
+// what keeps a stop short where the refinement is heavy (every explorer's open children
+// with atsp.toml lb = 9 on ft53 are hundreds of millions of Lagrangian bounds, where the
+// search evaluated 400 thousand a second).
 struct BoundFor {
   int best;
+  unsigned long long start = 0, budget_ns = ~0ull;
   __device__ __noinline__ long long operator()(const Node& n) const {
+    if constexpr (problem::kStages > 1) {
+      if (budget_ns != ~0ull && global_ns() - start > budget_ns) {
+        if constexpr (problem::kEnds == 2) return pj_ivm::bound_of(n);
+        else return problem::bound(n);
+      }
+    }
     if constexpr (problem::kEnds == 2) {
       const auto b = pj_ivm::bound_of(n);
       if (problem::kStages == 1 || pj_ivm::prunes(b, best)) return b;
@@ -34,7 +45,10 @@ struct BoundFor {
 // explorer adds its open children and their least bound (templates/ivm_open_work.h) to
 // `out`, which the host zeroed with key LLONG_MAX; thread 0 writes the root's bound,
 // computed without an incumbent so that every stage runs. `best`: the incumbent.
-extern "C" __global__ void pj_ivm_open_bound(pj_ivm::layout::Explorers e, int best, PjIvmOpen* out) {
+// `budget_ns`: each thread bounds with every stage for that long, then with the first
+// (BoundFor).
+extern "C" __global__ void pj_ivm_open_bound(pj_ivm::layout::Explorers e, int best, unsigned long long budget_ns,
+                                             PjIvmOpen* out) {
   using namespace pj_ivm::device;
   const unsigned long long i = thread_index();
   if constexpr (kOptimise) {
@@ -46,7 +60,7 @@ extern "C" __global__ void pj_ivm_open_bound(pj_ivm::layout::Explorers e, int be
   }
   if (i >= e.T) return;
   pj_ivm::OpenWork w;
-  pj_ivm::add_open_work(Ref{e, i}, best, BoundFor{best}, w);
+  pj_ivm::add_open_work(Ref{e, i}, best, BoundFor{best, global_ns(), budget_ns}, w);
   if (w.subtrees == 0) return;
   atomicAdd(&out->subtrees, w.subtrees);
   if constexpr (kOptimise) atomicMin(&out->key, w.key);

@@ -13,6 +13,9 @@
 namespace permjit {
 
 namespace {
+// pj_ivm_open_bound's least time per thread with every stage of the bound.
+constexpr double kStagedBoundSeconds = 1.0;
+
 // The kernel's view of the explorers (pj_ivm::layout::Explorers), as ivm_device.cpp
 // passes it.
 struct ExplorersArg {
@@ -93,6 +96,11 @@ PjCpuResult ivm_open_work(const std::string& cubin, const std::vector<RunTimeArr
     on_device.back()->upload(img);
   }
   cuda::Buffer out(sizeof(PjIvmOpen));
+  // Each thread's time with every stage of the bound (then the first alone): the
+  // refinement's budget, at least kStagedBoundSeconds, so that cheap bounds are bounded
+  // in full as before and a heavy one cannot hold the stop for minutes.
+  unsigned long long bound_budget_ns =
+      static_cast<unsigned long long>(std::max(ask.budget_s, kStagedBoundSeconds) * 1e9);
   PjCpuResult r{};
   bool any_key = false;
   long long key = LLONG_MAX;
@@ -104,7 +112,7 @@ PjCpuResult ivm_open_work(const std::string& cubin, const std::vector<RunTimeArr
     PjIvmOpen zero{0, LLONG_MAX, 0};
     out.upload(&zero, sizeof zero);
     CUdeviceptr out_p = out.ptr();
-    void* args[] = {&e, &best, &out_p};
+    void* args[] = {&e, &best, &bound_budget_ns, &out_p};
     const unsigned long long threads = e.T ? e.T : 1;
     cuda::check(cuda::api().LaunchKernel(k, grid_for(threads, shape.block), 1, 1, shape.block, 1, 1, 0, nullptr, args,
                                          nullptr),
