@@ -12,30 +12,14 @@
 #include "runtime/ida/ida_split.hpp"
 
 using namespace permjit;
-using test::Puzzle8;
-
-namespace {
-// Expands below `node` within `limit` into c; returns the nodes expanded.
-unsigned long long below(const IdaModule& m, const unsigned char* node, size_t nb, int g, int last, int limit,
-                         int moves, PjIdaCounts& c) {
-  std::vector<unsigned char> kids(moves * nb);
-  std::vector<int> kg(moves), kl(moves);
-  const unsigned long long before = c.expanded;
-  const int kept = m.expand(node, g, last, limit, kids.data(), kg.data(), kl.data(), c);
-  for (int k = 0; k < kept; ++k) below(m, kids.data() + k * nb, nb, kg[k], kl[k], limit, moves, c);
-  return c.expanded - before;
-}
-}  // namespace
+using namespace permjit::test;
 
 TEST_CASE("ida --gpus: the GPUs' shares of every iteration add up to the oracle's counts", "[e2e][ida][gpus]") {
   Puzzle8 p8;
   IdaModule ida(p8.mod);
   const int moves = static_cast<int>(p8.spec.path.moves.size());
   IdaStart from(start_values(p8.spec));
-  PjIdaArgs args{from.get(), 1, 1, 16};
-  PjIdaResult oracle = ida.search(args);
-  REQUIRE(oracle.found == 1);
-  REQUIRE(oracle.iterations >= 5);
+  const PjIdaResult oracle = ida_oracle(ida, from);
   IdaModule::Roots roots(ida, from, 24);
   const PjIdaRoots& rt = roots.get();
   for (int gpus : {1, 2, 3, 5}) {
@@ -48,9 +32,7 @@ TEST_CASE("ida --gpus: the GPUs' shares of every iteration add up to the oracle'
         std::vector<unsigned char> alive;
         long long upper_goal = -1;
         const PjIdaCounts upper = roots.upper(limit, alive, upper_goal);
-        std::vector<unsigned> live;
-        for (size_t i = 0; i < rt.count; ++i)
-          if (alive[i]) live.push_back(static_cast<unsigned>(i));
+        const std::vector<unsigned> live = live_roots(alive);
         const auto shares = share_roots(live, expected, gpus);
         std::vector<IdaGpuPart> parts(static_cast<size_t>(gpus));
         for (size_t k = 0; k < shares.size(); ++k) {
@@ -60,9 +42,9 @@ TEST_CASE("ida --gpus: the GPUs' shares of every iteration add up to the oracle'
           std::vector<double> work(rt.count, 0.0);
           for (unsigned r : shares[k]) work[r] = static_cast<double>(items.split_expanded[r]);
           for (size_t i = 0; i < items.size(); ++i)
-            work[items.root[i]] += static_cast<double>(below(ida, items.nodes.data() + i * items.node_bytes,
-                                                             static_cast<size_t>(items.node_bytes), items.g[i],
-                                                             items.last[i], limit, moves, c));
+            work[items.root[i]] += static_cast<double>(search_below(ida, items.nodes.data() + i * items.node_bytes,
+                                                                    static_cast<size_t>(items.node_bytes), items.g[i],
+                                                                    items.last[i], limit, moves, c));
           for (unsigned r : shares[k]) {
             CHECK(std::find(items.root.begin(), items.root.end(), r) != items.root.end());  // each root searched
             expected[r] = std::max(1.0, work[r]);

@@ -12,22 +12,7 @@
 #include "runtime/ida/ida_split.hpp"
 
 using namespace permjit;
-using test::Puzzle8;
-
-namespace {
-
-void below(const IdaModule& m, const std::vector<unsigned char>& node, int g, int last, int limit, int moves,
-           PjIdaCounts& c) {
-  const size_t nb = node.size();
-  std::vector<unsigned char> kids(moves * nb);
-  std::vector<int> kg(moves), kl(moves);
-  int kept = m.expand(node.data(), g, last, limit, kids.data(), kg.data(), kl.data(), c);
-  for (int k = 0; k < kept; ++k)
-    below(m, std::vector<unsigned char>(kids.begin() + k * nb, kids.begin() + (k + 1) * nb), kg[k], kl[k], limit,
-          moves, c);
-}
-
-}  // namespace
+using namespace permjit::test;
 
 TEST_CASE("ida split: split counts plus the items' subtrees equal the oracle's counts, every iteration") {
   Puzzle8 p8;
@@ -36,10 +21,7 @@ TEST_CASE("ida split: split counts plus the items' subtrees equal the oracle's c
   const int moves = static_cast<int>(spec.path.moves.size());
 
   IdaStart from(start_values(spec));
-  PjIdaArgs args{from.get(), 1, 1, 16};
-  PjIdaResult oracle = ida.search(args);
-  REQUIRE(oracle.found == 1);
-  REQUIRE(oracle.iterations >= 5);
+  const PjIdaResult oracle = ida_oracle(ida, from);
 
   IdaModule::Roots roots(ida, from, 16);
   const PjIdaRoots& rt = roots.get();
@@ -60,19 +42,15 @@ TEST_CASE("ida split: split counts plus the items' subtrees equal the oracle's c
       std::vector<unsigned char> alive;
       long long upper_goal = -1;
       PjIdaCounts total = roots.upper(limit, alive, upper_goal);
-      std::vector<unsigned> live;
-      for (size_t i = 0; i < rt.count; ++i)
-        if (alive[i]) live.push_back(static_cast<unsigned>(i));
+      const std::vector<unsigned> live = live_roots(alive);
       std::vector<double> skew(rt.count, 1.0);
       for (size_t i = 0; i < rt.count; i += 4) skew[i] = 3.0;  // some roots cut finer
       IdaItems items = split_roots(ida, rt, moves, live, expected, skew, share, max_pieces, limit, threads);
       REQUIRE(std::is_sorted(items.root.begin(), items.root.end()));
       PjIdaCounts c = items.split;
-      for (size_t k = 0; k < items.size(); ++k) {
-        std::vector<unsigned char> node(items.nodes.begin() + k * items.node_bytes,
-                                        items.nodes.begin() + (k + 1) * items.node_bytes);
-        below(ida, node, items.g[k], items.last[k], limit, moves, c);
-      }
+      for (size_t k = 0; k < items.size(); ++k)
+        search_below(ida, items.nodes.data() + k * items.node_bytes, static_cast<size_t>(items.node_bytes), items.g[k],
+                     items.last[k], limit, moves, c);
       if (it + 1 == oracle.iterations && c.solutions > items.split.solutions) {
         // Some item has a goal below it: the path through it has the optimal length.
         int paths = 0;

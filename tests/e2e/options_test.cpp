@@ -13,16 +13,9 @@ using namespace permjit::test;
 
 namespace {
 std::string first_error(SolveOptions o) {
-  try {
-    solve(o);
-  } catch (const UserErrors& e) {
-    REQUIRE(e.diags.has_errors());
-    const Diagnostic& d = e.diags.all().front();
-    CHECK(d.loc.file->path == "<command line>");
-    return d.message;
-  }
-  FAIL("no user error");
-  return "";
+  const Diagnostic d = first_user_error([&] { solve(o); });
+  CHECK(d.loc.file->path == "<command line>");
+  return d.message;
 }
 
 SolveOptions nqueens() {
@@ -129,16 +122,11 @@ TEST_CASE("the ivm, offload and ida options are checked before any work, with th
     }
     o.skeleton = c.skeleton;
     c.set(o);
-    try {
-      solve(o);
-      FAIL("no user error");
-    } catch (const UserErrors& e) {
-      const Diagnostic& d = e.diags.all().front();
-      CHECK(d.loc.file->path == "<command line>");
-      CHECK(d.loc.line == 1);
-      CHECK(d.loc.col == c.col);
-      CHECK_THAT(d.message, Catch::Contains(c.message));
-    }
+    const Diagnostic d = first_user_error([&] { solve(o); });
+    CHECK(d.loc.file->path == "<command line>");
+    CHECK(d.loc.line == 1);
+    CHECK(d.loc.col == c.col);
+    CHECK_THAT(d.message, Catch::Contains(c.message));
   }
 }
 

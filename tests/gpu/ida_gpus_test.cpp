@@ -156,12 +156,7 @@ TEST_CASE("ida refuses --gpus beyond the GPUs of the host, at its place", "[gpu]
   o.skeleton = "ida";
   o.gpus = "99";
   o.cache_dir = cache_dir();
-  try {
-    solve(o);
-    FAIL("no user error");
-  } catch (const UserErrors& e) {
-    const Diagnostic& d = e.diags.all().front();
-    CHECK(d.loc.file->path == "<command line>");
-    CHECK_THAT(d.message, Catch::Contains("--gpus 99: this host has"));
-  }
+  const Diagnostic d = first_user_error([&] { solve(o); });
+  CHECK(d.loc.file->path == "<command line>");
+  CHECK_THAT(d.message, Catch::Contains("--gpus 99: this host has"));
 }
