@@ -15,6 +15,7 @@
 #include "dsl/start_data.hpp"
 #include "dsl/instance.hpp"
 #include "dsl/load_path.hpp"
+#include "dsl/load_search.hpp"
 #include "dsl/load_symmetry.hpp"
 #include "dsl/builtins.hpp"
 #include "dsl/parser.hpp"
@@ -44,7 +45,7 @@ class Reader {
   void run(const toml::table& root) {
     check_keys(root,
                {"problem", "params", "data", "instance", "derived", "state", "branch", "symmetry", "path", "moves",
-                "heuristic", "pattern_databases"},
+                "heuristic", "pattern_databases", "search"},
                "the spec");
     const toml::table* problem = section(root, "problem", true);
     if (problem) read_problem_header(*problem);
@@ -60,6 +61,7 @@ class Reader {
     if (spec_.goal == Goal::path) read_path_shape(root);
     else read_branch_shape(root);
     read_symmetry(root, spec_, d_, reading(), opts_.ignore_symmetry, opts_.symmetry_generator);  // after the branch: it needs branch.ends
+    read_search(root, spec_, d_, reading());  // after the parameters' overrides: `when` reads them
   }
 
  private:

@@ -160,6 +160,16 @@ struct ProblemSpec {
   std::optional<SymmetryGroup> symmetry_group;
   bool has_symmetry() const { return symmetry.has_value() || symmetry_group.has_value(); }
 
+  // [search] gpu_skeleton (dsl/load_search.cpp): the GPU skeleton taken when the command
+  // line names none, where `when` holds for the parameters. A name only: the runtime's
+  // registry judges it (runtime/skeletons.hpp, check_preferred_skeleton).
+  struct PreferredSkeleton {
+    std::string name;
+    bool applies = true;  // `when`, evaluated; true without one
+    Loc loc;              // where the name is written
+  };
+  std::optional<PreferredSkeleton> gpu_skeleton;
+
   // Builtins that some expression reads (the generator leaves the others out of Node).
   std::set<Builtin> used_builtins;
   // Every name the expressions can see, by name: params, data, state, builtins.

@@ -122,6 +122,35 @@ const Skeleton& default_skeleton(Backend b, bool path) {
   return kSkeletons[0];
 }
 
+const Skeleton* preferred_gpu_skeleton(const ProblemSpec& spec) {
+  if (!spec.gpu_skeleton) return nullptr;
+  const ProblemSpec::PreferredSkeleton& p = *spec.gpu_skeleton;
+  const Skeleton* s = find_skeleton(p.name);
+  auto refuse = [&](const std::string& why, const std::string& hint) {
+    Diagnostics d;
+    d.error(p.loc, why, hint);
+    throw UserErrors(std::move(d));
+  };
+  const bool path = spec.goal == Goal::path;
+  const std::string fits = path ? skeleton_names([](const Skeleton& k) { return k.backend == Backend::gpu && k.path && k.run; })
+                                : skeleton_names([](const Skeleton& k) {
+                                    return k.backend == Backend::gpu && k.placement && k.run;
+                                  });
+  if (!s || !s->run || s->backend != Backend::gpu)
+    refuse("search.gpu_skeleton names '" + p.name + "', which is not a GPU skeleton of this build",
+           "GPU skeletons for this spec: " + fits);
+  if (!s->searches(spec))
+    refuse("search.gpu_skeleton names '" + p.name + "', which searches " + (path ? "placement" : "path") +
+               " problems; '" + spec.name + "' is a " + (path ? "path" : goal_name(spec.goal)) + " problem",
+           "GPU skeletons for this spec: " + fits);
+  if (p.applies && !path && spec.branch.ends == 2 && !s->two_ends)
+    refuse("search.gpu_skeleton names '" + p.name + "', which places values from the left only; this spec has "
+               "branch.ends = 2 where `when` holds",
+           "add a condition to `when` that excludes two ends, e.g. `" +
+               (spec.branch.ends_param.empty() ? std::string("...") : spec.branch.ends_param) + " == 1`");
+  return p.applies ? s : nullptr;
+}
+
 const Skeleton& emit_default_skeleton(bool path) {
   for (const auto& s : kSkeletons)
     if (s.emit_default && (path ? s.path : s.placement)) return s;

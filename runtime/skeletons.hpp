@@ -76,6 +76,11 @@ std::span<const Skeleton> skeletons();
 const Skeleton* find_skeleton(std::string_view name);
 // The row --backend picks for a spec of this shape, with no --skeleton given.
 const Skeleton& default_skeleton(Backend b, bool path);
+// The spec's [search] gpu_skeleton, judged here (the dsl reads names only): its row
+// when it applies, null when the spec names none or its `when` is false. A name that is
+// no GPU skeleton of this build, or one that cannot search the spec (its shape, two
+// ends), is the spec's error at the name's place, whether or not a GPU is present.
+const Skeleton* preferred_gpu_skeleton(const ProblemSpec& spec);
 // The row whose device code `emit` shows for a spec of this shape, with no --skeleton.
 const Skeleton& emit_default_skeleton(bool path);
 // "a, b and c": the names of the rows that `keep` accepts (for messages).

@@ -158,6 +158,13 @@ PreparedSolve prepare_solve(const SolveOptions& opts) {
   const Skeleton* chosen = &choose_skeleton(opts, r.backend_reason);  // may initialise the driver
   auto t0 = clock::now();
   p.spec = load_spec(opts.load);
+  // The spec's preferred GPU skeleton replaces the GPU's default, never a --skeleton or
+  // the CPU: judged before the choice, so that a wrong name fails on every machine.
+  if (const Skeleton* preferred = preferred_gpu_skeleton(p.spec);
+      preferred && opts.skeleton.empty() && chosen->backend == Backend::gpu) {
+    chosen = preferred;
+    r.backend_reason += "; " + std::string(preferred->name) + ": the spec's search.gpu_skeleton";
+  }
   const DataChoice data =
       settle_data(p.spec, chosen->backend == Backend::gpu ? DataTarget::device : DataTarget::host);
   const ProblemSpec& spec = p.spec;

@@ -5,6 +5,7 @@
 #include "dsl/diagnostics.hpp"
 #include "generator/choose_data.hpp"
 #include "generator/generate.hpp"
+#include "runtime/skeletons.hpp"
 #include "runtime/verify_symmetry.hpp"
 #include "tools/permjit/commands.hpp"
 
@@ -16,6 +17,7 @@ int check_command(CheckOptions opts) {
   opts.load.need_instance = !opts.load.instance_path.empty();
   ProblemSpec spec = load_spec(opts.load);
   settle_data(spec, DataTarget::host);  // what is checked does not depend on it
+  preferred_gpu_skeleton(spec);         // a name the registry does not know, at its place
   // With every size known, generating the source checks what only the generator can
   // (e.g. that each range has bounded limits).
   if (spec.size > 0) generate_problem(spec);

@@ -26,11 +26,15 @@ namespace {
 const char* kStages = "spec | source | cpu | cuda | ptx | sass | resources";
 
 // The skeleton whose units `emit` shows: --skeleton, else the cpu row for the host
-// stage and dfs (ida for a path problem) for the device stages.
+// stage, and for the device stages the spec's [search] gpu_skeleton where it applies
+// (what a GPU solve runs), else dfs (ida for a path problem).
 const Skeleton& emitted_skeleton(const EmitOptions& opts, const ProblemSpec& spec, bool host_stage) {
   const bool path = spec.goal == Goal::path;
-  if (opts.skeleton.empty())
-    return host_stage ? default_skeleton(Backend::cpu, path) : emit_default_skeleton(path);
+  if (opts.skeleton.empty()) {
+    if (host_stage) return default_skeleton(Backend::cpu, path);
+    const Skeleton* preferred = preferred_gpu_skeleton(spec);
+    return preferred ? *preferred : emit_default_skeleton(path);
+  }
   const Skeleton* sk = find_skeleton(opts.skeleton);
   if (!sk)
     command_line_error("--skeleton " + opts.skeleton, 12, "unknown skeleton '" + opts.skeleton + "'",
