@@ -728,6 +728,22 @@ inline std::vector<Subtree> whole_frontier(Shared& sh, Counters& total, int& dep
       [&](double) { return stop_request && *stop_request; });
 }
 
+// The open work noted in `sh` (note_open) into `out`, and the root's bound, which holds
+// for every leaf: what a stopped search proves (runtime/core/partial_bound.cpp).
+inline void fill_open(const Shared& sh, PjCpuResult* out) {
+  out->open_subtrees = sh.open_subtrees.load();
+  const long long key = sh.open_key.load();
+  out->open_bound_known = kGoal != pj::Goal::count && !sh.open_unknown.load() && key != LLONG_MAX ? 1 : 0;
+  out->open_bound = out->open_bound_known ? (kGoal == pj::Goal::maximize ? -key : key) : 0;
+  out->root_bound = 0;
+  if constexpr (kGoal != pj::Goal::count) {
+    Node root;
+    problem::root(root);
+    // No incumbent: the bound's stages all run (problem::staged_bound_from skips none).
+    out->root_bound = problem::staged_bound(root, kGoal == pj::Goal::maximize ? LLONG_MIN : LLONG_MAX);
+  }
+}
+
 // The open work of a stopped search into `out`: the subtrees the threads left on their
 // stacks (noted as they returned) and those never taken from the pool; and the root's
 // bound, which holds for every leaf.
@@ -743,17 +759,7 @@ inline void note_left(Shared& sh, WorkPool& pool, PjCpuResult* out) {
       note_open(sh, 1, kGoal == pj::Goal::maximize ? -s.bound : s.bound);
     }
   });
-  out->open_subtrees = sh.open_subtrees.load();
-  const long long key = sh.open_key.load();
-  out->open_bound_known = kGoal != pj::Goal::count && !sh.open_unknown.load() && key != LLONG_MAX ? 1 : 0;
-  out->open_bound = out->open_bound_known ? (kGoal == pj::Goal::maximize ? -key : key) : 0;
-  out->root_bound = 0;
-  if constexpr (kGoal != pj::Goal::count) {
-    Node root;
-    problem::root(root);
-    // No incumbent: the bound's stages all run (problem::staged_bound_from skips none).
-    out->root_bound = problem::staged_bound(root, kGoal == pj::Goal::maximize ? LLONG_MIN : LLONG_MAX);
-  }
+  fill_open(sh, out);
 }
 
 // Searches the pool's subtrees with `threads` threads, adding their counts to `total`

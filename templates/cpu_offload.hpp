@@ -86,7 +86,8 @@ class Worker {
   }
 
   // The thread's loop: fill every free slot from the pool, then take back the oldest
-  // batch; with neither a node nor a batch, find work in another pool or stop.
+  // batch; with neither a node nor a batch, find work in another pool or stop. A device's
+  // nonzero return (the time limit) stops every thread, each noting what it leaves open.
   void run() {
     const PjOffloadDevice& dev = team_.dev;
     if (int rc = dev.attach(dev.ctx)) return team_.fail(rc);
@@ -94,14 +95,21 @@ class Worker {
     std::vector<Batch> batch(slots);
     std::deque<int> busy, free_slots;
     for (int s = 0; s < slots; ++s) free_slots.push_back(s);
+    int unsent = -1;  // a batch selected but refused by the device: its parents are still open
+    auto stop = [&](int rc) {
+      team_.fail(rc);
+      note_open(batch, busy, unsent);
+    };
     while (team_.rc.load(std::memory_order_relaxed) == 0) {
       while (!free_slots.empty() && select(batch[free_slots.front()])) {
         int s = free_slots.front();
         Batch& b = batch[s];
         if (b.children == 0) continue;  // only leaves below: done on the host
         if (int rc = dev.submit(dev.ctx, first + s, b.send.data(), b.send.size(),
-                                team_.args.branch_on_device ? b.offsets.data() : nullptr, b.children, best32()))
-          return team_.fail(rc);
+                                team_.args.branch_on_device ? b.offsets.data() : nullptr, b.children, best32())) {
+          unsent = s;
+          return stop(rc);
+        }
         ++stats.batches;
         stats.device_children += b.children;
         free_slots.pop_front();
@@ -109,16 +117,17 @@ class Worker {
       }
       if (!busy.empty()) {
         int s = busy.front();
-        busy.pop_front();
         Batch& b = batch[s];
         b.bounds.resize(b.children);
-        if (int rc = dev.finish(dev.ctx, first + s, b.bounds.data())) return team_.fail(rc);
+        if (int rc = dev.finish(dev.ctx, first + s, b.bounds.data())) return stop(rc);
+        busy.pop_front();
         integrate(b);
         free_slots.push_back(s);
         continue;
       }
-      if (!steal()) return;
+      if (!steal()) break;
     }
+    if (team_.rc.load() != 0) note_open(batch, busy, unsent);  // another thread's stop
   }
 
  private:
@@ -131,6 +140,26 @@ class Worker {
   std::vector<unsigned> order_;
 
   long long best() const { return team_.sh.best.load(std::memory_order_relaxed); }
+
+  // What this thread leaves when the search stops (docs/reliability.md, "Partial
+  // answers"): the nodes of its pool, and the parents of its batches whose bounds it did
+  // not take back, each with its subtree's bound; those the incumbent prunes are closed.
+  // A parent whose children are leaves was finished on the host when it was selected.
+  void note_open(const std::vector<Batch>& batch, const std::deque<int>& busy, int unsent) {
+    const long long b = best();
+    auto add = [&](const OpenNode& n) {
+      if (cpu_skeleton::pruned(n.bound, b)) return;
+      cpu_skeleton::note_open(team_.sh, 1, problem::kGoal == pj::Goal::maximize ? -static_cast<long long>(n.bound) : n.bound);
+    };
+    auto add_parents = [&](const Batch& x) {
+      for (const OpenNode& p : x.parents)
+        if (p.depth + 1 < kSize) add(p);
+    };
+    for (int s : busy) add_parents(batch[s]);
+    if (unsent >= 0) add_parents(batch[unsent]);
+    std::lock_guard<std::mutex> g(lock_);
+    pool_.for_each(add);
+  }
   // The incumbent as the device's 32-bit bounds see it: none (the 64-bit start value)
   // becomes the int that prunes nothing the device can bound.
   int best32() const {
@@ -331,6 +360,7 @@ extern "C" int pj_offload_search(const PjOffloadArgs* args, const PjOffloadDevic
   }
   stats->max_pool = team.max_pool.load();
   fill_result(out, total, sh);
+  if (team.rc.load() != 0) fill_open(sh, out);  // stopped: what its open work proves
   return team.rc.load();
 }
 

@@ -79,6 +79,15 @@ class Pool {
     return true;
   }
 
+  // Calls f on every node held (a stopped search's open work).
+  template <class F>
+  void for_each(F f) const {
+    for (const Level& l : levels_) {
+      for (const OpenNode& n : l.heap) f(n);
+      for (const OpenNode& n : l.stack) f(n);
+    }
+  }
+
   // Moves about half of the nodes (at least one, if any) to `out`, for a thread with
   // none: from each depth, shallowest first, half of its stack's bottom (the oldest
   // nodes, the largest subtrees) and half of its heap's tail (a heap stays a heap

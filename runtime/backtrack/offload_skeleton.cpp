@@ -20,6 +20,7 @@
 #include "runtime/compile/gpu_compile.hpp"
 #include "runtime/compile/gpu_host.hpp"
 #include "runtime/compile/offload_module.hpp"
+#include "runtime/core/partial_bound.hpp"
 #include "runtime/core/solve_options.hpp"
 #include "runtime/device/cuda_driver.hpp"
 #include "runtime/device/run_time_data.hpp"
@@ -309,6 +310,14 @@ void run_offload_skeleton(SkeletonRun& run) {
   r.found = out.result.found != 0;
   r.objective = out.result.best;
   if (r.found) r.permutation.assign(out.result.perm, out.result.perm + out.result.size);
+  // What the stopped search proves: the least bound over the nodes its threads left
+  // (templates/cpu_offload.hpp, note_open), the root's, and the incumbent.
+  if (r.stopped) {
+    std::optional<long long> incumbent;
+    if (r.found) incumbent = r.objective;
+    else if (o.ub) incumbent = *o.ub;
+    set_partial_bound(r, out.result, incumbent);
+  }
 }
 
 }  // namespace permjit

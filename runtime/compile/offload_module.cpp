@@ -27,12 +27,13 @@ OffloadOutcome OffloadModule::search(const OffloadOptions& o, const PjOffloadDev
   return out;
 }
 
-HostOffloadDevice::HostOffloadDevice(const OffloadModule& m, int slots)
-    : fn_(m.host_bounds()), slots_(std::max(1, slots)), dev_{this, &attach, &submit, &finish} {}
+HostOffloadDevice::HostOffloadDevice(const OffloadModule& m, int slots, unsigned long long batches)
+    : budget_(batches), fn_(m.host_bounds()), slots_(std::max(1, slots)), dev_{this, &attach, &submit, &finish} {}
 
 int HostOffloadDevice::submit(void* ctx, int slot, const void* nodes, unsigned long long count,
                               const unsigned* offsets, unsigned long long children, int best) {
   auto* self = static_cast<HostOffloadDevice*>(ctx);
+  if (self->budget_ && self->sent_.fetch_add(1) >= self->budget_) return kStopped;
   auto& s = self->slots_.at(slot);
   s.bounds.assign(children, 0);
   self->fn_(offsets != nullptr, nodes, count, offsets, children, best, s.bounds.data());

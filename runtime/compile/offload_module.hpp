@@ -2,6 +2,7 @@
 // (templates/cpu_offload.hpp) and loaded: the pool search, driven by a device that
 // permjit provides (the GPU, or for tests the host itself).
 #pragma once
+#include <atomic>
 #include <optional>
 #include <string>
 #include <vector>
@@ -60,10 +61,15 @@ class OffloadModule {
 // thread uses its own slots, so nothing is shared.
 class HostOffloadDevice {
  public:
-  explicit HostOffloadDevice(const OffloadModule& m, int slots);
+  // `batches` > 0: the submit after that many batches returns kStopped, as the GPU's
+  // does at the time limit (a stopped search's open work, in tests).
+  explicit HostOffloadDevice(const OffloadModule& m, int slots, unsigned long long batches = 0);
   const PjOffloadDevice& device() const { return dev_; }
+  static constexpr int kStopped = 2;
 
  private:
+  unsigned long long budget_;
+  std::atomic<unsigned long long> sent_{0};
   struct Slot {
     std::vector<int> bounds;
   };

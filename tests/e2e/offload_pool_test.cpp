@@ -9,6 +9,7 @@
 #include "flowshop_support.hpp"
 #include "generator/generate.hpp"
 #include "runtime/compile/offload_module.hpp"
+#include "runtime/core/partial_bound.hpp"
 
 using namespace permjit;
 using namespace permjit::test;
@@ -123,4 +124,48 @@ TEST_CASE("offload pool search with several host threads: the cpu totals at the 
     CHECK(r.best == taillard_optimum("ta003"));
     CHECK(makespan(read_taillard(inst), std::vector<int>(r.perm, r.perm + r.size)) == r.best);
   }
+}
+
+// A stopped offload search (the device refuses a batch, as the GPU does at the time limit)
+// leaves its pools and the parents of its unfinished batches open: their least bound is
+// reported, and it never passes the optimum. Before the open work was noted, a stopped
+// offload search reported no open subtree and no bound.
+TEST_CASE("offload pool search stopped: the least bound over its open work, never past the optimum",
+          "[e2e][offload]") {
+  std::string inst = instance("flowshop/ta003.txt");
+  const std::vector<std::string> params{"branching=1", "lb=2"};
+  const long long opt = taillard_optimum("ta003");
+  LoadOptions lo;
+  lo.spec_path = problem("flowshop.toml");
+  lo.instance_path = inst;
+  lo.params = params;
+  ProblemSpec spec = load_spec(lo);
+  OffloadModule m(units_of("offload", spec, generate_problem(spec)).host.value(), ModuleCache(cache_dir()));
+  for (unsigned long long batches : {1ull, 5ull, 40ull})
+    for (int threads : {1, 3})
+      for (bool branch : {false, true}) {
+        INFO("stopped after " << batches << " batches, threads " << threads << (branch ? " branch" : " bound"));
+        OffloadOptions o;
+        o.branch_on_device = branch;
+        o.batch = 8;
+        o.in_flight = 2;
+        o.threads = threads;
+        HostOffloadDevice dev(m, o.slots(), batches);
+        OffloadOutcome out = m.search(o, dev.device());
+        REQUIRE(out.device_rc == HostOffloadDevice::kStopped);
+        const PjCpuResult& r = out.result;
+        CHECK(r.open_subtrees > 0);
+        REQUIRE(r.open_bound_known == 1);
+        CHECK(r.open_bound <= opt);
+        CHECK(r.root_bound <= opt);
+        SolveResult sr;
+        sr.goal = Goal::minimize;
+        std::optional<long long> incumbent;
+        if (r.found) incumbent = r.best;
+        set_partial_bound(sr, r, incumbent);
+        REQUIRE(sr.proven_bound.has_value());
+        CHECK(*sr.proven_bound <= opt);
+        CHECK(*sr.proven_bound >= r.root_bound);
+        if (r.found) CHECK(r.best >= opt);
+      }
 }
