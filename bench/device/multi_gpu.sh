@@ -4,8 +4,12 @@
 # One JSON line per run in $1/multi-gpu.jsonl (the result's JSON and the case), a
 # summary in $1/multi-gpu.log. Cases: what runs ($2, default "check nq20 ta021"); ways:
 # how ($3, default "gpus=1 gpus=2", and "mpi=2" where mpirun is found). Cases: check, nq20,
-# nq21, nq22, ta021 (forward at the optimum), ta023 (at the optimum), ta041-ta050 (from
-# scratch), mpiload, mpickpt. On a machine with
+# nq21, nq22, ta021 (forward at the optimum), ta023 (at the optimum), ta042u (ta042, the
+# longest 50x10 proof, at its optimum: totals comparable), ta041-ta050 (from scratch),
+# ta023sweep (ta023 at the optimum on the last way of $3 under each PERMJIT_IVM_BALANCE
+# of $SWEEP: the round's trigger and slice on several GPUs), mpiload, mpickpt. A case's
+# runs stop being started once $BUDGET_S seconds (default: none) have passed since the
+# script's start; a run is killed after $RUN_LIMIT_S (default 590). On a machine with
 # one GPU, "gpus=0,0" runs two workers that share it (the exchange, not a speed-up).
 set -uo pipefail
 out="$1"
@@ -14,14 +18,19 @@ inst="${PERMJIT_INSTANCES_DIR:-../shared/instances}"
 jsonl="$out/multi-gpu.jsonl"
 log="$out/multi-gpu.log"
 
+t_script=$(date +%s)
 # run NAME HOW ARGS...: HOW is "gpus=N" or "mpi=K".
 run() {
   local name="$1" how="$2"
   shift 2
-  local cmd=(permjit solve "$@" --skeleton ivm --json --quiet)
+  if [ -n "${BUDGET_S:-}" ] && (( $(date +%s) - t_script >= BUDGET_S )); then
+    echo "$name $how: not run, the budget of ${BUDGET_S} s is spent" | tee -a "$log"
+    return
+  fi
+  local cmd=(timeout "${RUN_LIMIT_S:-590}" permjit solve "$@" --skeleton ivm --json --quiet)
   case "$how" in
     gpus=*) cmd+=(--gpus "${how#gpus=}") ;;
-    mpi=*) cmd=(mpirun --allow-run-as-root --oversubscribe -np "${how#mpi=}" "${cmd[@]}") ;;
+    mpi=*) cmd=(timeout "${RUN_LIMIT_S:-590}" mpirun --allow-run-as-root --oversubscribe -np "${how#mpi=}" "${cmd[@]:2}") ;;
   esac
   local t0 t1
   t0=$(date +%s.%N)
@@ -39,6 +48,7 @@ r["case"] = name
 r["how"] = how
 r["rc"] = int(rc)
 r["wall_s"] = float(t1) - float(t0)
+r["balance_env"] = os.environ.get("PERMJIT_IVM_BALANCE", "")
 try:
     r["commit"] = open(".device-bin/COMMIT").read().split()[0]
 except OSError:
@@ -51,7 +61,7 @@ r = [json.loads(l) for l in open(sys.argv[1])][-1]
 t = r.get("time_s", {})
 n = r.get("nodes", {})
 iv = r.get("ivm", {})
-print(f'{r["case"]:8} {r["how"]:7} rc={r["rc"]} search={t.get("search", 0):.3f}s compile={t.get("compile", 0):.2f}s '
+print(f'{r["case"]:8} {r["how"]:7} {r.get("balance_env", "")} rc={r["rc"]} search={t.get("search", 0):.3f}s compile={t.get("compile", 0):.2f}s '
       f'wall={r["wall_s"]:.2f}s evaluated={n.get("evaluated")} expanded={n.get("expanded")} '
       f'solutions={r.get("solutions")} objective={r.get("objective")} transfers={iv.get("transfers")} '
       f'rounds={iv.get("rounds")} messages={iv.get("messages")} busy={iv.get("coordinator_busy_s")} '
@@ -77,6 +87,13 @@ for c in $cases; do
       for k in 4 16; do run q18 "mpi=$k" problems/nqueens.toml --param n=18; done
       ;;
     ta023) for w in $ways; do run ta023 "$w" problems/flowshop.toml -i "$inst/flowshop/ta023.txt" --ub 2326; done ;;
+    ta042u) for w in $ways; do run ta042u "$w" problems/flowshop.toml -i "$inst/flowshop/ta042.txt" --ub 2867; done ;;
+    ta023sweep)
+      last="${ways##* }"
+      for b in ${SWEEP:-trigger=0.125 trigger=0.5 slice=0.02 slice=0.2}; do
+        PERMJIT_IVM_BALANCE="$b" run ta023 "$last" problems/flowshop.toml -i "$inst/flowshop/ta023.txt" --ub 2326
+      done
+      ;;
     nq21 | nq22) for w in $ways; do run "$c" "$w" problems/nqueens.toml --param n=${c#nq}; done ;;
     ta04? | ta050)  # the 50x10 proofs from scratch (issue 50), the defaults
       for w in $ways; do run "$c" "$w" problems/flowshop.toml -i "$inst/flowshop/$c.txt"; done ;;
