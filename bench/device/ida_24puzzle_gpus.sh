@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Issue 46 on the 4-GPU machine (nvidia-h100-x4 or nvidia-h200-x4), from the repository
 # root with .device-bin carried (bench/device/prepare.sh here), in one device call:
-#   bash bench/device/ida_24puzzle_gpus.sh [BUDGET_S]      (default 560: the call's 600 less a margin)
+#   [IDA_GPUS=G] bash bench/device/ida_24puzzle_gpus.sh [BUDGET_S]   (default 560: the call's 600 less a margin)
+# G (default 4) is the number of GPUs that `--gpus 4` below stands for, on a machine with fewer.
 # 1. `tables`: korf_taylor10.txt records 1-10 on `ida --gpus 4` with --time-limit 2 each,
 #    in one process: the first run builds puzzle24.toml's tables (their build time is
 #    reported apart: the summary's pattern_databases) and compiles; every record's start
@@ -31,6 +32,7 @@ import json, os, subprocess, time
 
 t_start = time.monotonic()
 budget = float(os.environ["BUDGET"])
+G = int(os.environ.get("IDA_GPUS", "4"))  # the GPUs of `ida --gpus`
 out = os.environ["OUT"]
 inst = os.path.join(os.environ["PERMJIT_INSTANCES_DIR"], "24puzzle")
 boards = os.path.join(inst, "korf_taylor10.txt")
@@ -105,13 +107,13 @@ def describe(r, wall, gpus):
     return d
 
 # 1. The tables (built on the first run), every record's h and a first bound.
-rows, rc, wall = solve("tables", min(400, left() - 60), "--records", "1-10", "--gpus", "4", "--time-limit", "2")
+rows, rc, wall = solve("tables", min(400, left() - 60), "--records", "1-10", "--gpus", str(G), "--time-limit", "2")
 summary = next((r["summary"] for r in rows if "summary" in r), {})
 print("tables:", json.dumps(summary.get("pattern_databases")), "compile", summary.get("t_compile_s", summary.get("compile_s")))
 first = {r["record"]: r for r in records_of(rows)}
 per_record = {}
 for k, r in first.items():
-    per_record[k] = describe(r, wall / max(1, len(first)), 4)
+    per_record[k] = describe(r, wall / max(1, len(first)), G)
     print(f"record {k}: h {r.get('start_h')}, optimum {optimum[k - 1]}, " +
           (f"solved: {r.get('cost')}" if r.get("found") else f"bound {per_record[k].get('proven_bound')} in 2 s"))
 
@@ -125,43 +127,43 @@ def gap(k):
 todo = sorted((k for k in range(1, 11) if not (k in first and first[k].get("found"))), key=gap)
 print("order (easiest first):", todo, "gaps", [gap(k) for k in todo])
 
-# 2. The speed-up of 4 GPUs over 1 on the easiest record left (or record 1 if all were solved).
+# 2. The speed-up of G GPUs over 1 on the easiest record left (or record 1 if all were solved).
 sp_record = todo[0] if todo else 1
 sp_limit = max(5.0, min(40.0, (left() - 120) / 4))
 speed = {"record": sp_record, "time_limit_s": sp_limit}
-for g in (1, 4):
+for g in (1, G):
     rows, rc, wall = solve(f"speedup-gpus{g}", sp_limit + 90, "--record", str(sp_record), "--gpus", str(g),
                            "--time-limit", f"{sp_limit:.1f}")
     rs = records_of(rows)
     if rs:
         speed[f"gpus{g}"] = describe(rs[0], wall, g)
         speed[f"gpus{g}_full"] = {i["limit"]: (i["expanded"], i["seconds"]) for i in full_iterations(rs[0])}
-if "gpus1" in speed and "gpus4" in speed:
-    a, b = speed["gpus1_full"], speed["gpus4_full"]
+if G > 1 and "gpus1" in speed and f"gpus{G}" in speed:
+    a, b = speed["gpus1_full"], speed[f"gpus{G}_full"]
     common = sorted(set(a) & set(b))
     speed["per_iteration"] = [{"limit": L, "expanded": a[L][0], "same_nodes": a[L][0] == b[L][0],
-                               "s_gpus1": round(a[L][1], 3), "s_gpus4": round(b[L][1], 3),
+                               "s_gpus1": round(a[L][1], 3), f"s_gpus{G}": round(b[L][1], 3),
                                "speedup": round(a[L][1] / max(1e-9, b[L][1]), 2)} for L in common]
-    speed["rate_speedup"] = round(speed["gpus4"]["rate_expanded_per_s"] / max(1, speed["gpus1"]["rate_expanded_per_s"]), 2)
-    for k in ("gpus1_full", "gpus4_full"):
-        speed.pop(k)
+    speed["rate_speedup"] = round(speed[f"gpus{G}"]["rate_expanded_per_s"] / max(1, speed["gpus1"]["rate_expanded_per_s"]), 2)
     print("speed-up:", json.dumps({k: speed[k] for k in ("record", "time_limit_s", "rate_speedup", "per_iteration")}))
+for k in ("gpus1_full", f"gpus{G}_full"):
+    speed.pop(k, None)
 json.dump(speed, open(os.path.join(out, "speedup.json"), "w"), indent=1)
 
 # 3. The records left, easiest first, each with what is left of the budget (the
-# speed-up's record is not run again if 4 GPUs proved it there).
-if speed.get("gpus4", {}).get("proved"):
-    per_record[sp_record] = speed["gpus4"]
+# speed-up's record is not run again if G GPUs proved it there).
+if speed.get(f"gpus{G}", {}).get("proved"):
+    per_record[sp_record] = speed[f"gpus{G}"]
     todo = [k for k in todo if k != sp_record]
 for k in todo:
     limit = left() - 30  # process start, tables loaded and uploaded, the stop
     if limit < 15:
         print(f"record {k}: not run ({left():.0f} s left)")
         continue
-    rows, rc, wall = solve(f"record{k}", limit + 25, "--record", str(k), "--gpus", "4", "--time-limit", f"{limit:.0f}")
+    rows, rc, wall = solve(f"record{k}", limit + 25, "--record", str(k), "--gpus", str(G), "--time-limit", f"{limit:.0f}")
     rs = records_of(rows)
     if rs:
-        per_record[k] = describe(rs[0], wall, 4)
+        per_record[k] = describe(rs[0], wall, G)
     d = per_record.get(k, {})
     print(f"record {k}: " + (f"cost {d.get('cost')} (optimum {d.get('optimum')}, optimal {d.get('optimal')}), "
                              if d.get("proved") else f"bound {d.get('proven_bound')}, projection {d.get('projection')}, ") +
