@@ -38,7 +38,7 @@ run() {
   local rc=$?
   t1=$(date +%s.%N)
   python3 - "$name" "$how" "$rc" "$t0" "$t1" "$out/last.json" "$out/last.err" >> "$jsonl" <<'PY'
-import json, sys
+import json, os, sys
 name, how, rc, t0, t1, path, err = sys.argv[1:]
 try:
     r = json.load(open(path))
@@ -65,7 +65,7 @@ print(f'{r["case"]:8} {r["how"]:7} {r.get("balance_env", "")} rc={r["rc"]} searc
       f'wall={r["wall_s"]:.2f}s evaluated={n.get("evaluated")} expanded={n.get("expanded")} '
       f'solutions={r.get("solutions")} objective={r.get("objective")} transfers={iv.get("transfers")} '
       f'rounds={iv.get("rounds")} messages={iv.get("messages")} busy={iv.get("coordinator_busy_s")} '
-      f'{r.get("error", "")[:300]}')
+      f'{str(r.get("error", ""))[:300]}')
 PY
 }
 
