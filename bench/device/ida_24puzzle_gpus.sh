@@ -63,8 +63,13 @@ def solve(label, timeout_s, *args):
     print(f"{label}: rc {p.returncode}, {wall:.1f} s wall" + (f"; stderr: {p.stderr.strip()[-400:]}" if p.returncode else ""))
     return rows, p.returncode, wall
 
-def records_of(rows):
-    return [r for r in rows if "summary" not in r]
+def records_of(rows, record=None):
+    """The result rows; a run of one record (--record K) says not which: `record` does."""
+    rs = [r for r in rows if "summary" not in r]
+    if record is not None:
+        for r in rs:
+            r.setdefault("record", record)
+    return rs
 
 def full_iterations(r):
     """The iterations that ran to their end: all but the last, unless the search ended by exhausting."""
@@ -134,7 +139,7 @@ speed = {"record": sp_record, "time_limit_s": sp_limit}
 for g in (1, G):
     rows, rc, wall = solve(f"speedup-gpus{g}", sp_limit + 90, "--record", str(sp_record), "--gpus", str(g),
                            "--time-limit", f"{sp_limit:.1f}")
-    rs = records_of(rows)
+    rs = records_of(rows, sp_record)
     if rs:
         speed[f"gpus{g}"] = describe(rs[0], wall, g)
         speed[f"gpus{g}_full"] = {i["limit"]: (i["expanded"], i["seconds"]) for i in full_iterations(rs[0])}
@@ -161,7 +166,7 @@ for k in todo:
         print(f"record {k}: not run ({left():.0f} s left)")
         continue
     rows, rc, wall = solve(f"record{k}", limit + 25, "--record", str(k), "--gpus", str(G), "--time-limit", f"{limit:.0f}")
-    rs = records_of(rows)
+    rs = records_of(rows, k)
     if rs:
         per_record[k] = describe(rs[0], wall, G)
     d = per_record.get(k, {})
