@@ -65,6 +65,7 @@ const Skeleton kSkeletons[] = {
      .summary = "CPU pool (hybrid best/depth-first), GPU bounds or branches+bounds one child per thread (Chakroun et al. 2013; Melab et al. 2019)",
      .run = run_offload_skeleton,
      .units = offload_units,
+     .bounds_only = true,
      .int32_only = true},
     {.id = SkeletonId::ida,
      .name = "ida",
@@ -132,17 +133,24 @@ const Skeleton* preferred_gpu_skeleton(const ProblemSpec& spec) {
     throw UserErrors(std::move(d));
   };
   const bool path = spec.goal == Goal::path;
-  const std::string fits = path ? skeleton_names([](const Skeleton& k) { return k.backend == Backend::gpu && k.path && k.run; })
-                                : skeleton_names([](const Skeleton& k) {
-                                    return k.backend == Backend::gpu && k.placement && k.run;
-                                  });
+  // A GPU row that searches the spec's shape and goal (two ends are judged below).
+  auto fits = [&](const Skeleton& k) {
+    return k.backend == Backend::gpu && k.run && k.searches(spec) && !(k.bounds_only && counts_leaves(spec.goal));
+  };
+  std::string fitting;
+  for (const Skeleton& k : kSkeletons)
+    if (fits(k)) fitting += (fitting.empty() ? "" : ", ") + std::string(k.name);
+  const std::string hint = "GPU skeletons for this spec: " + fitting;
   if (!s || !s->run || s->backend != Backend::gpu)
-    refuse("search.gpu_skeleton names '" + p.name + "', which is not a GPU skeleton of this build",
-           "GPU skeletons for this spec: " + fits);
+    refuse("search.gpu_skeleton names '" + p.name + "', which is not a GPU skeleton of this build", hint);
   if (!s->searches(spec))
     refuse("search.gpu_skeleton names '" + p.name + "', which searches " + (path ? "placement" : "path") +
                " problems; '" + spec.name + "' is a " + (path ? "path" : goal_name(spec.goal)) + " problem",
-           "GPU skeletons for this spec: " + fits);
+           hint);
+  if (!fits(*s))
+    refuse("search.gpu_skeleton names '" + p.name + "', which bounds nodes; '" + spec.name + "' is a " +
+               goal_name(spec.goal) + " problem, with no bound",
+           hint);
   if (p.applies && !path && spec.branch.ends == 2 && !s->two_ends)
     refuse("search.gpu_skeleton names '" + p.name + "', which places values from the left only; this spec has "
                "branch.ends = 2 where `when` holds",

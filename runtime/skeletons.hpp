@@ -57,6 +57,9 @@ struct Skeleton {
   bool placement = true;
   bool path = false;
   bool two_ends = false;  // places values at either end (branch.ends = 2)
+  // Searches only problems with an objective (minimize, maximize): it offloads bounds,
+  // and a count or a find has none (its units refuse such a spec with their reason).
+  bool bounds_only = false;
   // Shares one search among the ranks mpirun starts (docs/scale.md); the others would
   // run one search per rank, so they are refused under mpirun.
   bool over_mpi = false;

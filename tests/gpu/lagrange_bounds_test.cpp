@@ -51,3 +51,23 @@ TEST_CASE("br17 with the root's multipliers at --ub 39: dfs and ivm explore the 
     for (const char* skeleton : {"dfs", "ivm"}) same_tree(cpu, solve_with(r, skeleton), skeleton);
   }
 }
+
+// atsp.toml's [search] gpu_skeleton: with no --skeleton, a GPU solve of lb >= 6 (lb = 9,
+// the default) runs offload, and of lb = 5 the GPU's default, ivm; both the cpu's optimum.
+TEST_CASE("atsp.toml with no --skeleton: offload for the Lagrangian bounds, ivm below", "[gpu][lagrange][search]") {
+  const std::string inst = temp_file("gpu_search_atsp.atsp", tsplib_text(random_matrix(11, 1, 60, 173)));
+  const SolveResult cpu = solve_with(Run{problem("atsp.toml"), inst, {}, {}}, "cpu");
+  REQUIRE(cpu.found);
+  for (auto [params, skeleton] : {std::pair<std::vector<std::string>, const char*>{{}, "offload"},
+                                  {{"lb=5"}, "ivm"}}) {
+    INFO(skeleton);
+    SolveOptions o = options_for(Run{problem("atsp.toml"), inst, params, {}}, "");
+    o.backend = "gpu";
+    const SolveResult r = solve(o);
+    CHECK(r.skeleton == skeleton);
+    INFO(r.backend_reason);
+    CHECK((r.backend_reason.find("search.gpu_skeleton") != std::string::npos) == params.empty());
+    REQUIRE(r.found);
+    CHECK(r.objective == cpu.objective);
+  }
+}

@@ -58,15 +58,15 @@ std::string read_file(const std::string& path) {
 }  // namespace
 
 TEST_CASE("search.gpu_skeleton applies where its `when` holds for the parameters", "[load_spec][search]") {
-  const std::string toml = count_spec("gpu_skeleton = { name = \"offload\", when = \"n >= 6\" }\n");
+  const std::string toml = count_spec("gpu_skeleton = { name = \"cdp\", when = \"n >= 6\" }\n");
   const ProblemSpec on = load_with(toml);
   REQUIRE(on.gpu_skeleton);
-  CHECK(on.gpu_skeleton->name == "offload");
+  CHECK(on.gpu_skeleton->name == "cdp");
   CHECK(on.gpu_skeleton->applies);
   CHECK(on.gpu_skeleton->loc.line == 10);
   const Skeleton* s = preferred_gpu_skeleton(on);
   REQUIRE(s);
-  CHECK(std::string(s->name) == "offload");
+  CHECK(std::string(s->name) == "cdp");
 
   const ProblemSpec off = load_with(toml, {"n=5"});
   REQUIRE(off.gpu_skeleton);
@@ -93,6 +93,10 @@ TEST_CASE("search.gpu_skeleton refuses names that are not GPU skeletons for the 
 
   const Diagnostic cpu = refusal(load_with(count_spec("gpu_skeleton = \"cpu\"\n")));
   check_at(cpu, 10, 16, "'cpu', which is not a GPU skeleton");
+
+  const Diagnostic bounds = refusal(load_with(count_spec("gpu_skeleton = \"offload\"\n")));
+  check_at(bounds, 10, 16, "'offload', which bounds nodes; 't' is a count problem, with no bound");
+  CHECK(bounds.hint == "GPU skeletons for this spec: dfs, ivm, cdp, rec");
 
   const Diagnostic path = refusal(load_with(count_spec("gpu_skeleton = \"ida\"\n")));
   check_at(path, 10, 16, "'ida', which searches path problems; 't' is a count problem");
