@@ -250,7 +250,9 @@ SkeletonUnits offload_units(const UnitInputs& in) {
     command_line_error("--skeleton offload", 12,
                        "the offload skeleton bounds nodes; '" + in.spec.name + "' counts and has no bound",
                        "use --skeleton dfs or cpu");
-  std::vector<std::string> host = cpu_search_templates();
+  // The cpu search's machinery without its entry points and local search: the pool uses
+  // the first, never the others, and they would double the host compile's time.
+  std::vector<std::string> host = cpu_search_machinery();
   host.insert(host.end(), {"offload_abi.h", "offload_pool.hpp", "cpu_offload.hpp"});
   return {host_unit(in, std::move(host)),
           device_unit(in, {"gpu_offload.cuh"}, {"-DPJ_BLOCK=" + std::to_string(in.opts.block())})};

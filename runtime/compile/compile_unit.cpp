@@ -69,9 +69,13 @@ CompileUnit device_unit(const UnitInputs& in, std::vector<std::string> templates
   return u;
 }
 
+std::vector<std::string> cpu_search_machinery() {
+  return {"cpu_abi.h", "host_deadline.hpp", "host_threads.hpp", "host_memory.hpp", "cpu_work_pool.hpp", "cpu_dfs.hpp"};
+}
 std::vector<std::string> cpu_search_templates() {
-  return {"cpu_abi.h",   "host_deadline.hpp", "host_threads.hpp", "host_memory.hpp",
-          "cpu_work_pool.hpp", "cpu_dfs.hpp", "host_rng.h",       "cpu_improve.hpp"};
+  std::vector<std::string> t = cpu_search_machinery();
+  t.insert(t.end(), {"cpu_entries.hpp", "host_rng.h", "cpu_improve.hpp"});
+  return t;
 }
 std::vector<std::string> cpu_ida_templates() { return {"ida_abi.h", "host_deadline.hpp", "cpu_ida.hpp", "cpu_pdb.hpp"}; }
 

@@ -56,9 +56,12 @@ CompileUnit host_unit(const UnitInputs& in, std::vector<std::string> templates);
 CompileUnit device_unit(const UnitInputs& in, std::vector<std::string> templates, std::vector<std::string> options,
                         const std::vector<ProblemSource>& generated = {});
 
-// The host search of placement problems (templates/cpu_dfs.hpp): the cpu skeleton,
-// and the frontier of the GPU skeletons that start from one.
+// The host search of placement problems (templates/cpu_dfs.hpp) with its entry points
+// (cpu_entries.hpp) and local search (cpu_improve.hpp): the cpu skeleton, and the
+// frontier of the GPU skeletons that start from one.
 std::vector<std::string> cpu_search_templates();
+// Its machinery alone, for a unit with entry points of its own (offload's pool).
+std::vector<std::string> cpu_search_machinery();
 // The host IDA* of path problems (templates/cpu_ida.hpp): the cpu skeleton, and the
 // upper tree of the ida skeletons.
 std::vector<std::string> cpu_ida_templates();
