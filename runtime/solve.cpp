@@ -160,10 +160,17 @@ PreparedSolve prepare_solve(const SolveOptions& opts) {
   p.spec = load_spec(opts.load);
   // The spec's preferred GPU skeleton replaces the GPU's default, never a --skeleton or
   // the CPU: judged before the choice, so that a wrong name fails on every machine.
+  // Under mpirun a preference that searches in one process yields to the default, which
+  // shares the search among the ranks (a --skeleton of one process is refused there).
   if (const Skeleton* preferred = preferred_gpu_skeleton(p.spec);
       preferred && opts.skeleton.empty() && chosen->backend == Backend::gpu) {
-    chosen = preferred;
-    r.backend_reason += "; " + std::string(preferred->name) + ": the spec's search.gpu_skeleton";
+    const std::string name(preferred->name);
+    if (preferred->over_mpi || opts.one_process || !launched_as_mpi_ranks()) {
+      chosen = preferred;
+      r.backend_reason += "; " + name + ": the spec's search.gpu_skeleton";
+    } else {
+      r.backend_reason += "; not the spec's search.gpu_skeleton, " + name + ", which runs in one process";
+    }
   }
   const DataChoice data =
       settle_data(p.spec, chosen->backend == Backend::gpu ? DataTarget::device : DataTarget::host);

@@ -6,8 +6,10 @@
 // table, computed once on the host, integer steps), so any
 // difference here is a device-only mistake in the solver or its arrays.
 #include <catch2/catch.hpp>
+#include <cstdlib>
 
 #include "gpu_support.hpp"
+#include "runtime/solve.hpp"
 
 using namespace permjit;
 using namespace permjit::test;
@@ -54,6 +56,7 @@ TEST_CASE("br17 with the root's multipliers at --ub 39: dfs and ivm explore the 
 
 // atsp.toml's [search] gpu_skeleton: with no --skeleton, a GPU solve of lb >= 6 (lb = 9,
 // the default) runs offload, and of lb = 5 the GPU's default, ivm; both the cpu's optimum.
+// Under mpirun the preference yields to ivm.
 TEST_CASE("atsp.toml with no --skeleton: offload for the Lagrangian bounds, ivm below", "[gpu][lagrange][search]") {
   const std::string inst = temp_file("gpu_search_atsp.atsp", tsplib_text(random_matrix(11, 1, 60, 173)));
   const SolveResult cpu = solve_with(Run{problem("atsp.toml"), inst, {}, {}}, "cpu");
@@ -70,4 +73,18 @@ TEST_CASE("atsp.toml with no --skeleton: offload for the Lagrangian bounds, ivm 
     REQUIRE(r.found);
     CHECK(r.objective == cpu.objective);
   }
+  // As one of mpirun's ranks the preference, which searches in one process, yields to
+  // ivm, which shares the search among them (prepare_solve only: no MPI here).
+  struct AsRank {
+    AsRank() { setenv("OMPI_COMM_WORLD_SIZE", "2", 1); }
+    ~AsRank() { unsetenv("OMPI_COMM_WORLD_SIZE"); }
+  };
+  SolveOptions o = options_for(Run{problem("atsp.toml"), inst, {}, {}}, "");
+  o.backend = "gpu";
+  const PreparedSolve p = [&] {
+    AsRank rank;
+    return prepare_solve(o);
+  }();
+  CHECK(std::string(p.skeleton->name) == "ivm");
+  CHECK_THAT(p.header.backend_reason, Catch::Contains("not the spec's search.gpu_skeleton, offload"));
 }
