@@ -15,6 +15,7 @@
 #include "dsl/start_data.hpp"
 #include "dsl/instance.hpp"
 #include "dsl/load_path.hpp"
+#include "dsl/load_positions.hpp"
 #include "dsl/load_search.hpp"
 #include "dsl/load_symmetry.hpp"
 #include "dsl/builtins.hpp"
@@ -62,6 +63,7 @@ class Reader {
     else read_branch_shape(root);
     read_symmetry(root, spec_, d_, reading(), opts_.ignore_symmetry, opts_.symmetry_generator);  // after the branch: it needs branch.ends
     read_search(root, spec_, d_, reading());  // after the parameters' overrides: `when` reads them
+    if (spec_.goal != Goal::path) read_positions(root, spec_, d_, reading());  // after [derived], the size and [symmetry]
   }
 
  private:
@@ -644,7 +646,9 @@ class Reader {
       d_.error(Loc{spec_.file, 1, 1}, "missing section [branch]");
       return;
     }
-    check_keys(*t, {"candidates", "filter", "ends", "place", "place_back", "bound", "objective", "stages", "refine"},
+    check_keys(*t,
+               {"candidates", "filter", "ends", "place", "place_back", "bound", "objective", "stages", "refine",
+                "positions"},
                "[branch]");
     Branch& b = spec_.branch;
     if (auto n = t->get("ends")) read_ends(*n);

@@ -160,6 +160,17 @@ struct ProblemSpec {
   std::optional<SymmetryGroup> symmetry_group;
   bool has_symmetry() const { return symmetry.has_value() || symmetry_group.has_value(); }
 
+  // [branch] positions (dsl/load_positions.cpp): the search fills the problem's positions
+  // in another order than 0, 1, ...: depth d fills position order[d]. The spec is written
+  // in the search's order (its data relabelled by [derived] tables); every permutation
+  // permjit reports is put back in the problem's order (runtime/core/problem_order.hpp).
+  struct PositionOrder {
+    std::string table;       // the [derived] int[size] table that holds the order
+    Loc loc;                 // where branch.positions is written
+    std::vector<int> order;  // order[d]; empty until the table is computed (check alone)
+  };
+  std::optional<PositionOrder> positions;
+
   // [search] gpu_skeleton (dsl/load_search.cpp): the GPU skeleton taken when the command
   // line names none, where `when` holds for the parameters. A name only: the runtime's
   // registry judges it (runtime/skeletons.hpp, check_preferred_skeleton).

@@ -9,8 +9,8 @@
 #include "dsl/run_time_data.hpp"
 #include "generator/choose_data.hpp"
 #include "generator/generate.hpp"
+#include "runtime/core/problem_order.hpp"
 #include "runtime/core/solution_list.hpp"
-#include "runtime/core/symmetry_orbit.hpp"
 #include "runtime/core/warm_start.hpp"
 #include "runtime/device/cuda_driver.hpp"
 #include "runtime/distributed/mpi_launch.hpp"
@@ -253,8 +253,9 @@ SolveResult solve(const SolveOptions& given) {
   else if (opts.list || opts.all_optimal)
     list.emplace(opts.list_out, opts.list_format == "json" ? ListFormat::json : ListFormat::lines,
                  opts.list.value_or(0), optimises(p.spec.goal));
-  // Under a declared symmetry each found solution stands for its images: listed with it.
-  if (list) list->set_expansion(symmetry_expansion(p.spec));
+  // Under a declared symmetry each found solution stands for its images: listed with it;
+  // under a declared order of the positions it is listed in the problem's order.
+  if (list) list->set_expansion(listed_expansion(p.spec));
   // --all-optimal: a plain search first, for the optimum (list_all_optimal lists).
   Decision decision;
   if (!opts.all_optimal)
@@ -276,6 +277,8 @@ SolveResult solve(const SolveOptions& given) {
       r.permutation = found->permutation;
     }
   }
+  // Every skeleton and the warm start report in the search's order of the positions.
+  if (r.found) r.permutation = in_problem_order(p.spec, r.permutation);
   if (opts.all_optimal) list_all_optimal(p, opts, *list, r);
   if (list) {
     list->finish();

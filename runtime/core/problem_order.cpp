@@ -1,0 +1,33 @@
+#include "runtime/core/problem_order.hpp"
+
+#include "dsl/diagnostics.hpp"
+
+namespace permjit {
+
+namespace {
+
+std::vector<int> reorder(const std::vector<int>& order, std::span<const int> searched) {
+  std::vector<int> out(searched.begin(), searched.end());
+  PJ_INTERNAL_ASSERT(order.size() == searched.size(), "branch.positions holds " + std::to_string(order.size()) +
+                                                          " positions for a permutation of " +
+                                                          std::to_string(searched.size()));
+  for (size_t d = 0; d < order.size(); ++d) out[static_cast<size_t>(order[d])] = searched[d];
+  return out;
+}
+
+}  // namespace
+
+std::vector<int> in_problem_order(const ProblemSpec& spec, std::span<const int> searched) {
+  if (!spec.positions || searched.empty()) return std::vector<int>(searched.begin(), searched.end());
+  return reorder(spec.positions->order, searched);
+}
+
+SymmetryExpansion listed_expansion(const ProblemSpec& spec) {
+  if (!spec.positions) return symmetry_expansion(spec);
+  PJ_INTERNAL_ASSERT(!spec.has_symmetry(), "branch.positions with a [symmetry] passed the loader");
+  return [order = spec.positions->order](std::span<const int> p) {
+    return std::vector<std::vector<int>>{reorder(order, p)};
+  };
+}
+
+}  // namespace permjit

@@ -1,0 +1,23 @@
+// A spec with [branch] positions (dsl/load_positions.hpp) searches the problem's
+// positions in its own order: every skeleton, the warm start and the list see
+// permutations in that order, and solve() puts each one back in the problem's order
+// where it leaves permjit (the result, the listed solutions), once.
+#pragma once
+#include <span>
+#include <vector>
+
+#include "dsl/spec.hpp"
+#include "runtime/core/symmetry_orbit.hpp"  // SymmetryExpansion
+
+namespace permjit {
+
+// The permutation of the problem whose position order[d] holds searched[d]; `searched`
+// itself when the spec declares no order.
+std::vector<int> in_problem_order(const ProblemSpec& spec, std::span<const int> searched);
+
+// What a listed solution is written as: under a declared symmetry the orbit it stands
+// for (symmetry_expansion), under a declared order the permutation in the problem's
+// order; empty (the solution as found) otherwise. The two are never declared together.
+SymmetryExpansion listed_expansion(const ProblemSpec& spec);
+
+}  // namespace permjit
