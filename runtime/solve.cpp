@@ -270,8 +270,9 @@ SolveResult solve(const SolveOptions& given) {
     r.warm_start = SolveResult::WarmStartReport{found ? std::optional<long long>(found->value) : std::nullopt,
                                                 warm->seconds(), warm->complete(), warm->failure(),
                                                 warm->improve(), warm->waited()};
-    // The search found nothing better: the warm start's solution is the optimum.
-    if (found && !r.found && !r.stopped) {
+    // The search found nothing better: the warm start's solution is the optimum, or the
+    // best found when the search stopped (a time limit, a signal) before it finished.
+    if (found && !r.found) {
       r.found = true;
       r.objective = found->value;
       r.permutation = found->permutation;

@@ -57,6 +57,12 @@ __device__ __forceinline__ problem::Node branch_child(const problem::Node* __res
   return child;
 }
 
+// Set by the host when the time limit passes (runtime/backtrack/offload_skeleton.cpp,
+// stop_now): the refine kernel's blocks leave the children they have not started, and the
+// host does not take that batch back (its parents stay open). A second stage can take
+// seconds a batch; without this the search ran far past --time-limit.
+extern "C" __device__ int pj_offload_stop = 0;
+
 // The second stage of every child whose first (in bounds[]) does not prune: block b takes
 // children b, b + gridDim.x, ... A template, so that a spec without a block form compiles
 // no refine_block.
@@ -66,7 +72,15 @@ __device__ void refine_children(const problem::Node* __restrict__ nodes, const u
                                 int* __restrict__ bounds, char* __restrict__ scratch) {
   if constexpr (kOn) {
     char* mine = scratch + static_cast<unsigned long long>(blockIdx.x) * problem::kBlockScratchBytes;
+    __shared__ int stop;
     for (unsigned long long t = blockIdx.x; t < count; t += gridDim.x) {
+      // One read for the block, so that all its threads leave together; the second
+      // barrier keeps thread 0's next write after every thread's read.
+      if (threadIdx.x == 0) stop = *static_cast<volatile int*>(&pj_offload_stop);
+      __syncthreads();
+      const bool leave = stop != 0;
+      __syncthreads();
+      if (leave) break;
       const int cheap = bounds[t];  // read by every thread before any writes it
       if (problem::kStages == 1 || pj::prunes<problem::kGoal>(cheap, best)) continue;  // the same for the block
       const problem::Node child = branch ? branch_child(nodes, offsets, parent_count, t) : nodes[t];

@@ -8,9 +8,12 @@
 // touched by its thread only; what they share (the first error) has a lock.
 #include <algorithm>
 #include <chrono>
+#include <atomic>
 #include <climits>
+#include <condition_variable>
 #include <cstring>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -87,6 +90,34 @@ BlockRefine block_refine(const cuda::Module& module, const cuda::Device& dev, in
   return r;
 }
 
+// Calls `on_deadline` at `deadline` unless it is destroyed before: the time limit reached
+// while the pool's threads wait on their batches.
+class DeadlineWatch {
+ public:
+  template <class F>
+  DeadlineWatch(clock_type::time_point deadline, F on_deadline)
+      : thread_([this, deadline, on_deadline] {
+          std::unique_lock<std::mutex> l(lock_);
+          if (!wake_.wait_until(l, deadline, [this] { return done_; })) on_deadline();
+        }) {}
+  ~DeadlineWatch() {
+    {
+      std::lock_guard<std::mutex> g(lock_);
+      done_ = true;
+    }
+    wake_.notify_all();
+    thread_.join();
+  }
+  DeadlineWatch(const DeadlineWatch&) = delete;
+  DeadlineWatch& operator=(const DeadlineWatch&) = delete;
+
+ private:
+  std::mutex lock_;
+  std::condition_variable wake_;
+  bool done_ = false;
+  std::thread thread_;  // last: it starts once the members it reads exist
+};
+
 // The GPU as the pool search's device: one slot per batch in flight.
 class GpuOffloadDevice {
  public:
@@ -94,7 +125,10 @@ class GpuOffloadDevice {
                    size_t max_nodes, size_t max_children, int block, const BlockRefine& refine)
       : context_(context), branch_(branch), node_bytes_(node_bytes), block_(block),
         kernel_name_(branch ? "pj_offload_branch" : "pj_offload_bound"), kernel_(module.function(kernel_name_)),
-        refine_(refine) {
+        refine_(refine), stop_value_(sizeof(int)) {
+    size_t flag_bytes = 0;
+    stop_flag_ = module.global("pj_offload_stop", &flag_bytes);
+    *static_cast<int*>(stop_value_.get()) = 1;
     for (int s = 0; s < slots; ++s)
       slots_.emplace_back(std::make_unique<Slot>(node_bytes * max_nodes, max_nodes + 1, max_children,
                                                  refine.kernel ? refine.grid * refine.scratch_bytes : 0));
@@ -116,6 +150,23 @@ class GpuOffloadDevice {
   // kTimeLimitReached, its counts those of the batches bounded.
   static constexpr int kTimeLimitReached = 2;
   void stop_at(clock_type::time_point deadline) { deadline_ = deadline; }
+  // At the time limit: no batch is sent or taken back from now on, and the refine
+  // kernels in flight leave the children they have not started (pj_offload_stop). Set
+  // before the flag is written, `stopping_` is seen by every finish() whose batch the flag
+  // may have cut short. Called from the deadline's watcher thread, or after the search
+  // when the threads saw the deadline first; the second call does nothing.
+  void stop_now() {
+    if (stopping_.exchange(true)) return;
+    try {
+      const cuda::Api& api = cuda::api();
+      cuda::check(api.CtxSetCurrent(context_), "cuCtxSetCurrent (offload deadline)");
+      cuda::check(api.MemcpyHtoDAsync(stop_flag_, stop_value_.get(), sizeof(int), stop_stream_.get()),
+                  "cuMemcpyHtoDAsync (pj_offload_stop)");
+      cuda::check(api.StreamSynchronize(stop_stream_.get()), "cuStreamSynchronize (pj_offload_stop)");
+    } catch (const std::exception& e) {
+      fail(e);
+    }
+  }
   std::string error() {
     std::lock_guard<std::mutex> g(error_lock_);
     return error_;
@@ -157,6 +208,10 @@ class GpuOffloadDevice {
   std::vector<std::unique_ptr<Slot>> slots_;
   CUevent origin_ = nullptr;
   clock_type::time_point deadline_ = clock_type::time_point::max();
+  std::atomic<bool> stopping_{false};
+  CUdeviceptr stop_flag_ = 0;  // the module's pj_offload_stop
+  PinnedBuffer stop_value_;    // holds 1, copied to the flag on its own stream
+  Stream stop_stream_;
   PjOffloadDevice dev_;
   std::mutex error_lock_;
   std::string error_;  // the first driver error that stopped the search
@@ -180,7 +235,7 @@ class GpuOffloadDevice {
   static int submit(void* ctx, int slot, const void* nodes, unsigned long long count, const unsigned* offsets,
                     unsigned long long children, int best) {
     auto* self = static_cast<GpuOffloadDevice*>(ctx);
-    if (clock_type::now() >= self->deadline_) return kTimeLimitReached;
+    if (self->stopping_.load() || clock_type::now() >= self->deadline_) return kTimeLimitReached;
     try {
       self->launch(*self->slots_.at(slot), nodes, count, offsets, children, best);
       return 0;
@@ -195,6 +250,7 @@ class GpuOffloadDevice {
       Slot& s = *self->slots_.at(slot);
       const cuda::Api& api = cuda::api();
       cuda::check(api.StreamSynchronize(s.stream.get()), std::string("the offload kernel ") + self->kernel_name_);
+      if (self->stopping_.load()) return kTimeLimitReached;  // the flag may have cut this batch short
       float b = 0, e = 0;
       cuda::check(api.EventElapsedTime(&b, self->origin_, s.start), "cuEventElapsedTime");
       cuda::check(api.EventElapsedTime(&e, self->origin_, s.stop), "cuEventElapsedTime");
@@ -292,12 +348,23 @@ void run_offload_skeleton(SkeletonRun& run) {
   const BlockRefine refine = block_refine(module, dev, o.slots());
   GpuOffloadDevice gpu(module, context.handle(), o.branch_on_device, o.slots(), node_bytes,
                        o.branch_on_device ? batch : max_children, max_children, block, refine);
-  if (opts.time_limit > 0) gpu.stop_at(pj::deadline_after<clock_type>(t1, opts.time_limit));
+  std::optional<DeadlineWatch> watch;
+  if (opts.time_limit > 0) {
+    const auto deadline = pj::deadline_after<clock_type>(t1, opts.time_limit);
+    gpu.stop_at(deadline);
+    watch.emplace(deadline, [&gpu] { gpu.stop_now(); });
+  }
   OffloadOutcome out = host.search(o, gpu.device());
+  watch.reset();
   r.time_limit = opts.time_limit;
   r.stopped = out.device_rc == GpuOffloadDevice::kTimeLimitReached;  // the counts and the best are partial
-  // Stopped, the threads leave batches in flight untaken: they end before their buffers go.
-  if (r.stopped) cuda::check(cuda::api().CtxSynchronize(), "the offload kernels in flight at the time limit");
+  // Stopped, the threads leave batches in flight untaken: they end before their buffers
+  // go, told to leave their remaining children first (the threads may have seen the
+  // deadline before the watcher did).
+  if (r.stopped) {
+    gpu.stop_now();
+    cuda::check(cuda::api().CtxSynchronize(), "the offload kernels in flight at the time limit");
+  }
   if (out.device_rc != 0 && !r.stopped) throw std::runtime_error("the offload skeleton failed: " + gpu.error());
   r.t_search = since(t1);
   r.t_kernels = gpu.kernel_seconds();

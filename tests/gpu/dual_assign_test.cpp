@@ -166,3 +166,22 @@ TEST_CASE("QAP with the dual-ascent bound: dfs and ivm prove the optimum with th
   SolveResult cpu_ub = solve_with(r, "cpu");
   for (const char* skeleton : {"dfs", "ivm"}) same_tree(cpu_ub, solve_with(r, skeleton), skeleton);
 }
+
+// A batch of the dual ascent at size 20 takes seconds: at --time-limit the refine kernels
+// in flight leave their remaining children (pj_offload_stop), so the search ends near the
+// limit (it ran 64 s past a limit of 20 s before), and the warm start's solution is the
+// best found it reports (none was reported before).
+TEST_CASE("offload --time-limit with the dual ascent at size 20: stops near the limit, reports the best found",
+          "[gpu][dualassign][offload][time_limit]") {
+  Run r{problem("qap.toml"), instance("qap/rou20.dat"), {"lb=3"}, {}};
+  SolveOptions o = options_for(r, "offload");
+  o.warm_start = 0.3;
+  o.time_limit = 3;
+  const SolveResult cut = solve(o);
+  CHECK(cut.stopped);
+  CHECK(cut.t_search < o.time_limit + 2.0);
+  REQUIRE(cut.found);
+  CHECK(cut.objective >= 725522);  // QAPLIB's optimum
+  REQUIRE(cut.proven_bound);
+  CHECK(*cut.proven_bound <= 725522);
+}
