@@ -57,11 +57,13 @@ __device__ __forceinline__ problem::Node branch_child(const problem::Node* __res
   return child;
 }
 
-// Set by the host when the time limit passes (runtime/backtrack/offload_skeleton.cpp,
-// stop_now): the refine kernel's blocks leave the children they have not started, and the
-// host does not take that batch back (its parents stay open). A second stage can take
-// seconds a batch; without this the search ran far past --time-limit.
-extern "C" __device__ int pj_offload_stop = 0;
+// Host memory the device reads (zero-copy), set to 1 by the host when the time limit
+// passes (runtime/backtrack/offload_skeleton.cpp, stop_now): the refine kernel's blocks
+// leave the children they have not started, and the host does not take that batch back
+// (its parents stay open). A second stage can take seconds a batch; without this the
+// search ran far past --time-limit. Not a device global written by a copy: the copy's
+// stream would share a hardware queue with the kernels it should stop, and wait for them.
+extern "C" __device__ const volatile int* pj_offload_stop = nullptr;
 
 // The second stage of every child whose first (in bounds[]) does not prune: block b takes
 // children b, b + gridDim.x, ... A template, so that a spec without a block form compiles
@@ -76,7 +78,7 @@ __device__ void refine_children(const problem::Node* __restrict__ nodes, const u
     for (unsigned long long t = blockIdx.x; t < count; t += gridDim.x) {
       // One read for the block, so that all its threads leave together; the second
       // barrier keeps thread 0's next write after every thread's read.
-      if (threadIdx.x == 0) stop = *static_cast<volatile int*>(&pj_offload_stop);
+      if (threadIdx.x == 0) stop = pj_offload_stop ? *pj_offload_stop : 0;
       __syncthreads();
       const bool leave = stop != 0;
       __syncthreads();

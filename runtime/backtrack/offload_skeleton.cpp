@@ -38,8 +38,8 @@ double since(clock_type::time_point t) { return std::chrono::duration<double>(cl
 // Page-locked host memory: asynchronous copies need it to overlap with kernels.
 class PinnedBuffer {
  public:
-  explicit PinnedBuffer(size_t bytes) : bytes_(bytes ? bytes : 1) {
-    cuda::check(cuda::api().MemHostAlloc(&ptr_, bytes_, 0), "cuMemHostAlloc(" + std::to_string(bytes_) + " bytes)");
+  explicit PinnedBuffer(size_t bytes, unsigned flags = 0) : bytes_(bytes ? bytes : 1) {
+    cuda::check(cuda::api().MemHostAlloc(&ptr_, bytes_, flags), "cuMemHostAlloc(" + std::to_string(bytes_) + " bytes)");
   }
   ~PinnedBuffer() { cuda::api().MemFreeHost(ptr_); }
   PinnedBuffer(const PinnedBuffer&) = delete;
@@ -125,10 +125,15 @@ class GpuOffloadDevice {
                    size_t max_nodes, size_t max_children, int block, const BlockRefine& refine)
       : context_(context), branch_(branch), node_bytes_(node_bytes), block_(block),
         kernel_name_(branch ? "pj_offload_branch" : "pj_offload_bound"), kernel_(module.function(kernel_name_)),
-        refine_(refine), stop_value_(sizeof(int)) {
-    size_t flag_bytes = 0;
-    stop_flag_ = module.global("pj_offload_stop", &flag_bytes);
-    *static_cast<int*>(stop_value_.get()) = 1;
+        refine_(refine), stop_flag_(sizeof(int), CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_PORTABLE) {
+    // The module's pointer to the flag: host memory the kernels read across the bus.
+    *static_cast<volatile int*>(stop_flag_.get()) = 0;
+    CUdeviceptr flag = 0;
+    cuda::check(cuda::api().MemHostGetDevicePointer(&flag, stop_flag_.get(), 0), "cuMemHostGetDevicePointer");
+    size_t bytes = 0;
+    const CUdeviceptr global = module.global("pj_offload_stop", &bytes);
+    PJ_INTERNAL_ASSERT(bytes == sizeof(flag), "pj_offload_stop is not a pointer");
+    cuda::check(cuda::api().MemcpyHtoD(global, &flag, sizeof(flag)), "cuMemcpyHtoD (pj_offload_stop)");
     for (int s = 0; s < slots; ++s)
       slots_.emplace_back(std::make_unique<Slot>(node_bytes * max_nodes, max_nodes + 1, max_children,
                                                  refine.kernel ? refine.grid * refine.scratch_bytes : 0));
@@ -157,15 +162,8 @@ class GpuOffloadDevice {
   // when the threads saw the deadline first; the second call does nothing.
   void stop_now() {
     if (stopping_.exchange(true)) return;
-    try {
-      const cuda::Api& api = cuda::api();
-      cuda::check(api.CtxSetCurrent(context_), "cuCtxSetCurrent (offload deadline)");
-      cuda::check(api.MemcpyHtoDAsync(stop_flag_, stop_value_.get(), sizeof(int), stop_stream_.get()),
-                  "cuMemcpyHtoDAsync (pj_offload_stop)");
-      cuda::check(api.StreamSynchronize(stop_stream_.get()), "cuStreamSynchronize (pj_offload_stop)");
-    } catch (const std::exception& e) {
-      fail(e);
-    }
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    *static_cast<volatile int*>(stop_flag_.get()) = 1;
   }
   std::string error() {
     std::lock_guard<std::mutex> g(error_lock_);
@@ -209,9 +207,7 @@ class GpuOffloadDevice {
   CUevent origin_ = nullptr;
   clock_type::time_point deadline_ = clock_type::time_point::max();
   std::atomic<bool> stopping_{false};
-  CUdeviceptr stop_flag_ = 0;  // the module's pj_offload_stop
-  PinnedBuffer stop_value_;    // holds 1, copied to the flag on its own stream
-  Stream stop_stream_;
+  PinnedBuffer stop_flag_;  // what the module's pj_offload_stop points to: 1 once stopping
   PjOffloadDevice dev_;
   std::mutex error_lock_;
   std::string error_;  // the first driver error that stopped the search

@@ -52,6 +52,7 @@ namespace permjit::cuda {
     "cuOccupancyMaxActiveBlocksPerMultiprocessor")             \
   X(MemcpyDtoHAsync, cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2") \
   X(MemHostAlloc, cuMemHostAlloc, "cuMemHostAlloc")            \
+  X(MemHostGetDevicePointer, cuMemHostGetDevicePointer, "cuMemHostGetDevicePointer_v2") \
   X(GetErrorName, cuGetErrorName, "cuGetErrorName")            \
   X(GetErrorString, cuGetErrorString, "cuGetErrorString")
 
