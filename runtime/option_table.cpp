@@ -47,10 +47,10 @@ const SolveOption kOptions[] = {
     {.flag = "--time-limit",
      .field = &S::time_limit,
      .help = "cpu, dfs, ivm, ida, ida-thread, offload: stop after this many seconds and report the best found, a "
-             "proven bound (cpu, ida, ida-thread) and the nodes searched, marked partial (dfs: checked between "
-             "kernel launches; ivm: between rounds, with a checkpoint when asked; ida, ida-thread: between IDA* "
-             "iterations and inside one, whose limit is then the bound (ida-thread: at its next root); offload: "
-             "before each batch)",
+             "proven bound (cpu, ivm, ida, ida-thread, offload) and the nodes searched, marked partial (dfs: checked "
+             "between kernel launches; ivm: between rounds, with a checkpoint when asked; ida, ida-thread: between "
+             "IDA* iterations and inside one, whose limit is then the bound (ida-thread: at its next root); "
+             "offload: before each batch, and a second stage's kernels in flight leave their remaining children)",
      .taken_by = cpu | dfs | ivm | ida | ida_thread | offload,
      .invalid = [](const S& o) {
        return !positive(o.time_limit) ? std::string("--time-limit takes a number of seconds above 0 (inf: no limit)")
