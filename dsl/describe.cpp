@@ -64,6 +64,9 @@ std::string describe_spec(const ProblemSpec& s) {
   if (b.candidates) o << "  candidates : " << typed(*b.candidates) << "  (and free)\n";
   if (b.filter) o << "  filter     : " << typed(*b.filter) << '\n';
   if (b.ends == 2) o << "  ends       : 2 (values placed at either end, chosen per node)\n";
+  if (s.positions)
+    o << "  positions  : " << s.positions->table << " (depth d fills position " << s.positions->table
+      << "[d]; permutations reported in the problem's order)\n";
   for (auto [name, p] : {std::pair{"place", &b.place}, std::pair{"place_back", &b.place_back}}) {
     if (p->is_block) {
       o << "  " << name << " (in order):\n" << to_string(p->block, 4);
