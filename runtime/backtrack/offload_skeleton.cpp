@@ -7,8 +7,8 @@
 // Several host threads call in at once, each with its own slots: a slot's state is
 // touched by its thread only; what they share (the first error) has a lock.
 #include <algorithm>
-#include <chrono>
 #include <atomic>
+#include <chrono>
 #include <climits>
 #include <condition_variable>
 #include <cstring>
