@@ -16,18 +16,14 @@ bool read_order(const DataItem& item, const Loc& at, int size, std::vector<int>&
   std::vector<int> seen(static_cast<size_t>(size), -1);
   for (size_t i = 0; i < item.values.size(); ++i) {
     const int64_t v = item.values[i];
-    const std::string elem = item.name + "[" + std::to_string(i) + "] = " + std::to_string(v);
-    if (v < 0 || v >= size) {
-      d.error(at, "branch.positions: " + elem + " is not a position (0.." + std::to_string(size - 1) + ")",
+    auto refuse = [&](const std::string& why) {
+      d.error(at, "branch.positions: " + item.name + "[" + std::to_string(i) + "] = " + std::to_string(v) + why,
               "the table must hold each position of the permutation once");
       return false;
-    }
-    if (seen[static_cast<size_t>(v)] >= 0) {
-      d.error(at, "branch.positions: " + elem + " repeats " + item.name + "[" +
-                      std::to_string(seen[static_cast<size_t>(v)]) + "]",
-              "the table must hold each position of the permutation once");
-      return false;
-    }
+    };
+    if (v < 0 || v >= size) return refuse(" is not a position (0.." + std::to_string(size - 1) + ")");
+    if (seen[static_cast<size_t>(v)] >= 0)
+      return refuse(" repeats " + item.name + "[" + std::to_string(seen[static_cast<size_t>(v)]) + "]");
     seen[static_cast<size_t>(v)] = static_cast<int>(i);
     order.push_back(static_cast<int>(v));
   }

@@ -91,7 +91,9 @@ BlockRefine block_refine(const cuda::Module& module, const cuda::Device& dev, in
 }
 
 // Calls `on_deadline` at `deadline` unless it is destroyed before: the time limit reached
-// while the pool's threads wait on their batches.
+// while the pool's threads wait on their batches. Not the ivm skeleton's
+// KernelInterrupter (runtime/device/kernel_interrupter.hpp): that one writes a device
+// word with a copy, which here would queue behind the slots' kernels (docs/decisions.md).
 class DeadlineWatch {
  public:
   template <class F>
