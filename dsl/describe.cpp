@@ -1,6 +1,7 @@
 #include "dsl/describe.hpp"
 
 #include <sstream>
+#include <string>
 #include <tuple>
 
 namespace permjit {
@@ -67,6 +68,14 @@ std::string describe_spec(const ProblemSpec& s) {
   if (s.positions)
     o << "  positions  : " << s.positions->table << " (depth d fills position " << s.positions->table
       << "[d]; permutations reported in the problem's order)\n";
+  if (const auto& a = s.position_symmetry) {
+    std::string tables, orbit;
+    for (const std::string& t : a->tables) tables += (tables.empty() ? "" : ", ") + t;
+    for (int x : a->orbit) orbit += (orbit.empty() ? "" : ", ") + std::to_string(x);
+    o << "  symmetry   : automorphisms of " << tables << "; the first position's orbit: "
+      << (a->orbit.empty() ? std::string("not known without the instance") : orbit)
+      << (a->orbit.size() > 1 ? " (the later ones take values above the first's)" : "") << '\n';
+  }
   for (auto [name, p] : {std::pair{"place", &b.place}, std::pair{"place_back", &b.place_back}}) {
     if (p->is_block) {
       o << "  " << name << " (in order):\n" << to_string(p->block, 4);

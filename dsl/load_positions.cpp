@@ -56,9 +56,11 @@ void read_positions(const toml::table& root, ProblemSpec& spec, Diagnostics& d, 
             kHint);
     return;
   }
-  if (spec.has_symmetry()) {
+  // A value map and a group of the matrix's symmetries act on the problem's positions;
+  // position_automorphisms act on the search's, which is the order the tables are in.
+  if (spec.symmetry || spec.symmetry_group) {
     d.error(at, "branch.positions reorders the positions that [symmetry] acts on; the two cannot be used together",
-            "leave out one of them");
+            "leave out one of them, or declare symmetry.position_automorphisms of tables in the search's order");
     return;
   }
   ProblemSpec::PositionOrder p{table, at, {}};

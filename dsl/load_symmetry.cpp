@@ -1,10 +1,13 @@
 #include "dsl/load_symmetry.hpp"
 
+#include <algorithm>
 #include <map>
+#include <span>
 #include <string>
 
 #include "dsl/builtins.hpp"
 #include "dsl/checker.hpp"
+#include "dsl/position_automorphisms.hpp"
 #include "dsl/static_eval.hpp"
 #include "dsl/symmetry_group.hpp"
 
@@ -119,6 +122,98 @@ void read_generators(const toml::node& node, const toml::table& t, ProblemSpec& 
   if (!ignore) spec.symmetry_group = std::move(group);
 }
 
+// [symmetry] position_automorphisms = ["t", ...]: tables over the positions, each of one
+// dimension (size) or two (size x size), each named once; with the instance loaded, the
+// first searched position's orbit under their automorphisms.
+void read_position_automorphisms(const toml::node& node, ProblemSpec& spec, Diagnostics& d, const TomlReading& r,
+                                 bool ignore) {
+  const char* const hint = "position_automorphisms = [\"t\"] with t a [data] or [derived] table of int[n][n] or int[n]";
+  const toml::array* a = node.as_array();
+  ProblemSpec::PositionAutomorphisms sym;
+  sym.loc = r.at(node);
+  if (!a || a->empty()) {
+    d.error(sym.loc, "symmetry.position_automorphisms must be a non-empty array of table names", hint);
+    return;
+  }
+  if (spec.goal == Goal::path) {
+    d.error(sym.loc, "[symmetry] is for placement problems; a path problem's moves have no value map");
+    return;
+  }
+  if (spec.branch.ends == 2) {
+    d.error(sym.loc, "[symmetry] applies to specs that place values from the left; this one has branch.ends = 2",
+            "solve it with --no-symmetry, or with the parameters for one end");
+    return;
+  }
+  // The orbit is that of the first position the search fills, whose value every later
+  // member of the orbit is compared with: a prefix fixed in advance would have to be
+  // left in place by every automorphism.
+  if (!spec.fixed_prefix.empty()) {
+    d.error(spec.fixed_prefix_loc, "symmetry.position_automorphisms needs a spec without a fixed prefix",
+            "the automorphisms move the first position; solve it with --no-symmetry");
+    return;
+  }
+  std::vector<AutomorphismTable> tables;
+  bool ok = true, loaded = true;
+  for (const toml::node& e : *a) {
+    const std::optional<std::string> name = e.value<std::string>();
+    if (!name) {
+      d.error(r.at(e), "a table of symmetry.position_automorphisms is named by a string", hint);
+      ok = false;
+      continue;
+    }
+    if (std::find(sym.tables.begin(), sym.tables.end(), *name) != sym.tables.end()) {
+      d.error(r.at(e), "symmetry.position_automorphisms names '" + *name + "' twice");
+      ok = false;
+      continue;
+    }
+    const DataItem* item = nullptr;
+    for (const std::vector<DataItem>* items : {&spec.data, &spec.derived})
+      for (const DataItem& x : *items)
+        if (x.name == *name) item = &x;
+    if (!item) {
+      d.error(r.at(e), "symmetry.position_automorphisms names '" + *name + "', which is not a [data] or [derived] table",
+              hint);
+      ok = false;
+      continue;
+    }
+    const size_t dims = item->dim_exprs.size();
+    if (dims != 1 && dims != 2) {
+      d.error(r.at(e), "symmetry.position_automorphisms: '" + *name + "' has " + std::to_string(dims) +
+                           " dimensions; a table over the positions has 1 or 2", hint);
+      ok = false;
+      continue;
+    }
+    if (spec.size > 0 && item->dims.size() == dims)
+      for (int64_t n : item->dims)
+        if (n != spec.size) {
+          d.error(r.at(e), "symmetry.position_automorphisms: '" + *name + "' has a dimension of " + std::to_string(n) +
+                               "; each must be the problem's size, " + std::to_string(spec.size), hint);
+          ok = false;
+          break;
+        }
+    sym.tables.push_back(*name);
+    if (item->values.empty() || spec.size <= 0) loaded = false;
+    else tables.push_back({std::span<const int64_t>(item->values), static_cast<int>(dims)});
+  }
+  if (!ok) return;
+  if (spec.size > 64) {
+    d.error(sym.loc, "symmetry.position_automorphisms takes sizes up to 64; this size is " + std::to_string(spec.size));
+    return;
+  }
+  // Without the instance (`check` alone) only the names and shapes are checked.
+  if (loaded) {
+    FirstPositionOrbit o = first_position_orbit(tables, spec.size);
+    sym.orbit = std::move(o.orbit);
+    sym.to_first = std::move(o.to_first);
+    sym.generators = o.generators;
+    sym.complete = o.complete;
+  }
+  if (ignore) return;
+  spec.position_symmetry = std::move(sym);
+  // The later members of the orbit compare their values with the first placed.
+  if (spec.narrows_positions()) spec.used_builtins.insert(Builtin::first);
+}
+
 }  // namespace
 
 void read_symmetry(const toml::table& root, ProblemSpec& spec, Diagnostics& d, const TomlReading& r, bool ignore,
@@ -130,7 +225,17 @@ void read_symmetry(const toml::table& root, ProblemSpec& spec, Diagnostics& d, c
     return;
   }
   const toml::table& t = *n->as_table();
-  r.check_keys(t, {"value", "generators"}, "[symmetry]");
+  r.check_keys(t, {"value", "generators", "position_automorphisms"}, "[symmetry]");
+  if (const toml::node* autos = t.get("position_automorphisms")) {
+    for (const char* other : {"value", "generators"})
+      if (const toml::node* o = t.get(other)) {
+        d.error(r.at(*o), std::string("[symmetry] takes one of value, generators and position_automorphisms; this one "
+                                      "has position_automorphisms and ") + other);
+        return;
+      }
+    read_position_automorphisms(*autos, spec, d, r, ignore);
+    return;
+  }
   if (const toml::node* gens = t.get("generators")) {
     read_generators(*gens, t, spec, d, r, ignore, only);
     return;

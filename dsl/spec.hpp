@@ -158,7 +158,24 @@ struct ProblemSpec {
     Loc loc;                    // where `generators` is written
   };
   std::optional<SymmetryGroup> symmetry_group;
-  bool has_symmetry() const { return symmetry.has_value() || symmetry_group.has_value(); }
+  // [symmetry] position_automorphisms (dsl/load_symmetry.cpp, dsl/position_automorphisms.hpp):
+  // tables whose automorphisms permute the positions (in the search's order) without
+  // changing the problem. The search keeps, of the first searched position's orbit, the
+  // permutations whose value there is the least of the orbit's values.
+  struct PositionAutomorphisms {
+    std::vector<std::string> tables;         // the named [data] or [derived] tables
+    Loc loc;                                 // where the array is written
+    std::vector<int> orbit;                  // depth 0's orbit (0 first); empty until the tables are loaded
+    std::vector<std::vector<int>> to_first;  // per orbit member x, an automorphism t with t[x] = 0
+    int generators = 0;                      // automorphisms found
+    bool complete = true;                    // false: the search for them ran out of steps
+  };
+  std::optional<PositionAutomorphisms> position_symmetry;
+  bool has_symmetry() const {
+    return symmetry.has_value() || symmetry_group.has_value() || position_symmetry.has_value();
+  }
+  // The first searched position's orbit has more than one member: the search is narrowed.
+  bool narrows_positions() const { return position_symmetry && position_symmetry->orbit.size() > 1; }
 
   // [branch] positions (dsl/load_positions.cpp): the search fills the problem's positions
   // in another order than 0, 1, ...: depth d fills position order[d]. The spec is written
