@@ -52,6 +52,11 @@ void emit_candidates_function(GenContext& g, const std::string& name, bool root_
   }
   if (root_symmetry && g.spec.symmetry)
     g.out.line("m &= pj::select<Mask>(s.free == kRootFree, kRepresentatives, kAll);  // [symmetry]");
+  // The first position's orbit: its later members take values above the first's (at the
+  // root the depth is 0, never one of them, and `first` is not set yet).
+  if (g.spec.narrows_positions())
+    g.out.line("m &= pj::select<Mask>(pj::test(kOrbitLater, kSize - pj::popcount(s.free)), ~((Mask(2) << s.first) - "
+               "Mask(1)), kAll);  // [symmetry] position_automorphisms");
   // A group's test applies at every level; below the root it needs no test for the root.
   if (g.spec.symmetry_group)
     g.out.line(root_symmetry ? "m = border_candidates(s, m);  // [symmetry] generators"

@@ -7,7 +7,8 @@
 // skeletons how many solutions a leaf counts for. Without a symmetry the weight is the
 // constant 1 and the generated code is what it was. A group of symmetries of the
 // permutation's matrix ([symmetry] generators) is applied at every level through the
-// border the node carries (emit_group below).
+// border the node carries (emit_group below); automorphisms of the positions at the
+// depths of the first position's orbit (emit_position_orbit).
 #include <string>
 #include <vector>
 
@@ -135,10 +136,46 @@ void emit_group(GenContext& g) {
 }
 }  // namespace
 
+// [symmetry] position_automorphisms (dsl/position_automorphisms.hpp): of the
+// permutations that an automorphism of the positions maps onto each other, the search
+// keeps those whose value at the first position is the least of the values at the
+// first position's orbit. candidates() gives a child that places a later member of the
+// orbit only the values above `first`; each leaf counts for the orbit's size (there is
+// one image of it per member, docs/spec-language.md says why).
+void emit_position_orbit(GenContext& g) {
+  const ProblemSpec::PositionAutomorphisms& a = *g.spec.position_symmetry;
+  std::string tables, members;
+  for (const std::string& t : a.tables) tables += (tables.empty() ? "" : ", ") + t;
+  unsigned long long later = 0;
+  for (int x : a.orbit) {
+    members += (members.empty() ? "" : ", ") + std::to_string(x);
+    if (x != 0) later |= 1ull << x;
+  }
+  g.out.line("// [symmetry], line " + std::to_string(a.loc.line) + ": automorphisms of " + tables + " (" +
+             std::to_string(a.generators) + " found" + (a.complete ? "" : ", the search for more ran out of steps") +
+             ") move the first position");
+  g.out.line("// onto each of " + members + ": the later ones take only values above the first's.");
+  g.out.line("constexpr bool kSymmetry = true;");
+  g.out.line("constexpr Mask kOrbitLater = " + mask_literal(later) + ";  // the orbit's positions after the first");
+  g.out.line("constexpr int kOrbitSize = " + std::to_string(a.orbit.size()) + ";  // solutions each leaf counts for");
+  g.out.line("");
+}
+
 void emit_symmetry(GenContext& g) {
   const ProblemSpec& s = g.spec;
   if (s.symmetry_group) {
     emit_group(g);
+    return;
+  }
+  if (s.narrows_positions()) {
+    emit_position_orbit(g);
+    return;
+  }
+  if (s.position_symmetry) {
+    g.out.line("// [symmetry], line " + std::to_string(s.position_symmetry->loc.line) +
+               ": no automorphism of the positions moves the first one: nothing is narrowed");
+    g.out.line("constexpr bool kSymmetry = false;");
+    g.out.line("");
     return;
   }
   if (!s.symmetry) {
@@ -166,12 +203,19 @@ void emit_symmetry(GenContext& g) {
 }
 
 void emit_leaf_weight(GenContext& g) {
-  g.out.line("// The solutions a leaf counts for: itself, and its mirror image when the first level");
-  g.out.line("// left that out ([symmetry]).");
+  if (g.spec.narrows_positions()) {
+    g.out.line("// The solutions a leaf counts for: itself and its images that put the orbit's least");
+    g.out.line("// value at the orbit's other positions ([symmetry] position_automorphisms).");
+  } else {
+    g.out.line("// The solutions a leaf counts for: itself, and its mirror image when the first level");
+    g.out.line("// left that out ([symmetry]).");
+  }
   if (g.spec.symmetry_group) {
     g.out.line("PJ_HD int leaf_weight(const Node& s) {  // its border's code and last value");
     g.out.line("  return border_orbit_size(s.border_block, s.border & pj::kBorderCodeMask, int(s.border >> pj::kBorderLeafShift));");
     g.out.line("}");
+  } else if (g.spec.narrows_positions()) {
+    g.out.line("PJ_HD constexpr int leaf_weight(const Node&) { return kOrbitSize; }");
   } else if (g.spec.symmetry) {
     g.out.line("PJ_HD int leaf_weight(const Node& s) { return s.weight; }");
   } else {
@@ -188,6 +232,10 @@ void emit_leaf_weight(GenContext& g) {
     g.out.line("PJ_HD unsigned long long leaf_children_weight(const Node& s, Mask leaves) {");
     g.out.line("  return leaves != 0 ? border_orbit_size(s.border_block, s.border, pj::highest(leaves)) : 0;");
     g.out.line("}");
+  } else if (g.spec.narrows_positions()) {
+    g.out.line("PJ_HD unsigned long long leaf_children_weight(const Node&, Mask leaves) {");
+    g.out.line("  return pj::popcount(leaves) * static_cast<unsigned long long>(kOrbitSize);");
+    g.out.line("}");
   } else if (g.spec.symmetry) {
     g.out.line("PJ_HD unsigned long long leaf_children_weight(const Node& s, Mask leaves) {");
     g.out.line("  const unsigned long long n = pj::popcount(leaves);");
@@ -200,6 +248,10 @@ void emit_leaf_weight(GenContext& g) {
   }
   g.out.line("// leaf_children_weight(s, leaves) of a node s that is not the root (a node place() made).");
   if (g.spec.symmetry_group) {
+    g.out.line("PJ_HD unsigned long long leaf_children_weight_below_root(const Node& s, Mask leaves) {");
+    g.out.line("  return leaf_children_weight(s, leaves);");
+    g.out.line("}");
+  } else if (g.spec.narrows_positions()) {
     g.out.line("PJ_HD unsigned long long leaf_children_weight_below_root(const Node& s, Mask leaves) {");
     g.out.line("  return leaf_children_weight(s, leaves);");
     g.out.line("}");

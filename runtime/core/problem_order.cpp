@@ -24,9 +24,14 @@ std::vector<int> in_problem_order(const ProblemSpec& spec, std::span<const int> 
 
 SymmetryExpansion listed_expansion(const ProblemSpec& spec) {
   if (!spec.positions) return symmetry_expansion(spec);
-  PJ_INTERNAL_ASSERT(!spec.has_symmetry(), "branch.positions with a [symmetry] passed the loader");
-  return [order = spec.positions->order](std::span<const int> p) {
-    return std::vector<std::vector<int>>{reorder(order, p)};
+  PJ_INTERNAL_ASSERT(!spec.symmetry && !spec.symmetry_group,
+                     "branch.positions with a [symmetry] of the problem's positions passed the loader");
+  // The automorphisms of the positions act in the search's order: the images first, then
+  // each put in the problem's order.
+  return [order = spec.positions->order, images = symmetry_expansion(spec)](std::span<const int> p) {
+    std::vector<std::vector<int>> out = images ? images(p) : std::vector<std::vector<int>>{{p.begin(), p.end()}};
+    for (std::vector<int>& q : out) q = reorder(order, q);
+    return out;
   };
 }
 

@@ -17,7 +17,8 @@ std::vector<int> in_problem_order(const ProblemSpec& spec, std::span<const int> 
 
 // What a listed solution is written as: under a declared symmetry the orbit it stands
 // for (symmetry_expansion), under a declared order the permutation in the problem's
-// order; empty (the solution as found) otherwise. The two are never declared together.
+// order, both when both are declared (automorphisms of the positions: the images in the
+// search's order, then each in the problem's); empty (the solution as found) otherwise.
 SymmetryExpansion listed_expansion(const ProblemSpec& spec);
 
 }  // namespace permjit

@@ -1,6 +1,7 @@
 // What a solution found under a declared [symmetry] stands for (`--list`,
 // `--all-optimal`): the search visits one member of each orbit (of the value map's
-// mirrored pairs, or of a group's borders, dsl/symmetry_group.hpp) and counts it with its
+// mirrored pairs, of a group's borders, dsl/symmetry_group.hpp, or of the first
+// position's orbit under the automorphisms of the positions) and counts it with its
 // weight; a list writes the member and the images it was counted for, so that every
 // solution is listed once and the list's length is the count.
 #pragma once
