@@ -32,6 +32,7 @@ if [ "${PREPARE_BASE:-0}" = 1 ]; then
   cp -r "$src/problems" "$out/base-problems"
   echo "$base" > "$out/BASE_COMMIT"
 fi
-git rev-parse --short HEAD > "$out/COMMIT"  # the device copy has no .git
-git diff --quiet HEAD || echo "-dirty" >> "$out/COMMIT"
+# The device copy has no .git: the commit, with "-dirty" on the same line when the tree
+# has changes (log_solve labels every JSON line with it).
+echo "$(git rev-parse --short HEAD)$(git diff --quiet HEAD || echo -dirty)" > "$out/COMMIT"
 du -sh "$out"
