@@ -54,6 +54,21 @@ bool evaluate_map(ProblemSpec& spec, ProblemSpec::ValueSymmetry& sym, Diagnostic
   return true;
 }
 
+// A symmetry the search applies while it places values from the left: refused, at `at`,
+// for a path problem (moves, no placement) and for two ends.
+bool placed_from_left(const ProblemSpec& spec, const Loc& at, Diagnostics& d) {
+  if (spec.goal == Goal::path) {
+    d.error(at, "[symmetry] is for placement problems; a path problem's moves have no value map");
+    return false;
+  }
+  if (spec.branch.ends == 2) {
+    d.error(at, "[symmetry] applies to specs that place values from the left; this one has branch.ends = 2",
+            "solve it with --no-symmetry, or with the parameters for one end");
+    return false;
+  }
+  return true;
+}
+
 // [symmetry] generators = ["reverse-positions", "reflect-values", "invert"]: the names,
 // each once, each at its place; `only` >= 0 keeps one of them.
 void read_generators(const toml::node& node, const toml::table& t, ProblemSpec& spec, Diagnostics& d,
@@ -91,16 +106,7 @@ void read_generators(const toml::node& node, const toml::table& t, ProblemSpec& 
       }
     group.generators.push_back({code, r.at(e)});
   }
-  if (!ok) return;
-  if (spec.goal == Goal::path) {
-    d.error(group.loc, "[symmetry] is for placement problems; a path problem's moves have no value map");
-    return;
-  }
-  if (spec.branch.ends == 2) {
-    d.error(group.loc, "[symmetry] applies to specs that place values from the left; this one has branch.ends = 2",
-            "solve it with --no-symmetry, or with the parameters for one end");
-    return;
-  }
+  if (!ok || !placed_from_left(spec, group.loc, d)) return;
   // The search decides the border (p[0], p[n-1] and the positions of 0 and n-1) up to
   // the group: a prefix fixed in advance would have to be its own image.
   if (!spec.fixed_prefix.empty()) {
@@ -135,15 +141,7 @@ void read_position_automorphisms(const toml::node& node, ProblemSpec& spec, Diag
     d.error(sym.loc, "symmetry.position_automorphisms must be a non-empty array of table names", hint);
     return;
   }
-  if (spec.goal == Goal::path) {
-    d.error(sym.loc, "[symmetry] is for placement problems; a path problem's moves have no value map");
-    return;
-  }
-  if (spec.branch.ends == 2) {
-    d.error(sym.loc, "[symmetry] applies to specs that place values from the left; this one has branch.ends = 2",
-            "solve it with --no-symmetry, or with the parameters for one end");
-    return;
-  }
+  if (!placed_from_left(spec, sym.loc, d)) return;
   // The orbit is that of the first position the search fills, whose value every later
   // member of the orbit is compared with: a prefix fixed in advance would have to be
   // left in place by every automorphism.
@@ -256,11 +254,7 @@ void read_symmetry(const toml::table& root, ProblemSpec& spec, Diagnostics& d, c
   if (!sym.value) return;
   if (!check_typed(*sym.value, Type::int_, spec, CheckContext{.where = "symmetry.value", .node = false, .value = true}, d))
     return;
-  if (spec.branch.ends == 2) {
-    d.error(sym.loc, "[symmetry] applies to specs that place values from the left; this one has branch.ends = 2",
-            "solve it with --no-symmetry, or with the parameters for one end");
-    return;
-  }
+  if (!placed_from_left(spec, sym.loc, d)) return;  // a path problem was refused above, at the table
   if (spec.size > 0 && !evaluate_map(spec, sym, d)) return;
   if (!ignore) spec.symmetry = std::move(sym);
 }

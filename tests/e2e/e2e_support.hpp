@@ -3,6 +3,7 @@
 #pragma once
 #include <algorithm>
 #include <climits>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <numeric>
@@ -94,6 +95,16 @@ inline long long tour_cost(const Matrix& d, const std::vector<int>& p) {
   long long c = 0;
   for (size_t i = 0; i < p.size(); ++i) c += d[p[i]][p[(i + 1) % p.size()]];
   return c;
+}
+
+// The Manhattan distances between the cells of a rows x cols grid, cell r * cols + c: a
+// table whose automorphisms include the grid's reflections.
+inline Matrix grid_distances(int rows, int cols) {
+  const int n = rows * cols;
+  Matrix m(n, std::vector<int>(n));
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) m[i][j] = std::abs(i / cols - j / cols) + std::abs(i % cols - j % cols);
+  return m;
 }
 
 inline long long qap_cost(const Matrix& a, const Matrix& b, const std::vector<int>& p) {

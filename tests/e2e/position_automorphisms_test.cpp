@@ -41,15 +41,6 @@ std::set<Perm> ring_solutions() {
   return want;
 }
 
-// The Manhattan distances of a 2 x 4 grid's cells: the reflections move cell 0 onto
-// every corner.
-Matrix grid_2x4() {
-  Matrix m(8, std::vector<int>(8));
-  for (int i = 0; i < 8; ++i)
-    for (int j = 0; j < 8; ++j) m[i][j] = std::abs(i / 4 - j / 4) + std::abs(i % 4 - j % 4);
-  return m;
-}
-
 }  // namespace
 
 TEST_CASE("position automorphisms: a count weighs each leaf by the orbit, and a list holds every solution once",
@@ -60,24 +51,24 @@ TEST_CASE("position automorphisms: a count weighs each leaf by the orbit, and a 
   const std::string out = o.list_out;
   o.list_out.clear();  // counted first, listed below
   const SolveResult counted = solve(o);
-  CHECK(counted.solutions == static_cast<long long>(want.size()));
+  CHECK(counted.solutions == static_cast<uint64_t>(want.size()));
   o.load.ignore_symmetry = true;
   const SolveResult whole = solve(o);
-  CHECK(whole.solutions == static_cast<long long>(want.size()));
+  CHECK(whole.solutions == static_cast<uint64_t>(want.size()));
   CHECK(counted.evaluated * 5 < whole.evaluated);  // the orbit has 7 members
   o.load.ignore_symmetry = false;
   o.list = 0;
   o.list_out = out;
   const SolveResult r = solve(o);
   const std::vector<Perm> listed = read_listed(o.list_out);
-  CHECK(r.solutions == static_cast<long long>(want.size()));
+  CHECK(r.solutions == static_cast<uint64_t>(want.size()));
   CHECK(listed.size() == want.size());
   CHECK(std::set<Perm>(listed.begin(), listed.end()) == want);
 }
 
 TEST_CASE("qap.toml on a grid's distances: the optimum and every optimal assignment, in either order",
           "[e2e][symmetry][position_automorphisms][qap]") {
-  const Matrix a = grid_2x4();
+  const Matrix a = grid_distances(2, 4);  // the reflections move cell 0 onto every corner
   for (unsigned seed : {4u, 9u}) {
     INFO("seed " << seed);
     const Matrix b = random_matrix(8, 0, 3, seed);  // small values: many optima

@@ -42,7 +42,7 @@ TEST_CASE("listing under branch.positions writes each solution in the problem's 
     for (int i = 0; i < n; ++i) ok = ok && p[i] != n - 1 - i;
     if (ok) want.insert(p);
   } while (std::next_permutation(p.begin(), p.end()));
-  CHECK(r.solutions == static_cast<long long>(want.size()));  // 265 derangements of 6
+  CHECK(r.solutions == static_cast<uint64_t>(want.size()));  // 265 derangements of 6
   CHECK(std::set<Perm>(listed.begin(), listed.end()) == want);
   CHECK(listed.size() == want.size());
 }

@@ -10,22 +10,10 @@
 using namespace permjit;
 using namespace permjit::test;
 
-namespace {
-
-// The Manhattan distances of a 3 x 3 grid: its eight symmetries move cell 0 onto every
-// corner.
-Matrix grid_3x3() {
-  Matrix m(9, std::vector<int>(9));
-  for (int i = 0; i < 9; ++i)
-    for (int j = 0; j < 9; ++j) m[i][j] = std::abs(i / 3 - j / 3) + std::abs(i % 3 - j % 3);
-  return m;
-}
-
-}  // namespace
-
+// A 3 x 3 grid's distances: its eight symmetries move cell 0 onto every corner.
 TEST_CASE("QAP on a grid's distances: every GPU skeleton finds the optimum and explores the cpu's narrowed tree",
           "[gpu][symmetry][position_automorphisms][qap]") {
-  const Matrix a = grid_3x3(), b = random_matrix(9, 0, 9, 71);
+  const Matrix a = grid_distances(3, 3), b = random_matrix(9, 0, 9, 71);
   const std::string inst = temp_file("gpu_posaut_qap9.dat", qaplib_text(a, b));
   const long long best = brute_force_min(9, false, [&](const std::vector<int>& p) { return qap_cost(a, b, p); });
   for (const char* lb : {"lb=1", "lb=2"}) {
@@ -33,8 +21,7 @@ TEST_CASE("QAP on a grid's distances: every GPU skeleton finds the optimum and e
     const Run scratch{problem("qap.toml"), inst, {lb}, {}};
     const Run at_opt{problem("qap.toml"), inst, {lb}, best};
     const SolveResult cpu = solve_with(at_opt, "cpu");
-    Run whole = at_opt;
-    SolveOptions no_symmetry = options_for(whole, "cpu");
+    SolveOptions no_symmetry = options_for(at_opt, "cpu");
     no_symmetry.load.ignore_symmetry = true;
     CHECK(cpu.evaluated < solve(no_symmetry).evaluated);  // the orbit is narrowed
     for (const char* sk : {"dfs", "ivm", "cdp", "rec", "offload"}) {
