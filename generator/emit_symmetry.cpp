@@ -247,11 +247,8 @@ void emit_leaf_weight(GenContext& g) {
     g.out.line("PJ_HD unsigned long long leaf_children_weight(const Node&, Mask leaves) { return pj::popcount(leaves); }");
   }
   g.out.line("// leaf_children_weight(s, leaves) of a node s that is not the root (a node place() made).");
-  if (g.spec.symmetry_group) {
-    g.out.line("PJ_HD unsigned long long leaf_children_weight_below_root(const Node& s, Mask leaves) {");
-    g.out.line("  return leaf_children_weight(s, leaves);");
-    g.out.line("}");
-  } else if (g.spec.narrows_positions()) {
+  // A group's weight and the orbit's are the same rule at the root and below it.
+  if (g.spec.symmetry_group || g.spec.narrows_positions()) {
     g.out.line("PJ_HD unsigned long long leaf_children_weight_below_root(const Node& s, Mask leaves) {");
     g.out.line("  return leaf_children_weight(s, leaves);");
     g.out.line("}");
