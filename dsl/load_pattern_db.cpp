@@ -239,8 +239,9 @@ class DatabaseReader {
       if (spec_.size > 0) {
         const int k = static_cast<int>(pat.values.size() + p.track.size());
         pat.entries = placements(spec_.size, k);
-        if (spec_.size > 64)
-          d_.error(pat.loc, "pattern databases take problems of size at most 64 (this one is " +
+        if (spec_.size > kMaxNarrowSize)
+          d_.error(pat.loc, "pattern databases take problems of size at most " + std::to_string(kMaxNarrowSize) +
+                                " (this one is " +
                                 std::to_string(spec_.size) + ")");
         else if (pat.entries > kMaxEntries)
           d_.error(pat.loc,

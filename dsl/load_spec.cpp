@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <functional>
 #include <tuple>
 #include <set>
 
@@ -208,7 +209,28 @@ class Reader {
       return;
     }
     spec_.size = static_cast<int>(*v);
+    spec_.set_bits = opts_.wide_sets ? 128 : set_word_bits(spec_.size);
+    if (spec_.size > kMaxNarrowSize) refuse_derived_sets();
     if (auto fp = t.get("fixed_prefix")) read_fixed_prefix(*fp);
+  }
+
+  // [derived] is computed before the search with a set in one 64-bit word
+  // (dsl/static_eval.cpp), where node code above 64 values holds 128 bits: a set there
+  // could drop values that the search keeps, so such sizes take no sets in [derived].
+  void refuse_derived_sets() {
+    std::function<const Expr*(const Expr&)> first_set = [&](const Expr& e) -> const Expr* {
+      if (e.type == Type::bits) return &e;
+      for (const auto& a : e.args)
+        if (const Expr* x = first_set(*a)) return x;
+      for (const Expr* part : chain_parts(e))
+        if (const Expr* x = first_set(*part)) return x;
+      return nullptr;
+    };
+    for (const auto& item : spec_.derived)
+      if (const Expr* set = item.value ? first_set(*item.value) : nullptr)
+        d_.error(set->loc, "a set in [derived] holds the values 0.." + std::to_string(kMaxNarrowSize - 1) +
+                               "; this size is " + std::to_string(spec_.size),
+                 "compute the value in node code, where a set holds every value of the size");
   }
 
   void read_fixed_prefix(const toml::node& n) {

@@ -35,6 +35,9 @@ struct LoadOptions {
   // `check --verify-symmetry`: >= 0 keeps only this one of [symmetry]'s generators (its
   // index in the array), so that each is checked on its own.
   int symmetry_generator = -1;
+  // Tests only: every set in a 128-bit word whatever the size, so that the code of sizes
+  // above 64 is checked against the narrow words' trees at sizes brute force reaches.
+  bool wide_sets = false;
 };
 
 // Reads, checks and loads everything it can, collecting every error; throws UserErrors

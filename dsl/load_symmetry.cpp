@@ -194,8 +194,9 @@ void read_position_automorphisms(const toml::node& node, ProblemSpec& spec, Diag
     else tables.push_back({std::span<const int64_t>(item->values), static_cast<int>(dims)});
   }
   if (!ok) return;
-  if (spec.size > 64) {
-    d.error(sym.loc, "symmetry.position_automorphisms takes sizes up to 64; this size is " + std::to_string(spec.size));
+  if (spec.size > kMaxNarrowSize) {
+    d.error(sym.loc, "symmetry.position_automorphisms takes sizes up to " + std::to_string(kMaxNarrowSize) +
+                         "; this size is " + std::to_string(spec.size));
     return;
   }
   // Without the instance (`check` alone) only the names and shapes are checked.
@@ -255,6 +256,12 @@ void read_symmetry(const toml::table& root, ProblemSpec& spec, Diagnostics& d, c
   if (!check_typed(*sym.value, Type::int_, spec, CheckContext{.where = "symmetry.value", .node = false, .value = true}, d))
     return;
   if (!placed_from_left(spec, sym.loc, d)) return;  // a path problem was refused above, at the table
+  // The first level's representatives are one 64-bit word (generator/emit_symmetry.cpp).
+  if (spec.size > kMaxNarrowSize) {
+    d.error(sym.loc, "symmetry.value takes sizes up to " + std::to_string(kMaxNarrowSize) + "; this size is " +
+                         std::to_string(spec.size));
+    return;
+  }
   if (spec.size > 0 && !evaluate_map(spec, sym, d)) return;
   if (!ignore) spec.symmetry = std::move(sym);
 }

@@ -24,8 +24,13 @@ inline bool counts_leaves(Goal g) { return g == Goal::count || g == Goal::find; 
 // Goals with an objective and a bound.
 inline bool optimises(Goal g) { return g == Goal::minimize || g == Goal::maximize; }
 
-// The largest permutation size: a set of values is one 64-bit word.
-inline constexpr int kMaxSize = 64;
+// The largest permutation size: a set of values is one machine word of 32, 64 or 128
+// bits (generator/emit_layout.cpp); the ABIs' PJ_MAX_SIZE is the same number.
+inline constexpr int kMaxSize = 128;
+// Sizes above this use 128-bit sets, which some features do not take (each says so).
+inline constexpr int kMaxNarrowSize = 64;
+// The bits of the word that holds a set of `size` values: the narrowest that fits.
+constexpr int set_word_bits(int size) { return size <= 32 ? 32 : size <= kMaxNarrowSize ? 64 : 128; }
 
 struct Symbol {
   enum class Kind { param, data, state, builtin, local };
@@ -126,6 +131,7 @@ struct ProblemSpec {
   Loc goal_loc;  // where [problem] goal is written
   ExprPtr size_expr;
   int size = 0;  // evaluated; 0 while unknown
+  int set_bits = 32;  // the word of a set: set_word_bits(size), or 128 (LoadOptions::wide_sets)
   std::vector<int64_t> fixed_prefix;
   Loc fixed_prefix_loc;
   std::vector<Param> params;

@@ -8,7 +8,7 @@
 namespace permjit {
 
 bool ExprEmitter::in_word(const Expr& e) {
-  const int width = spec_.size <= 32 ? 32 : 64;
+  const int width = spec_.set_bits;  // Mask's (emit_layout.cpp)
   return value_range(e, env_).within(0, width - 1);
 }
 

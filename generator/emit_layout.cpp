@@ -14,6 +14,10 @@ namespace permjit {
 
 namespace {
 std::vector<const DataItem*> compiled_data(const ProblemSpec& s);
+
+// The unsigned word of a set (ProblemSpec::set_bits): for 128 bits the integer GCC and
+// NVRTC both have, so set code is the same text at every size.
+const char* mask_type(int bits) { return bits == 32 ? "unsigned int" : bits == 64 ? "unsigned long long" : "unsigned __int128"; }
 }  // namespace
 
 void emit_header(GenContext& g) {
@@ -46,9 +50,8 @@ void emit_constants(GenContext& g) {
   const Goal searched = s.goal == Goal::find ? Goal::count : s.goal;
   g.out.line(std::string("constexpr pj::Goal kGoal = pj::Goal::") + goal_name(searched) + ";");
   // One machine word holds a set of values; the narrowest one that fits.
-  g.out.line(std::string("using Mask = ") + (s.size <= 32 ? "unsigned int" : "unsigned long long") + ";");
-  g.out.line(s.size == 32 || s.size == 64 ? "constexpr Mask kAll = ~Mask(0);"
-                                          : "constexpr Mask kAll = (Mask(1) << kSize) - 1;");
+  g.out.line(std::string("using Mask = ") + mask_type(s.set_bits) + ";");
+  g.out.line(s.size == s.set_bits ? "constexpr Mask kAll = ~Mask(0);" : "constexpr Mask kAll = (Mask(1) << kSize) - 1;");
   g.out.line("constexpr int kPrefixLength = " + std::to_string(s.fixed_prefix.size()) + ";");
   if (g.width.wide) {
     // Some int may pass 32 bits (generator/int_width.hpp): node code computes in 64.

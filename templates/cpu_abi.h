@@ -2,7 +2,13 @@
 // Both sides include this file; bump kPjCpuAbi when a struct changes.
 #pragma once
 
-#define PJ_CPU_ABI 9
+#define PJ_CPU_ABI 10
+
+// The largest permutation (dsl/spec.hpp's kMaxSize; the runtime asserts they agree).
+#ifndef PJ_MAX_SIZE
+#define PJ_MAX_SIZE 128
+#endif
+
 
 extern "C" {
 
@@ -34,7 +40,7 @@ struct PjCpuResult {
   int found;                     // optimisation goals: 1 if a solution beats the start
   long long best;                // its objective
   int size;
-  int perm[64];                  // the solution: value at each position
+  int perm[PJ_MAX_SIZE];         // the solution: value at each position
   int frontier_depth;            // where the work was split between threads
   unsigned long long frontier_nodes;
   int stopped;                   // 1: the search ended before it was complete (time or solution limit)
@@ -73,7 +79,7 @@ struct PjImproveArgs {
   double seconds;
   unsigned long long seed;
   int size;
-  int perm[64];
+  int perm[PJ_MAX_SIZE];
   long long value;
   int no_start;
 };
@@ -83,7 +89,7 @@ struct PjImproveResult {
   long long start;  // the start's value (no_start: the greedy leaf's)
   long long best;
   int size;
-  int perm[64];
+  int perm[PJ_MAX_SIZE];
   int optimal;    // 1: `best` reaches the root's bound: nothing is better
   unsigned long long iterations;   // kicks followed by a local search, all chains
   unsigned long long evaluations;  // complete permutations evaluated, all chains

@@ -2,7 +2,13 @@
 // memory. Plain types of fixed layout, the same under the host compiler and NVRTC.
 #pragma once
 
-#define PJ_GPU_ABI 3
+#define PJ_GPU_ABI 4
+
+// The largest permutation (dsl/spec.hpp's kMaxSize; the runtime asserts they agree).
+#ifndef PJ_MAX_SIZE
+#define PJ_MAX_SIZE 128
+#endif
+
 
 struct PjGpuResults {
   unsigned long long expanded;   // nodes whose children were generated
@@ -12,7 +18,7 @@ struct PjGpuResults {
   int recorded;                  // the objective of `perm`
   int found;                     // 1 once `perm` holds a solution better than the start
   int lock;                      // guards recorded/found/perm
-  unsigned char perm[64];        // the best permutation found on the device
+  unsigned char perm[PJ_MAX_SIZE];  // the best permutation found on the device
 };
 
 // Decision and enumeration on the device (runtime/device/device_solutions.hpp): the solutions

@@ -30,7 +30,7 @@
 namespace pj_ivm {
 
 using EndBits = unsigned long long;
-static_assert(L <= 64, "an explorer's ends are one bit per level");
+static_assert(problem::kEnds == 1 || L <= 64, "an explorer's ends are one bit per level (runtime/ivm refuses more)");
 
 PJ_HD int end_at(EndBits bits, int k) { return static_cast<int>((bits >> k) & 1ull); }
 PJ_HD EndBits with_end(EndBits bits, int k, int end) {

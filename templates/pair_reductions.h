@@ -99,7 +99,7 @@ PJ_HD T assign_min(const T (&c)[KA][KB], int na, int nb) {
 // cannot use costs augmenting paths, never exactness.
 template <class T, int K>
 struct AssignStart {
-  static constexpr unsigned char kNone = 0xff;  // no row on the column (K <= 64)
+  static constexpr unsigned char kNone = 0xff;  // no row on the column (K < 255: sizes up to 128)
   T v[K];
   unsigned char row_on[K];
 };

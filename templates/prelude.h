@@ -100,6 +100,17 @@ PJ_HD int popcount(unsigned long long x) {
 #endif
 }
 
+// Sets of more than 64 values (sizes 65..128) are one 128-bit word, which NVRTC takes
+// with --device-int128 (runtime/compile/compile_unit.cpp passes it for such specs only).
+#if !defined(__CUDACC_RTC__) || defined(__CUDACC_RTC_INT128__)
+#define PJ_INT128 1
+#endif
+#if defined(PJ_INT128)
+PJ_HD int popcount(unsigned __int128 x) {
+  return popcount(static_cast<unsigned long long>(x)) + popcount(static_cast<unsigned long long>(x >> 64));
+}
+#endif
+
 // Index of the lowest value in the set, -1 for the empty set.
 PJ_HD int lowest(unsigned int x) {
 #if defined(__CUDA_ARCH__)
@@ -116,17 +127,31 @@ PJ_HD int lowest(unsigned long long x) {
 #endif
 }
 
-// A set of up to `Levels` small integers (bit k: k): 32 or 64 bits, as it needs.
-template <bool Wide>
+#if defined(PJ_INT128)
+PJ_HD int lowest(unsigned __int128 x) {
+  const unsigned long long lo = static_cast<unsigned long long>(x);
+  const int high = lowest(static_cast<unsigned long long>(x >> 64));
+  return lo != 0 ? lowest(lo) : (high < 0 ? -1 : 64 + high);
+}
+#endif
+
+// A set of up to `Levels` small integers (bit k: k): 32, 64 or 128 bits, as it needs.
+template <int Words>
 struct LevelSetOf {
   using type = unsigned;
 };
 template <>
-struct LevelSetOf<true> {
+struct LevelSetOf<2> {
   using type = unsigned long long;
 };
+#if defined(PJ_INT128)
+template <>
+struct LevelSetOf<4> {
+  using type = unsigned __int128;
+};
+#endif
 template <int Levels>
-using LevelSet = typename LevelSetOf<(Levels > 32)>::type;
+using LevelSet = typename LevelSetOf<(Levels > 64 ? 4 : Levels > 32 ? 2 : 1)>::type;
 
 // Index of the highest value in the set, -1 for the empty set.
 PJ_HD int highest(unsigned int x) {
@@ -143,6 +168,12 @@ PJ_HD int highest(unsigned long long x) {
   return x ? 63 - __builtin_clzll(x) : -1;
 #endif
 }
+#if defined(PJ_INT128)
+PJ_HD int highest(unsigned __int128 x) {
+  const unsigned long long hi = static_cast<unsigned long long>(x >> 64);
+  return hi != 0 ? 64 + highest(hi) : highest(static_cast<unsigned long long>(x));
+}
+#endif
 
 // Four bytes chosen from the eight of x (bytes 0-3) and y (bytes 4-7): byte i of the
 // result is the one that nibble i of `selector` (0-7) names. One instruction on the device
@@ -174,7 +205,12 @@ inline bool select_bits(bool c, bool a, bool b) { return bool((c & a) | (!c & b)
 template <class T>
 PJ_HD T select(bool c, T a, T b) {
 #if defined(__CUDA_ARCH__)
-  if constexpr (sizeof(T) == 8) {
+  if constexpr (sizeof(T) == 16) {  // a 128-bit set: each half
+    const unsigned long long lo = select<unsigned long long>(c, static_cast<unsigned long long>(a), static_cast<unsigned long long>(b));
+    const unsigned long long hi =
+        select<unsigned long long>(c, static_cast<unsigned long long>(a >> 64), static_cast<unsigned long long>(b >> 64));
+    return static_cast<T>(T(hi) << 64 | T(lo));
+  } else if constexpr (sizeof(T) == 8) {
     unsigned long long r;
     asm("{\n\t.reg .pred p;\n\tsetp.ne.u32 p, %1, 0;\n\tselp.b64 %0, %2, %3, p;\n\t}"
         : "=l"(r)

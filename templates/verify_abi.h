@@ -3,7 +3,13 @@
 // when a struct changes.
 #pragma once
 
-#define PJ_VERIFY_ABI 2
+#define PJ_VERIFY_ABI 3
+
+// The largest permutation (dsl/spec.hpp's kMaxSize; the runtime asserts they agree).
+#ifndef PJ_MAX_SIZE
+#define PJ_MAX_SIZE 128
+#endif
+
 
 extern "C" {
 
@@ -20,7 +26,7 @@ struct PjVerifyResult {
   unsigned long long checked;   // nodes whose bound was compared with their best completion
   int bad;                      // 1: a node whose bound is not a valid bound
   int depth;                    // that node's values placed
-  int placed[64];               // its value at each position, -1 where none is placed yet
+  int placed[PJ_MAX_SIZE];      // its value at each position, -1 where none is placed yet
   long long bound, best;        // its bound, and the best objective of a leaf below it
   int stage;                    // 1: bound() passes `best`; 2: bound() does not, its refinement does
   int size;

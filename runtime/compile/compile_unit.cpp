@@ -52,6 +52,9 @@ CompileUnit device_unit(const UnitInputs& in, std::vector<std::string> templates
   u.templates = std::move(templates);
   for (const auto& g : generated) u.generated.push_back(g.name);
   u.options = std::move(options);
+  // Sets of more than 64 values are unsigned __int128 (generator/emit_layout.cpp), which
+  // NVRTC takes in device code only when asked; other units keep their options.
+  if (in.spec.set_bits == 128) u.options.push_back("--device-int128");
   for (auto& o : device_fault_hook_options()) u.options.push_back(std::move(o));  // a test hook; none otherwise
   // PERMJIT_NVRTC_SPLIT=N: NVRTC's --split-compile=N for every unit, for measuring (it
   // replaces a skeleton's own choice; 1: one thread).

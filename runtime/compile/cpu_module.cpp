@@ -4,9 +4,13 @@
 #include <stdexcept>
 
 #include "dsl/diagnostics.hpp"
+#include "dsl/spec.hpp"
 #include "templates/host_threads.hpp"
 
 namespace permjit {
+
+// The modules' result blocks hold a permutation of every size the language takes.
+static_assert(PJ_MAX_SIZE == kMaxSize, "templates/*_abi.h's PJ_MAX_SIZE is dsl/spec.hpp's kMaxSize");
 
 CpuModule::CpuModule(const HostModule& compiled)
     : lib_(compiled, "", "pj_cpu_abi", PJ_CPU_ABI),
@@ -92,7 +96,7 @@ PjImproveResult CpuModule::improve(std::span<const int> perm, long long value, c
   args.threads = opts.threads;
   args.seconds = opts.seconds;
   args.seed = opts.seed;
-  PJ_INTERNAL_ASSERT(perm.size() <= 64, "a permutation of at most 64 values");
+  PJ_INTERNAL_ASSERT(perm.size() <= PJ_MAX_SIZE, "a permutation of at most PJ_MAX_SIZE values");
   args.size = static_cast<int>(perm.size());
   for (size_t i = 0; i < perm.size(); ++i) args.perm[i] = perm[i];
   args.value = value;

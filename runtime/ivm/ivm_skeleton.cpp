@@ -105,6 +105,15 @@ SkeletonUnits ivm_units(const UnitInputs& in) {
             "with every position fixed there is nothing to search: use --skeleton cpu");
     throw UserErrors(std::move(d));
   }
+  // An explorer keeps the end of each level in one 64-bit word (templates/ivm_two_ends.h).
+  if (in.spec.branch.ends == 2 && ivm_levels(in.spec) > 64) {
+    Diagnostics d;
+    d.error(in.spec.branch.ends_loc,
+            "the ivm skeleton takes two ends up to 64 levels below the fixed prefix; this search has " +
+                std::to_string(ivm_levels(in.spec)),
+            "--skeleton cpu, dfs or offload place at both ends at every size");
+    throw UserErrors(std::move(d));
+  }
   std::vector<std::string> options{"-DPJ_BLOCK=" + std::to_string(in.opts.block())};
   // NVRTC optimises the unit's functions on every host thread: flowshop's defaults on
   // ta022 compiled in 2.8 s instead of 4.2 s on the H100 machine's 16 cores, and searched

@@ -139,6 +139,44 @@ TEST_CASE("the ivm kernels compile for a two-ended flowshop", "[nvrtc][two_ends]
   CHECK(ivm.cubin.size() > 0);
 }
 
+// Sizes 65 to 128: sets are one 128-bit word in device code too. ftv70 (71 cities) on the
+// ATSP's GPU skeleton (offload, with its refine) and on dfs and ivm; a 70-job flowshop
+// forward on ivm and at both ends on offload.
+TEST_CASE("sizes above 64 compile with NVRTC: the ATSP at 71 cities, a flowshop of 70 jobs", "[nvrtc][wide]") {
+  LoadOptions o;
+  o.spec_path = test::problem("atsp.toml");
+  o.instance_path = test::instance("atsp/ftv70.atsp");
+  ProblemSpec atsp = load_spec(o);
+  REQUIRE(atsp.size == 71);
+  ProblemSource src = generate_problem(atsp);
+  REQUIRE(src.text.find("using Mask = unsigned __int128;") != std::string::npos);
+  for (const char* skeleton : {"offload", "dfs", "ivm"}) {
+    NvrtcOutput out = compile_unit(device_unit_of(skeleton, atsp, src));
+    INFO(skeleton << "\n" << out.log);
+    REQUIRE(out.ok);
+    CHECK(out.cubin.size() > 0);
+  }
+  std::string times = "70 5\n";
+  for (int k = 0; k < 5; ++k) {
+    for (int j = 0; j < 70; ++j) times += std::to_string(1 + (j * 37 + k * 11) % 90) + " ";
+    times += "\n";
+  }
+  const std::string path = test::own_scratch_dir() + "/flowshop70.txt";
+  std::ofstream(path) << times;
+  for (const char* branching : {"branching=1", "branching=2"}) {
+    LoadOptions f;
+    f.spec_path = test::problem("flowshop.toml");
+    f.instance_path = path;
+    f.params = {branching};
+    ProblemSpec spec = load_spec(f);
+    ProblemSource fsrc = generate_problem(spec);
+    NvrtcOutput out = compile_unit(device_unit_of(spec.branch.ends == 2 ? "offload" : "ivm", spec, fsrc));
+    INFO(branching << "\n" << out.log);
+    REQUIRE(out.ok);
+    CHECK(out.cubin.size() > 0);
+  }
+}
+
 // One explore kernel is compiled, for the rows' placement: automatic (shared while a
 // block's rows take at most 64 KiB) or --ivm-rows; the host reads pj_ivm_shared_rows.
 TEST_CASE("the ivm unit compiles the explore kernel for the rows' placement", "[nvrtc]") {
