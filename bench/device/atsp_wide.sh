@@ -8,7 +8,8 @@
 set -uo pipefail
 source bench/device/solve_log.sh
 if [ -n "${GPU_TESTS-[wide]}" ]; then
-  (cd /tmp && timeout "${GPU_TESTS_LIMIT:-300}" permjit_gpu_tests "${GPU_TESTS-[wide]}" --durations yes 2>&1 |
+  # -k: a solve stops at SIGTERM and the next test case would start.
+  (cd /tmp && timeout -k 5 "${GPU_TESTS_LIMIT:-300}" permjit_gpu_tests "${GPU_TESTS-[wide]}" --durations yes 2>&1 |
      tee "$OUT/gpu-tests-wide.log" | tail -6)
 fi
 ATSP_INSTANCES="${WIDE_INSTANCES:-ftv64 ft70 ftv70 kro124p}" ATSP_LIMIT="${WIDE_LIMIT:-60}" \
