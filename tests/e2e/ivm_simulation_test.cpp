@@ -343,3 +343,20 @@ TEST_CASE("IVM explorers over two-ended flowshops: optimum and counts", "[e2e][i
     }
   }
 }
+
+// The explorer code above 64 levels on the host: the device refuses it for now, since its
+// explorers stalled once they stole from each other (runtime/ivm/ivm_skeleton.cpp); what
+// the host simulation runs here is the shared code that searches right.
+TEST_CASE("IVM explorers over 70 cities (128-bit sets) find the one tour of unit arcs", "[e2e][ivm][wide]") {
+  const int n = 70;
+  Matrix d = random_matrix(n, 2, 99, 87);
+  for (int i = 0; i < n; ++i) d[i][(i + 1) % n] = 1;
+  const std::string inst = temp_file("ivm_sim_unit70.atsp", tsplib_text(d));
+  Simulation sim(problem("atsp.toml"), inst, {"lb=1"});
+  for (unsigned long long T : {1ull, 64ull, 1024ull}) {
+    INFO(T << " explorers");
+    const PjIvmSimResult r = sim.run(T, 2, n + 1);
+    CHECK(r.best == n);
+    CHECK(r.expanded < 10000);
+  }
+}

@@ -149,12 +149,12 @@ value = "69 - v"
     CHECK(e.loc.line == 8);
     CHECK_THAT(e.message, Catch::Contains("symmetry.value takes sizes up to 64; this size is 70"));
   }
-  SECTION("ivm with two ends") {
+  SECTION("ivm above 64 levels") {
     const FlowshopInstance f = random_flowshop(70, 2, 3u);
     const ProblemSpec spec =
-        load(problem("flowshop.toml"), temp_file("two_ends70.txt", taillard_text(f)), {"branching=2"});
+        load(problem("flowshop.toml"), temp_file("levels70.txt", taillard_text(f)), {"branching=1"});
     const Diagnostic e = first_user_error([&] { units_of("ivm", spec, generate_problem(spec)); });
-    CHECK(e.loc.line == spec.branch.ends_loc.line);
-    CHECK_THAT(e.message, Catch::Contains("two ends up to 64 levels"));
+    CHECK(e.loc.line == spec.size_expr->loc.line);
+    CHECK_THAT(e.message, Catch::Contains("the ivm skeleton takes up to 64 levels below the fixed prefix; this search has 70"));
   }
 }

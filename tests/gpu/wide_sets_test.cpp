@@ -44,7 +44,8 @@ TEST_CASE("128-bit sets: every GPU skeleton explores the cpu's narrow-word tree"
   }
 }
 
-TEST_CASE("a 70-city ATSP: every GPU skeleton finds its one tour of unit arcs", "[gpu][wide]") {
+// ivm takes up to 64 levels (runtime/ivm/ivm_skeleton.cpp says why).
+TEST_CASE("a 70-city ATSP: dfs and offload find its one tour of unit arcs", "[gpu][wide]") {
   const int n = 70;
   Matrix d = random_matrix(n, 2, 99, 87);
   for (int i = 0; i < n; ++i) d[i][(i + 1) % n] = 1;
@@ -54,7 +55,7 @@ TEST_CASE("a 70-city ATSP: every GPU skeleton finds its one tour of unit arcs", 
   // From an incumbent one above the optimum: without one (the GPU runs of these tests
   // have no warm start) offload's pool would fill before it reached a leaf.
   for (const char* lb : {"lb=1", "lb=9"})
-    for (const char* sk : {"dfs", "ivm", "offload"}) {
+    for (const char* sk : {"dfs", "offload"}) {
       INFO(lb << " " << sk);
       const SolveResult r = solve_with(Run{problem("atsp.toml"), inst, {lb}, n + 1}, sk);
       REQUIRE(r.found);
