@@ -12,14 +12,6 @@ using namespace permjit::test;
 
 namespace {
 
-ProblemSpec load(const std::string& spec, const std::string& instance, std::vector<std::string> params) {
-  LoadOptions o;
-  o.spec_path = spec;
-  o.instance_path = instance;
-  o.params = std::move(params);
-  return load_spec(o);
-}
-
 // One module per shape: the instances of a size share it.
 SolveResult run_cpu(const std::string& spec, const std::string& inst, const std::string& param, int threads,
                     std::optional<long long> ub = {}, int split_depth = 0) {

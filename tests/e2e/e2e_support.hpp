@@ -15,6 +15,7 @@
 #include <catch2/catch.hpp>
 
 #include "dsl/diagnostics.hpp"
+#include "dsl/load_spec.hpp"
 #include "runtime/skeletons.hpp"
 #include "runtime/solve.hpp"
 #include "test_paths.hpp"
@@ -124,6 +125,15 @@ long long brute_force_min(int n, bool fix_first, Cost cost) {
     if (!fix_first || p[0] == 0) best = std::min(best, cost(p));
   } while (std::next_permutation(p.begin(), p.end()));
   return best;
+}
+
+// The spec at `spec` loaded with an instance and parameters, as a solve would load it.
+inline ProblemSpec load(const std::string& spec, const std::string& instance, std::vector<std::string> params = {}) {
+  LoadOptions o;
+  o.spec_path = spec;
+  o.instance_path = instance;
+  o.params = std::move(params);
+  return load_spec(o);
 }
 
 // `data`: --data (empty: the default, compiled in; "run-time": one module per shape).

@@ -17,14 +17,6 @@ using namespace permjit::test;
 
 namespace {
 
-ProblemSpec load(const std::string& spec, const std::string& instance, std::vector<std::string> params) {
-  LoadOptions o;
-  o.spec_path = spec;
-  o.instance_path = instance;
-  o.params = std::move(params);
-  return load_spec(o);
-}
-
 VerifyBoundOptions samples(int n) {
   VerifyBoundOptions o;
   o.samples = n;

@@ -41,14 +41,6 @@ SolveResult run_shape(const std::string& inst, std::vector<std::string> params, 
   return solve(o);
 }
 
-ProblemSpec load(const std::string& spec, const std::string& instance, std::vector<std::string> params) {
-  LoadOptions o;
-  o.spec_path = spec;
-  o.instance_path = instance;
-  o.params = std::move(params);
-  return load_spec(o);
-}
-
 }  // namespace
 
 TEST_CASE("flowshop lb=3 (LB1, then LB2): brute-force optima, and lb=2's tree with one end",

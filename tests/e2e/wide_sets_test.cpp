@@ -42,14 +42,6 @@ std::vector<int> identity(int n) {
   return p;
 }
 
-ProblemSpec load(const std::string& spec, const std::string& instance, std::vector<std::string> params) {
-  LoadOptions o;
-  o.spec_path = spec;
-  o.instance_path = instance;
-  o.params = std::move(params);
-  return load_spec(o);
-}
-
 }  // namespace
 
 TEST_CASE("sizes above 64: two-machine flowshops get Johnson's makespan, forward and at both ends") {

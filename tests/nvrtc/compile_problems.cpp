@@ -300,11 +300,14 @@ TEST_CASE("every problem's cdp module compiles as relocatable code and links wit
       REQUIRE(linked.ok);
       CHECK(linked.cubin.size() > rdc.cubin.size());  // the device runtime came in
       CHECK(linked.cubin.compare(0, 4, "\x7f" "ELF") == 0);
-      // The whole path a solve takes, through the module cache: compiled, then a hit.
-      GpuModuleImage first = compile_gpu_module(unit, "sm_90", cache);
-      GpuModuleImage again = compile_gpu_module(unit, "sm_90", cache);
-      CHECK(again.cache_hit);
-      CHECK(again.cubin == first.cubin);
+      // The whole path a solve takes, through the module cache: compiled, then a hit. For
+      // the first problem only: it compiles the unit again, and it is the same for all.
+      if (name == problem_names().front()) {
+        GpuModuleImage first = compile_gpu_module(unit, "sm_90", cache);
+        GpuModuleImage again = compile_gpu_module(unit, "sm_90", cache);
+        CHECK(again.cache_hit);
+        CHECK(again.cubin == first.cubin);
+      }
       // rec launches nothing from the device: a plain cubin.
       const CompileUnit rec_unit = device_unit_of("rec", spec, src);
       CHECK_FALSE(rec_unit.device_runtime);
