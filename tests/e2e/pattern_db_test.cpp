@@ -127,8 +127,8 @@ std::map<std::vector<int>, int> abstract_distances(const std::vector<int>& value
 
 struct Compiled {
   ProblemSpec spec;
+  std::string text;  // before mod: compile() writes it while mod is initialised
   HostModule mod;
-  std::string text;
   Compiled(const std::string& spec_path, std::vector<std::string> params, const Board& start)
       : spec(load(spec_path, std::move(params), start)), mod(compile()) {}
   static ProblemSpec load(const std::string& path, std::vector<std::string> params, const Board& start) {
