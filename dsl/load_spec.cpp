@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
-#include <functional>
 #include <tuple>
 #include <set>
 
@@ -217,15 +216,15 @@ class Reader {
   // [derived] is computed before the search with a set in one 64-bit word
   // (dsl/static_eval.cpp), where node code above 64 values holds 128 bits: a set there
   // could drop values that the search keeps, so such sizes take no sets in [derived].
+  static const Expr* first_set(const Expr& e) {
+    if (e.type == Type::bits) return &e;
+    for (const auto& a : e.args)
+      if (const Expr* x = first_set(*a)) return x;
+    for (const Expr* part : chain_parts(e))
+      if (const Expr* x = first_set(*part)) return x;
+    return nullptr;
+  }
   void refuse_derived_sets() {
-    std::function<const Expr*(const Expr&)> first_set = [&](const Expr& e) -> const Expr* {
-      if (e.type == Type::bits) return &e;
-      for (const auto& a : e.args)
-        if (const Expr* x = first_set(*a)) return x;
-      for (const Expr* part : chain_parts(e))
-        if (const Expr* x = first_set(*part)) return x;
-      return nullptr;
-    };
     for (const auto& item : spec_.derived)
       if (const Expr* set = item.value ? first_set(*item.value) : nullptr)
         d_.error(set->loc, "a set in [derived] holds the values 0.." + std::to_string(kMaxNarrowSize - 1) +

@@ -9,7 +9,6 @@
 #define PJ_MAX_SIZE 128
 #endif
 
-
 extern "C" {
 
 // A solution handed to the host (--list, goal find): the values at each position, and

@@ -9,7 +9,6 @@
 #define PJ_MAX_SIZE 128
 #endif
 
-
 struct PjGpuResults {
   unsigned long long expanded;   // nodes whose children were generated
   unsigned long long evaluated;  // children generated (bounded, or tested as leaves)

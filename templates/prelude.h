@@ -136,8 +136,12 @@ PJ_HD int lowest(unsigned __int128 x) {
 #endif
 
 // A set of up to `Levels` small integers (bit k: k): 32, 64 or 128 bits, as it needs.
+// No fallback: past 64 levels without a 128-bit type it is a compile error, not a word
+// that drops levels.
 template <int Words>
-struct LevelSetOf {
+struct LevelSetOf;
+template <>
+struct LevelSetOf<1> {
   using type = unsigned;
 };
 template <>

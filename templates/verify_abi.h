@@ -10,7 +10,6 @@
 #define PJ_MAX_SIZE 128
 #endif
 
-
 extern "C" {
 
 struct PjVerifyArgs {

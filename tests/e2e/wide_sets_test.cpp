@@ -141,6 +141,37 @@ value = "69 - v"
     CHECK(e.loc.line == 8);
     CHECK_THAT(e.message, Catch::Contains("symmetry.value takes sizes up to 64; this size is 70"));
   }
+  SECTION("a set in [derived]") {
+    const std::string spec = temp_file("derived_set70.toml", R"toml([problem]
+name = "d"
+goal = "count"
+size = 70
+[derived]
+k = { type = "int", value = "popcount(bit(3) | bit(5))" }
+[branch]
+place = ""
+)toml");;
+    const Diagnostic e = first_user_error([&] { load(spec, "", {}); });
+    CHECK(e.loc.line == 6);
+    CHECK(e.loc.col == 46);  // the '|' of the set
+    CHECK_THAT(e.message, Catch::Contains("a set in [derived] holds the values 0..63; this size is 70"));
+  }
+  SECTION("position automorphisms") {
+    const std::string spec = temp_file("automorphisms70.toml", R"toml([problem]
+name = "a"
+goal = "count"
+size = 70
+[derived]
+t = { type = "int[70][70]", index = ["i", "j"], value = "i == j ? 0 : 1" }
+[branch]
+place = ""
+[symmetry]
+position_automorphisms = ["t"]
+)toml");;
+    const Diagnostic e = first_user_error([&] { load(spec, "", {}); });
+    CHECK(e.loc.line == 10);
+    CHECK_THAT(e.message, Catch::Contains("symmetry.position_automorphisms takes sizes up to 64; this size is 70"));
+  }
   SECTION("ivm above 64 levels") {
     const FlowshopInstance f = random_flowshop(70, 2, 3u);
     const ProblemSpec spec =

@@ -161,3 +161,17 @@ TEST_CASE("a pattern table past 2^32 entries is an error at the pattern", "[patt
   Diagnostics d = spec_errors(spec, {}, inst + "\n");
   check_at(errors_of(d).at(0), 23, 13, "abstract states");
 }
+
+TEST_CASE("a pattern of a problem above 64 values is an error at the pattern", "[pattern_db]") {
+  // 81 positions: a pattern's index packs positions in 64 bits (dsl/load_pattern_db.cpp).
+  std::string spec =
+      "[problem]\nname = \"p\"\ngoal = \"path\"\nsize = 81\n[data]\ntiles = \"int[81]\"\n[instance]\n"
+      "format = \"layout\"\nread = [\"tiles\"]\n[derived]\nsolved = { type = \"int[81]\", index = [\"p\"], value = \"p\" }\n"
+      "[state]\nblank = { type = \"int\", init = \"0\" }\n[path]\nstart = \"tiles\"\ngoal = \"perm[0] == 0\"\n"
+      "[moves]\nr = { when = \"blank < 80\", swap = [\"blank\", \"blank + 1\"], set = { blank = \"blank + 1\" } }\n"
+      "[heuristic]\nh = \"0\"\n[pattern_databases]\ngoal = \"solved\"\nadditive = [[1, 2]]\n";
+  std::string inst;
+  for (int i = 0; i < 81; ++i) inst += std::to_string(i) + " ";
+  Diagnostics d = spec_errors(spec, {}, inst + "\n");
+  check_at(errors_of(d).at(0), 23, 13, "pattern databases take problems of size at most 64 (this one is 81)");
+}
