@@ -59,7 +59,8 @@ __device__ __forceinline__ problem::Node branch_child(const problem::Node* __res
 
 // Host memory the device reads (zero-copy), set to 1 by the host when the time limit
 // passes (runtime/backtrack/offload_skeleton.cpp, stop_now): the refine kernel's blocks
-// leave the children they have not started, and the host does not take that batch back
+// leave the children they have not started, so do the bound kernels' threads where node
+// code solves a matching (stopped(), below), and the host does not take that batch back
 // (its parents stay open). A second stage can take seconds a batch; without this the
 // search ran far past --time-limit. Not a device global written by a copy: the copy's
 // stream would share a hardware queue with the kernels it should stop, and wait for them.
@@ -94,6 +95,15 @@ __device__ void refine_children(const problem::Node* __restrict__ nodes, const u
     (void)nodes, (void)offsets, (void)parent_count, (void)count, (void)branch, (void)best, (void)bounds, (void)scratch;
   }
 }
+// Whether a bound kernel's thread should leave its child unbounded: the time limit has
+// passed (pj_offload_stop). Only where node code solves a matching: a batch of such bounds
+// can take tens of seconds (a Lagrangian arborescence at 100 cities), where a cheap
+// bound's batch ends in microseconds and should not pay a read across the bus. What the
+// thread leaves in bounds[] does not matter: the host takes no batch back once stopping.
+__device__ __forceinline__ bool stopped() {
+  if constexpr (problem::kSolvesMatching) return pj_offload_stop && *pj_offload_stop;
+  else return false;
+}
 }  // namespace pj_offload
 
 extern "C" __global__ void __launch_bounds__(PJ_BLOCK)
@@ -101,7 +111,7 @@ pj_offload_bound(const problem::Node* __restrict__ children, unsigned long long 
                  int* __restrict__ bounds) {
   PJ_TEST_FAULT_POINT();
   const unsigned long long i = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i < count) bounds[i] = pj_offload::first_bound(children[i], best);
+  if (i < count && !pj_offload::stopped()) bounds[i] = pj_offload::first_bound(children[i], best);
 }
 
 extern "C" __global__ void __launch_bounds__(PJ_BLOCK)
@@ -109,7 +119,7 @@ pj_offload_branch(const problem::Node* __restrict__ parents, const unsigned* __r
                   unsigned long long parent_count, unsigned long long count, int best, int* __restrict__ bounds) {
   PJ_TEST_FAULT_POINT();
   const unsigned long long t = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (t >= count) return;
+  if (t >= count || pj_offload::stopped()) return;
   bounds[t] = pj_offload::first_bound(pj_offload::branch_child(parents, offsets, parent_count, t), best);
 }
 

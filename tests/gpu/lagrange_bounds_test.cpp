@@ -88,3 +88,22 @@ TEST_CASE("atsp.toml with no --skeleton: offload for the Lagrangian bounds, ivm 
   CHECK(std::string(p.skeleton->name) == "ivm");
   CHECK_THAT(p.header.backend_reason, Catch::Contains("not the spec's search.gpu_skeleton, offload"));
 }
+
+// At 100 cities a batch of Lagrangian bounds on offload takes seconds: at --time-limit
+// the bound and branch kernels' threads that have not started leave their child
+// (pj_offload_stop, read where node code solves a matching), so the search ends near the
+// limit. Before, kro124p ran 65 s past a limit of 60 s, and only the refine kernel read
+// the flag.
+TEST_CASE("offload --time-limit with the Lagrangian bound at 100 cities: stops near the limit",
+          "[gpu][lagrange][offload][time_limit]") {
+  SolveOptions o = options_for(Run{problem("atsp.toml"), instance("atsp/kro124p.atsp"), {}, {}}, "offload");
+  o.warm_start = 0.3;
+  o.time_limit = 5;
+  const SolveResult cut = solve(o);
+  CHECK(cut.stopped);
+  CHECK(cut.t_search < o.time_limit + 2.0);
+  REQUIRE(cut.found);
+  CHECK(cut.objective >= 36230);  // TSPLIB's optimum
+  REQUIRE(cut.proven_bound);
+  CHECK(*cut.proven_bound <= 36230);
+}
