@@ -262,7 +262,7 @@ SolveResult solve(const SolveOptions& given) {
     decision = Decision{solution_limit(opts, p.spec.goal), false, list ? &*list : nullptr, opts.list_buffer};
   // Started before the skeleton compiles its module: the two run at once.
   std::optional<WarmStart> warm;
-  if (WarmStart::wanted(opts, p.spec, p.skeleton->backend == Backend::gpu)) warm.emplace(opts);
+  if (WarmStart::wanted(opts, p.spec, p.skeleton->backend == Backend::gpu)) warm.emplace(opts, p.spec);
   SkeletonRun run{p.spec, p.source, p.units, opts, r, warm ? &*warm : nullptr, decision};
   p.skeleton->run(run);
   if (warm) {

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <exception>
 
+#include "runtime/core/problem_order.hpp"
 #include "runtime/solve.hpp"
 
 namespace permjit {
@@ -13,7 +14,7 @@ bool WarmStart::wanted(const SolveOptions& opts, const ProblemSpec& spec, bool g
   return gpu_skeleton && optimise && !opts.ub && opts.resume.empty() && opts.warm_start_seconds() > 0;
 }
 
-WarmStart::WarmStart(const SolveOptions& opts) {
+WarmStart::WarmStart(const SolveOptions& opts, const ProblemSpec& spec) {
   // A solve of its own: the GPU skeletons' options do not apply to the cpu skeleton.
   SolveOptions fresh;
   fresh.load = opts.load;
@@ -26,11 +27,13 @@ WarmStart::WarmStart(const SolveOptions& opts) {
   fresh.cache_dir = opts.cache_dir;
   fresh.one_process = true;  // under mpirun too: rank 0's GPU search takes its incumbent
   fresh.progress = SolveOptions::Progress::off;
-  thread_ = std::thread([this, fresh] {
+  thread_ = std::thread([this, fresh, &spec] {
     auto t0 = std::chrono::steady_clock::now();
     try {
       SolveResult r = solve(fresh);
-      if (r.found) best_ = WarmIncumbent{r.objective, r.permutation};
+      // solve() answers in the problem's order of the positions; the skeletons take the
+      // incumbent in the search's (runtime/core/problem_order.hpp).
+      if (r.found) best_ = WarmIncumbent{r.objective, in_search_order(spec, r.permutation)};
       improve_ = r.improve;
       complete_ = !r.stopped;
     } catch (const std::exception& e) {

@@ -22,6 +22,17 @@ std::vector<int> in_problem_order(const ProblemSpec& spec, std::span<const int> 
   return reorder(spec.positions->order, searched);
 }
 
+std::vector<int> in_search_order(const ProblemSpec& spec, std::span<const int> problem) {
+  if (!spec.positions || problem.empty()) return std::vector<int>(problem.begin(), problem.end());
+  const std::vector<int>& order = spec.positions->order;
+  PJ_INTERNAL_ASSERT(order.size() == problem.size(), "branch.positions holds " + std::to_string(order.size()) +
+                                                         " positions for a permutation of " +
+                                                         std::to_string(problem.size()));
+  std::vector<int> out(problem.size());
+  for (size_t d = 0; d < order.size(); ++d) out[d] = problem[static_cast<size_t>(order[d])];
+  return out;
+}
+
 SymmetryExpansion listed_expansion(const ProblemSpec& spec) {
   if (!spec.positions) return symmetry_expansion(spec);
   PJ_INTERNAL_ASSERT(!spec.symmetry && !spec.symmetry_group,

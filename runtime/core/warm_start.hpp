@@ -21,7 +21,7 @@ struct ProblemSpec;
 
 struct WarmIncumbent {
   long long value = 0;
-  std::vector<int> permutation;
+  std::vector<int> permutation;  // in the search's order of the positions, as the skeletons hold one
 };
 
 class WarmStart {
@@ -29,7 +29,9 @@ class WarmStart {
   // Whether a solve with these options gets a warm start.
   static bool wanted(const SolveOptions& opts, const ProblemSpec& spec, bool gpu_skeleton);
 
-  explicit WarmStart(const SolveOptions& opts);  // starts the cpu search
+  // Starts the cpu search of `spec` (the search's spec: its order of the positions is the
+  // one the incumbent is handed over in), which must outlive this.
+  WarmStart(const SolveOptions& opts, const ProblemSpec& spec);
   ~WarmStart();
   WarmStart(const WarmStart&) = delete;
   WarmStart& operator=(const WarmStart&) = delete;

@@ -6,6 +6,9 @@
 #include <set>
 
 #include "decision_support.hpp"
+#include "runtime/core/problem_order.hpp"
+#include "runtime/core/warm_start.hpp"
+#include "runtime/solve.hpp"
 
 using namespace permjit;
 using namespace permjit::test;
@@ -71,4 +74,31 @@ TEST_CASE("qap.toml by decreasing flow: the instance's optimum and its optimal a
       CHECK(by_order[order] == want);
     }
   }
+}
+
+// The GPU skeletons take the warm start's incumbent in the search's order (ivm reports
+// it as its own solution, and solve() falls back on it where the search finds nothing
+// better), and solve() puts whatever it answers into the problem's order once. The warm
+// start is a solve of its own, which answered in the problem's order: a GPU search from
+// scratch that found nothing better than the warm start reported the permutation
+// reordered twice (its objective right, the permutation another).
+TEST_CASE("the warm start hands over its incumbent in the search's order of the positions",
+          "[e2e][positions][qap][warm_start]") {
+  const int n = 9;
+  const Matrix a = random_matrix(n, 0, 9, 21), b = random_matrix(n, 0, 9, 71);
+  SolveOptions o;
+  o.load.spec_path = problem("qap.toml");
+  o.load.instance_path = temp_file("positions_warm_qap9.dat", qaplib_text(a, b));
+  o.load.params = {"order=1"};
+  o.threads = 1;
+  const PreparedSolve p = prepare_solve(o);
+  REQUIRE(p.spec.positions);
+  const std::vector<int>& order = p.spec.positions->order;
+  REQUIRE_FALSE(std::is_sorted(order.begin(), order.end()));  // the two orders differ
+  WarmStart warm(o, p.spec);
+  const std::optional<WarmIncumbent>& found = warm.wait();
+  REQUIRE(found);
+  REQUIRE(found->permutation.size() == static_cast<size_t>(n));
+  CHECK(qap_cost(a, b, in_problem_order(p.spec, found->permutation)) == found->value);
+  CHECK(in_search_order(p.spec, in_problem_order(p.spec, found->permutation)) == found->permutation);
 }
