@@ -71,6 +71,9 @@ struct Skeleton {
   // them, or a spec whose ints may pass them (generator/int_width.hpp), is refused
   // before any compile.
   bool int32_only = false;
+  // Takes leaves found outside it while it runs (WarmStart::better_than: the local search
+  // beside the search, runtime/core/warm_start.hpp) as its incumbent.
+  bool outside_leaves = false;
 
   bool searches(const ProblemSpec& spec) const { return spec.goal == Goal::path ? path : placement; }
 };

@@ -262,20 +262,25 @@ SolveResult solve(const SolveOptions& given) {
     decision = Decision{solution_limit(opts, p.spec.goal), false, list ? &*list : nullptr, opts.list_buffer};
   // Started before the skeleton compiles its module: the two run at once.
   std::optional<WarmStart> warm;
-  if (WarmStart::wanted(opts, p.spec, p.skeleton->backend == Backend::gpu)) warm.emplace(opts, p.spec);
+  if (WarmStart::wanted(opts, p.spec, p.skeleton->backend == Backend::gpu))
+    warm.emplace(opts, p.spec, p.skeleton->outside_leaves);
   SkeletonRun run{p.spec, p.source, p.units, opts, r, warm ? &*warm : nullptr, decision};
   p.skeleton->run(run);
   if (warm) {
     const std::optional<WarmIncumbent>& found = warm->wait();
+    warm->finish();
     r.warm_start = SolveResult::WarmStartReport{found ? std::optional<long long>(found->value) : std::nullopt,
                                                 warm->seconds(), warm->complete(), warm->failure(),
-                                                warm->improve(), warm->waited()};
+                                                warm->improve(), warm->waited(), warm->beside()};
     // The search found nothing better: the warm start's solution is the optimum, or the
     // best found when the search stopped (a time limit, a signal) before it finished.
-    if (found && !r.found) {
+    // The local search beside the search may have found a better leaf after the search
+    // last took one: the better of the two is the answer.
+    const std::optional<WarmIncumbent> outside = r.found ? warm->better_than(r.objective) : warm->best_known();
+    if (outside) {
       r.found = true;
-      r.objective = found->value;
-      r.permutation = found->permutation;
+      r.objective = outside->value;
+      r.permutation = outside->permutation;
     }
   }
   // Every skeleton and the warm start report in the search's order of the positions.

@@ -2,7 +2,7 @@
 // Both sides include this file; bump kPjCpuAbi when a struct changes.
 #pragma once
 
-#define PJ_CPU_ABI 10
+#define PJ_CPU_ABI 11
 
 // The largest permutation (dsl/spec.hpp's kMaxSize; the runtime asserts they agree).
 #ifndef PJ_MAX_SIZE
@@ -81,6 +81,13 @@ struct PjImproveArgs {
   int perm[PJ_MAX_SIZE];
   long long value;
   int no_start;
+  // Beside a search (runtime/core/warm_start.hpp): the local search also ends once *stop
+  // is nonzero, and each leaf better than every one before it is handed to
+  // on_better(ctx, perm, size, value) as it is found, from the chain's thread (calls are
+  // serialised). Both may be null.
+  const volatile int* stop;
+  void* ctx;
+  void (*on_better)(void* ctx, const int* perm, int size, long long value);
 };
 
 struct PjImproveResult {

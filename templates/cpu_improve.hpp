@@ -36,6 +36,7 @@
 #include <climits>
 #include <cmath>
 #include <memory>
+#include <mutex>
 #include <thread>
 #include <vector>
 
@@ -57,9 +58,29 @@ using Rng = pj_host::SplitMix64;  // templates/host_rng.h
 struct Stop {
   std::chrono::steady_clock::time_point deadline;
   const std::atomic<bool>* optimal;  // some thread reached the root's bound
+  const volatile int* asked;         // PjImproveArgs::stop (may be null)
   bool now() const {
-    return optimal->load(std::memory_order_relaxed) || std::chrono::steady_clock::now() >= deadline;
+    return optimal->load(std::memory_order_relaxed) || (asked && *asked) ||
+           std::chrono::steady_clock::now() >= deadline;
   }
+};
+
+// Hands each leaf better than all before it, over every chain, to PjImproveArgs::on_better.
+class Publisher {
+ public:
+  Publisher(const PjImproveArgs& a, long long start) : args_(a), best_(start) {}
+  void offer(const int* perm, long long value) {
+    if (!args_.on_better) return;
+    std::lock_guard<std::mutex> g(lock_);
+    if (!better(value, best_)) return;
+    best_ = value;
+    args_.on_better(args_.ctx, perm, kSize, value);
+  }
+
+ private:
+  const PjImproveArgs& args_;
+  std::mutex lock_;
+  long long best_;
 };
 
 // One chain of the iterated local search.
@@ -72,7 +93,7 @@ class Chain {
   }
 
   // Runs until `stop`; `bound` is the root's bound: a leaf that reaches it is optimal.
-  void run(const Stop& stop, long long bound, std::atomic<bool>& optimal, double temperature) {
+  void run(const Stop& stop, long long bound, std::atomic<bool>& optimal, double temperature, Publisher& publish) {
     // Kicks move 1 to 4 values (fewer when few are free to move).
     const int free = kSize - kFirst;
     const int max_kick = free < 8 ? (free > 2 ? free / 2 : 1) : 4;
@@ -94,6 +115,7 @@ class Chain {
       if (better(value, best_value_)) {
         for (int i = 0; i < kSize; ++i) best_[i] = trial[i];
         best_value_ = value;
+        publish.offer(best_, value);
         if (pj::prunes<kGoal>(bound, value)) optimal.store(true);  // nothing better than value exists
       }
     }
@@ -257,7 +279,9 @@ extern "C" int pj_cpu_improve(const PjImproveArgs* args, PjImproveResult* out) {
         return 0;
       }
       std::atomic<bool> optimal{false};
-      Stop stop{pj::deadline_after<std::chrono::steady_clock>(t0, args->seconds), &optimal};
+      Stop stop{pj::deadline_after<std::chrono::steady_clock>(t0, args->seconds), &optimal, args->stop};
+      Publisher publish(*args, start_value);
+      if (args->no_start) publish.offer(start, start_value);  // the greedy leaf is a leaf found
       // The root's bound: a leaf that reaches it cannot be improved on.
       Node root;
       problem::root(root);
@@ -269,7 +293,7 @@ extern "C" int pj_cpu_improve(const PjImproveArgs* args, PjImproveResult* out) {
       std::vector<std::unique_ptr<Chain>> chains;
       for (int t = 0; t < threads; ++t)
         chains.push_back(std::make_unique<Chain>(start, start_value, args->seed + static_cast<unsigned long long>(t)));
-      pj::run_team(threads, [&](int t) { chains[t]->run(stop, bound, optimal, temperature); });
+      pj::run_team(threads, [&](int t) { chains[t]->run(stop, bound, optimal, temperature, publish); });
       const Chain* best = chains[0].get();
       for (const auto& c : chains) {
         out->iterations += c->iterations;

@@ -171,6 +171,7 @@ class Worker {
   // are evaluated here; the other children go to the device. False when the pool held
   // nothing worth expanding.
   bool select(Batch& b) {
+    take_outside_leaf();
     b.parents.clear();
     b.send.clear();
     b.offsets.clear();
@@ -223,6 +224,16 @@ class Worker {
     }
     if (a.branch_on_device && b.children == 0) b.send.clear();
     return true;
+  }
+
+  // A leaf better than the incumbent found outside the search (PjOffloadDevice::outside)
+  // becomes the incumbent as a leaf of the search's own would.
+  void take_outside_leaf() {
+    const PjOffloadDevice& d = team_.dev;
+    if (!d.outside) return;
+    long long value = 0;
+    int perm[PJ_MAX_SIZE];
+    if (d.outside(d.ctx, best(), &value, perm)) cpu_skeleton::record_improvement(value, perm, team_.sh);
   }
 
   // Sorting indices moves 4 bytes per step instead of a whole OpenNode.

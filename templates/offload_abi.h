@@ -3,7 +3,7 @@
 // objective) and calls back into permjit for the device work. Both sides include it.
 #pragma once
 
-#define PJ_OFFLOAD_ABI 3
+#define PJ_OFFLOAD_ABI 4
 
 extern "C" {
 
@@ -38,6 +38,10 @@ struct PjOffloadDevice {
                 unsigned long long children, int best);
   // Waits for the slot and copies one bound per child into `bounds`.
   int (*finish)(void* ctx, int slot, int* bounds);
+  // A leaf found outside the search (the local search beside it) better than `best`: its
+  // value and permutation (the problem's size, in the search's order) written, 1
+  // returned; else 0. Called by each host thread before it selects a batch. May be null.
+  int (*outside)(void* ctx, long long best, long long* value, int* perm);
 };
 
 struct PjOffloadStats {

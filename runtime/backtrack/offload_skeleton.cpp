@@ -25,6 +25,7 @@
 #include "runtime/compile/offload_module.hpp"
 #include "runtime/core/partial_bound.hpp"
 #include "runtime/core/solve_options.hpp"
+#include "runtime/core/warm_start.hpp"
 #include "runtime/device/cuda_driver.hpp"
 #include "runtime/device/run_time_data.hpp"
 #include "templates/host_deadline.hpp"
@@ -143,7 +144,7 @@ class GpuOffloadDevice {
     cuda::check(cuda::api().EventCreate(&origin_, CU_EVENT_DEFAULT), "cuEventCreate");
     cuda::check(cuda::api().EventRecord(origin_, slots_[0]->stream.get()), "cuEventRecord");
     cuda::check(cuda::api().EventSynchronize(origin_), "cuEventSynchronize");
-    dev_ = PjOffloadDevice{this, &attach, &submit, &finish};
+    dev_ = PjOffloadDevice{this, &attach, &submit, &finish, &outside};
   }
   ~GpuOffloadDevice() {
     for (auto& s : slots_) {
@@ -157,6 +158,9 @@ class GpuOffloadDevice {
   // kTimeLimitReached, its counts those of the batches bounded.
   static constexpr int kTimeLimitReached = 2;
   void stop_at(clock_type::time_point deadline) { deadline_ = deadline; }
+  // Before the search: the leaves the warm start's local search finds beside it become
+  // the search's incumbent (PjOffloadDevice::outside).
+  void take_outside_leaves(WarmStart* warm) { warm_ = warm; }
   // At the time limit: no batch is sent or taken back from now on, and the refine
   // kernels in flight leave the children they have not started (pj_offload_stop). Set
   // before the flag is written, `stopping_` is seen by every finish() whose batch the flag
@@ -209,6 +213,7 @@ class GpuOffloadDevice {
   CUevent origin_ = nullptr;
   clock_type::time_point deadline_ = clock_type::time_point::max();
   std::atomic<bool> stopping_{false};
+  WarmStart* warm_ = nullptr;
   PinnedBuffer stop_flag_;  // what the module's pj_offload_stop points to: 1 once stopping
   PjOffloadDevice dev_;
   std::mutex error_lock_;
@@ -240,6 +245,17 @@ class GpuOffloadDevice {
     } catch (const std::exception& e) {
       return self->fail(e);
     }
+  }
+
+  // The local search beside the search (WarmStart::better_than) offers its better leaves.
+  static int outside(void* ctx, long long best, long long* value, int* perm) {
+    auto* self = static_cast<GpuOffloadDevice*>(ctx);
+    if (!self->warm_) return 0;
+    const std::optional<WarmIncumbent> leaf = self->warm_->better_than(best);
+    if (!leaf) return 0;
+    *value = leaf->value;
+    std::copy(leaf->permutation.begin(), leaf->permutation.end(), perm);
+    return 1;
   }
 
   static int finish(void* ctx, int slot, int* bounds) {
@@ -346,6 +362,7 @@ void run_offload_skeleton(SkeletonRun& run) {
   const BlockRefine refine = block_refine(module, dev, o.slots());
   GpuOffloadDevice gpu(module, context.handle(), o.branch_on_device, o.slots(), node_bytes,
                        o.branch_on_device ? batch : max_children, max_children, block, refine);
+  if (run.warm) gpu.take_outside_leaves(run.warm);
   std::optional<DeadlineWatch> watch;
   if (opts.time_limit > 0) {
     const auto deadline = pj::deadline_after<clock_type>(t1, opts.time_limit);

@@ -91,11 +91,25 @@ std::optional<CpuModule::IndexFault> CpuModule::index_fault() const {
   return IndexFault{*site, *value};
 }
 
+namespace {
+// PjImproveArgs' stop and on_better from ImproveOptions'.
+void set_beside(PjImproveArgs& args, const ImproveOptions& opts) {
+  args.stop = opts.stop;
+  if (!opts.on_better) return;
+  args.ctx = const_cast<void*>(static_cast<const void*>(&opts.on_better));
+  args.on_better = [](void* ctx, const int* perm, int size, long long value) {
+    (*static_cast<const std::function<void(std::span<const int>, long long)>*>(ctx))(
+        std::span<const int>(perm, static_cast<size_t>(size)), value);
+  };
+}
+}  // namespace
+
 PjImproveResult CpuModule::improve(std::span<const int> perm, long long value, const ImproveOptions& opts) const {
   PjImproveArgs args{};
   args.threads = opts.threads;
   args.seconds = opts.seconds;
   args.seed = opts.seed;
+  set_beside(args, opts);
   PJ_INTERNAL_ASSERT(perm.size() <= PJ_MAX_SIZE, "a permutation of at most PJ_MAX_SIZE values");
   args.size = static_cast<int>(perm.size());
   for (size_t i = 0; i < perm.size(); ++i) args.perm[i] = perm[i];
@@ -114,6 +128,7 @@ std::optional<PjImproveResult> CpuModule::improve_greedy(const ImproveOptions& o
   args.seconds = opts.seconds;
   args.seed = opts.seed;
   args.no_start = 1;
+  set_beside(args, opts);
   PjImproveResult r{};
   int rc = improve_(&args, &r);
   check_resources(rc, args.threads, 0);

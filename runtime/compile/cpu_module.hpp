@@ -1,6 +1,7 @@
 // A compiled CPU search module (shared object), loaded: the CPU search, and the
 // frontier a GPU skeleton starts from. Both run the generated problem on the host.
 #pragma once
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -31,6 +32,10 @@ struct ImproveOptions {
   int threads = 1;
   double seconds = 0;
   unsigned long long seed = 1;
+  // Beside a search: it also ends once *stop is nonzero, and each leaf better than all
+  // before it goes to on_better (permutation, value) as it is found.
+  const volatile int* stop = nullptr;
+  std::function<void(std::span<const int>, long long)> on_better;
 };
 
 class CpuModule;

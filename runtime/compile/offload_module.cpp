@@ -28,7 +28,7 @@ OffloadOutcome OffloadModule::search(const OffloadOptions& o, const PjOffloadDev
 }
 
 HostOffloadDevice::HostOffloadDevice(const OffloadModule& m, int slots, unsigned long long batches)
-    : budget_(batches), fn_(m.host_bounds()), slots_(std::max(1, slots)), dev_{this, &attach, &submit, &finish} {}
+    : budget_(batches), fn_(m.host_bounds()), slots_(std::max(1, slots)), dev_{this, &attach, &submit, &finish, nullptr} {}
 
 int HostOffloadDevice::submit(void* ctx, int slot, const void* nodes, unsigned long long count,
                               const unsigned* offsets, unsigned long long children, int best) {

@@ -146,6 +146,15 @@ nlohmann::ordered_json improve_json(const std::optional<SolveResult::ImproveRepo
           {"greedy", m->greedy}};
 }
 
+nlohmann::ordered_json beside_json(const std::optional<SolveResult::BesideReport>& b) {
+  if (!b) return nullptr;
+  return {{"threads", b->threads},
+          {"seconds", b->seconds},
+          {"iterations", b->iterations},
+          {"improvements", b->improvements},
+          {"best", b->best ? nlohmann::ordered_json(*b->best) : nlohmann::ordered_json(nullptr)}};
+}
+
 // The pattern databases' stage: tables, entries, time, built or loaded from the cache.
 std::string pattern_dbs_line(const SolveResult::PatternDbs& p) {
   const std::string how = p.built == 0          ? "all loaded from the cache"
@@ -271,6 +280,12 @@ std::string format_human(const SolveResult& r) {
       s += fmt::format("warm start  none: {}\n", w.failure);
     else
       s += fmt::format("warm start  none found in {:.3f} s\n", w.seconds);
+    if (w.beside && w.beside->best)
+      s += fmt::format("beside      local search on {} thread(s) beside the search: {} better leaves, the best {}\n",
+                       w.beside->threads, w.beside->improvements, *w.beside->best);
+    else if (w.beside)
+      s += fmt::format("beside      local search on {} thread(s) beside the search ({:.3f} s) found nothing better\n",
+                       w.beside->threads, w.beside->seconds);
   }
   if (r.pattern_dbs) s += pattern_dbs_line(*r.pattern_dbs);
   s += fmt::format("nodes       expanded {}, evaluated {}\n", grouped(r.expanded), grouped(r.evaluated));
@@ -406,7 +421,8 @@ std::string format_json(const SolveResult& r) {
                        {"seconds", r.warm_start->seconds},
                        {"complete", r.warm_start->complete},
                        {"waited_s", r.warm_start->waited},
-                       {"improve", improve_json(r.warm_start->improve)}};
+                       {"improve", improve_json(r.warm_start->improve)},
+                       {"beside", beside_json(r.warm_start->beside)}};
   else
     j["warm_start"] = nullptr;
   j["nodes"] = {{"expanded", r.expanded}, {"evaluated", r.evaluated}};

@@ -71,6 +71,16 @@ struct SolveResult {
   };
   std::optional<ImproveReport> improve;
 
+  // The local search beside a search (runtime/core/warm_start.hpp): its threads, seconds
+  // and kicks, how many better leaves it offered the search, and the best of them.
+  struct BesideReport {
+    int threads = 0;
+    double seconds = 0;
+    uint64_t iterations = 0;
+    int improvements = 0;
+    std::optional<long long> best;
+  };
+
   // The incumbent found before a GPU search (runtime/core/warm_start.hpp): its value, if
   // any, the cpu search's seconds (its local search's included), whether it finished,
   // why it failed, and its local search.
@@ -81,6 +91,7 @@ struct SolveResult {
     std::string failure;
     std::optional<ImproveReport> improve;
     double waited = 0;  // how long the GPU skeleton waited for it after its compile (in no other time)
+    std::optional<BesideReport> beside;
   };
   std::optional<WarmStartReport> warm_start;
 

@@ -6,9 +6,13 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <numeric>
+#include <thread>
 
 #include "flowshop_support.hpp"
+#include "runtime/core/warm_start.hpp"
+#include "runtime/solve.hpp"
 
 using namespace permjit;
 using namespace permjit::test;
@@ -219,4 +223,49 @@ TEST_CASE("local search after a search that met no leaf starts from the greedy l
   REQUIRE(is_permutation_of_size(r.permutation, 40));
   CHECK(tour_cost(d, r.permutation) == r.objective);
   CHECK(r.objective <= r.improve->from);
+}
+
+// The local search beside a search (runtime/core/warm_start.hpp), as offload's host
+// threads see it: after the warm start's first phase, better_than() offers only leaves
+// better than the value asked about, each a real leaf (its tour costs its value), and
+// finish() ends it promptly and reports it. A 60-city instance, so that neither the
+// cpu search nor its local search finishes in the warm start's 0.05 s.
+TEST_CASE("the local search beside a search offers better leaves until finish()", "[e2e][improve][warm_start]") {
+  const Matrix d = random_matrix(60, 1, 1000, 7);
+  SolveOptions o;
+  o.load.spec_path = problem("atsp.toml");
+  o.load.instance_path = temp_file("improve_beside.atsp", tsplib_text(d));
+  o.load.params = {"lb=0"};  // the partial cost alone: the cpu search meets leaves at once
+  o.threads = 2;
+  o.warm_start = 0.05;
+  o.cache_dir = cache_dir();
+  const PreparedSolve p = prepare_solve(o);
+  WarmStart warm(o, p.spec, true);
+  const std::optional<WarmIncumbent> first = warm.wait();
+  REQUIRE(first);
+  REQUIRE_FALSE(warm.complete());
+  CHECK(tour_cost(d, first->permutation) == first->value);
+  CHECK_FALSE(warm.better_than(first->value - 1'000'000));  // nothing is that good
+  // A random 60-city tour after 0.1 s of local search is far from optimal: a second of
+  // it improves on it.
+  std::optional<WarmIncumbent> better;
+  for (int i = 0; i < 100 && !better; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    better = warm.better_than(first->value);
+  }
+  REQUIRE(better);
+  CHECK(better->value < first->value);
+  CHECK(tour_cost(d, better->permutation) == better->value);
+  const auto t0 = std::chrono::steady_clock::now();
+  warm.finish();
+  CHECK(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() < 1.0);
+  REQUIRE(warm.beside());
+  CHECK(warm.beside()->threads == 1);  // a quarter of 2 host threads, at least one
+  CHECK(warm.beside()->improvements >= 1);
+  REQUIRE(warm.beside()->best);
+  const std::optional<WarmIncumbent> last = warm.best_known();
+  REQUIRE(last);
+  CHECK(*warm.beside()->best == last->value);
+  CHECK(last->value <= better->value);
+  CHECK(tour_cost(d, last->permutation) == last->value);
 }

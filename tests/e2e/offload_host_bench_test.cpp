@@ -29,7 +29,7 @@ class TimedHostDevice {
  public:
   TimedHostDevice(const OffloadModule& m, int slots, unsigned long long budget)
       : fn_(m.host_bounds()), bounds_(slots), budget_(budget) {}
-  PjOffloadDevice device() { return PjOffloadDevice{this, &attach, &submit, &finish}; }
+  PjOffloadDevice device() { return PjOffloadDevice{this, &attach, &submit, &finish, nullptr}; }
   std::atomic<unsigned long long> children{0}, device_ns{0};
 
  private:

@@ -95,7 +95,7 @@ TEST_CASE("the warm start hands over its incumbent in the search's order of the 
   REQUIRE(p.spec.positions);
   const std::vector<int>& order = p.spec.positions->order;
   REQUIRE_FALSE(std::is_sorted(order.begin(), order.end()));  // the two orders differ
-  WarmStart warm(o, p.spec);
+  WarmStart warm(o, p.spec, false);
   const std::optional<WarmIncumbent>& found = warm.wait();
   REQUIRE(found);
   REQUIRE(found->permutation.size() == static_cast<size_t>(n));
