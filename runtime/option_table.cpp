@@ -92,8 +92,8 @@ const SolveOption kOptions[] = {
      .help = "minimize/maximize without --ub: seconds of the cpu skeleton (on a GPU skeleton, while its module "
              "compiles), then as long again of local search from its best leaf, which is the search's first "
              "incumbent; the cpu skeleton, without --time-limit, starts over from it only if it did not finish "
-             "(default 0.3; 0: none); on offload the local search then goes on beside the search on a quarter of the "
-             "host threads, each better leaf it finds becoming the search's incumbent",
+             "(default 0.3; 0: none); on offload and ivm the local search then goes on beside the search on a quarter "
+             "of the host threads, each better leaf it finds becoming the search's incumbent",
      .shape = OptionShape::placement,
      .taken_by = kRecording | offload,
      .invalid = [](const S& o) {

@@ -263,7 +263,11 @@ SolveResult solve(const SolveOptions& given) {
   // Started before the skeleton compiles its module: the two run at once.
   std::optional<WarmStart> warm;
   if (WarmStart::wanted(opts, p.spec, p.skeleton->backend == Backend::gpu))
-    warm.emplace(opts, p.spec, p.skeleton->outside_leaves);
+    // Local search beside the search where the skeleton takes its leaves, no checkpoint
+    // is written (it keeps only the leaves the search recorded), and one process
+    // searches (under mpirun every rank runs a warm start, and only rank 0's counts).
+    warm.emplace(opts, p.spec,
+                 p.skeleton->outside_leaves && opts.checkpoint.empty() && !launched_as_mpi_ranks());
   SkeletonRun run{p.spec, p.source, p.units, opts, r, warm ? &*warm : nullptr, decision};
   p.skeleton->run(run);
   if (warm) {

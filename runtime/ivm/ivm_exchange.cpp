@@ -95,6 +95,8 @@ IvmRoundReply IvmExchange::after_round(int w, const IvmRoundReport& rep) {
   hungry_[i] = rep.hungry;
   unsplittable_[i] = 0;
   take_best(rep.best);
+  if (outside_)
+    if (const std::optional<int> b = outside_(best_)) take_best(*b);
   IvmRoundReply reply;
   reply.best = best_;
   reply.stop = stop_ || aborted_;

@@ -102,6 +102,11 @@ class IvmExchange : public IvmPeers {
 
   // Images to hand out before any worker is asked (a resume's).
   void add_to_pool(std::vector<std::string> images);
+  // Incumbents found outside the search (the local search beside it, runtime/core/
+  // warm_start.hpp): after each round the exchange asks `f` for a value better than its
+  // best, and hands it to every worker as it hands theirs. Before the workers start.
+  using OutsideLeaves = std::function<std::optional<int>(int best)>;
+  void take_outside_leaves(OutsideLeaves f) { outside_ = std::move(f); }
 
   IvmRoundReply after_round(int worker, const IvmRoundReport& report) override;
   void give(int worker, std::string image) override;
@@ -158,6 +163,7 @@ class IvmExchange : public IvmPeers {
   bool checkpoint_ = false, stop_ = false, finished_ = false, aborted_ = false;
   unsigned long long epoch_ = 0;  // checkpoints released so far
   unsigned long long transfers_ = 0;
+  OutsideLeaves outside_;
 };
 
 }  // namespace permjit

@@ -396,6 +396,15 @@ struct IvmRun {
     }
     exchange.emplace(workers, optimise, spec.goal == Goal::maximize, start_best);
     exchange->add_to_pool(std::move(saved_images));
+    // The local search beside the search (runtime/core/warm_start.hpp) lowers the
+    // incumbent; its leaf is not in the workers' results, and solve() answers with it
+    // where it is better (a checkpoint would keep only theirs, so solve() starts no local
+    // search beside a search that writes one).
+    if (run.warm && coordinator && optimise && opts.checkpoint.empty())
+      exchange->take_outside_leaves([warm = run.warm](int best) -> std::optional<int> {
+        const std::optional<WarmIncumbent> leaf = warm->better_than(best);
+        return leaf ? std::optional<int>(static_cast<int>(leaf->value)) : std::nullopt;
+      });
     // Rank 0's exchange answers for all; another rank's workers ask it through the client.
     peers = coordinator ? static_cast<IvmPeers*>(&*exchange) : ranks.client();
     r.t_host += since(t1);

@@ -207,3 +207,42 @@ TEST_CASE("ivm's progress samples carry the warm start's incumbent from the firs
     CHECK(*s.incumbent >= r.objective);
   }
 }
+
+// The local search beside the search (runtime/core/warm_start.hpp): on ivm (its exchange
+// takes the outside value after each round) and on offload (its host threads take the
+// leaf before a batch), the answer is never worse than the best leaf the local search
+// offered, it is a real leaf (its own cost), and the proven bound stays below it.
+TEST_CASE("the local search beside ivm and offload: its leaves lower the incumbent, the answer is a leaf",
+          "[gpu][warm_start][beside]") {
+  const std::string ta051 = instance("flowshop/ta051.txt");
+  const Matrix d = random_matrix(60, 1, 1000, 17);
+  const std::string atsp = temp_file("gpu_beside60.atsp", tsplib_text(d));
+  struct Case {
+    Run run;
+    const char* skeleton;
+    std::function<long long(const std::vector<int>&)> cost;
+  };
+  const FlowshopInstance f = read_taillard(ta051);
+  for (const Case& c : {Case{{problem("flowshop.toml"), ta051, {}, {}}, "ivm",
+                             [&](const std::vector<int>& p) { return makespan(f, p); }},
+                        Case{{problem("atsp.toml"), atsp, {}, {}}, "offload",
+                             [&](const std::vector<int>& p) { return tour_cost(d, p); }}}) {
+    INFO(c.skeleton);
+    SolveOptions o = options_for(c.run, c.skeleton);
+    o.warm_start = 0.3;  // options_for turns it off
+    o.time_limit = 4;
+    const SolveResult r = solve(o);
+    REQUIRE(r.warm_start);
+    REQUIRE(r.warm_start->objective);
+    REQUIRE(r.warm_start->beside);
+    const SolveResult::BesideReport& b = *r.warm_start->beside;
+    CHECK(b.threads >= 1);
+    INFO("beside: " << b.improvements << " better leaves, " << b.iterations << " kicks");
+    REQUIRE(r.found);
+    CHECK(r.objective <= *r.warm_start->objective);
+    if (b.best) CHECK(r.objective <= *b.best);
+    CHECK(c.cost(r.permutation) == r.objective);
+    REQUIRE(r.proven_bound);
+    CHECK(*r.proven_bound <= r.objective);
+  }
+}
