@@ -173,15 +173,6 @@ TEST_CASE("QAP with the dual-ascent bound: dfs and ivm prove the optimum with th
 // best found it reports (none was reported before).
 TEST_CASE("offload --time-limit with the dual ascent at size 20: stops near the limit, reports the best found",
           "[gpu][dualassign][offload][time_limit]") {
-  Run r{problem("qap.toml"), instance("qap/rou20.dat"), {"lb=3"}, {}};
-  SolveOptions o = options_for(r, "offload");
-  o.warm_start = 0.3;
-  o.time_limit = 3;
-  const SolveResult cut = solve(o);
-  CHECK(cut.stopped);
-  CHECK(cut.t_search < o.time_limit + 2.0);
-  REQUIRE(cut.found);
-  CHECK(cut.objective >= 725522);  // QAPLIB's optimum
-  REQUIRE(cut.proven_bound);
-  CHECK(*cut.proven_bound <= 725522);
+  check_stops_near_limit(options_for(Run{problem("qap.toml"), instance("qap/rou20.dat"), {"lb=3"}, {}}, "offload"), 3,
+                         725522);  // QAPLIB's optimum
 }

@@ -86,6 +86,21 @@ inline void same_tree(const SolveResult& cpu, const SolveResult& gpu, const std:
   CHECK(gpu.evaluated == cpu.evaluated);
 }
 
+// A minimisation stopped by `o`'s --time-limit, from scratch with the warm start on:
+// it ends within 2 s of the limit and reports a leaf and a proven bound on either side
+// of `optimum`.
+inline void check_stops_near_limit(SolveOptions o, double limit, long long optimum) {
+  o.warm_start = 0.3;
+  o.time_limit = limit;
+  const SolveResult cut = solve(o);
+  CHECK(cut.stopped);
+  CHECK(cut.t_search < limit + 2.0);
+  REQUIRE(cut.found);
+  CHECK(cut.objective >= optimum);
+  REQUIRE(cut.proven_bound);
+  CHECK(*cut.proven_bound <= optimum);
+}
+
 // Runs `search` (which returns its SolveResult) and raises SIGINT `ms` milliseconds into
 // it unless it has returned (`before_signal` runs first, e.g. to copy a periodic
 // checkpoint). The result when the signal stopped the search (SolveResult::interrupted:

@@ -96,14 +96,6 @@ TEST_CASE("atsp.toml with no --skeleton: offload for the Lagrangian bounds, ivm 
 // the flag.
 TEST_CASE("offload --time-limit with the Lagrangian bound at 100 cities: stops near the limit",
           "[gpu][lagrange][offload][time_limit]") {
-  SolveOptions o = options_for(Run{problem("atsp.toml"), instance("atsp/kro124p.atsp"), {}, {}}, "offload");
-  o.warm_start = 0.3;
-  o.time_limit = 5;
-  const SolveResult cut = solve(o);
-  CHECK(cut.stopped);
-  CHECK(cut.t_search < o.time_limit + 2.0);
-  REQUIRE(cut.found);
-  CHECK(cut.objective >= 36230);  // TSPLIB's optimum
-  REQUIRE(cut.proven_bound);
-  CHECK(*cut.proven_bound <= 36230);
+  check_stops_near_limit(options_for(Run{problem("atsp.toml"), instance("atsp/kro124p.atsp"), {}, {}}, "offload"), 5,
+                         36230);  // TSPLIB's optimum
 }
