@@ -81,24 +81,40 @@ void WarmStart::search_beside(const SolveOptions& fresh, int threads) {
   report.threads = threads;
   ImproveOptions io;
   io.threads = threads;
-  io.seconds = 1e9;  // until stop_
-  io.seed = 0x5eed;  // other chains than the first phase's
-  io.stop = &stop_;
+  io.seconds = 1e9;      // until finish() or restart_from()
+  io.seed = 0x5eed;      // other chains than the first phase's
+  io.stop = &restart_;   // finish() sets it too
   io.on_better = [&](std::span<const int> perm, long long value) {
-    offer(perm, value);
+    if (!offer(perm, value)) return;
     ++report.improvements;
     report.best = value;
   };
-  const PjImproveResult m = module.improve(best_->permutation, best_->value, io);
-  report.iterations = m.iterations;
+  while (!stop_) {
+    WarmIncumbent start;
+    {
+      std::lock_guard<std::mutex> g(lock_);
+      restart_ = 0;
+      start = *latest_;
+    }
+    const PjImproveResult m = module.improve(start.permutation, start.value, io);
+    report.iterations += m.iterations;
+    ++report.starts;
+    ++io.seed;
+    if (m.optimal) break;  // a leaf at the root's bound: nothing is better
+  }
   report.seconds = since(t0);
   beside_ = report;
 }
 
-void WarmStart::offer(std::span<const int> perm, long long value) {
+bool WarmStart::offer(std::span<const int> perm, long long value) {
   std::lock_guard<std::mutex> g(lock_);
-  if (latest_ && !(goal_ == Goal::maximize ? value > latest_->value : value < latest_->value)) return;
+  if (latest_ && !(goal_ == Goal::maximize ? value > latest_->value : value < latest_->value)) return false;
   latest_ = WarmIncumbent{value, std::vector<int>(perm.begin(), perm.end())};
+  return true;
+}
+
+void WarmStart::restart_from(std::span<const int> perm, long long value) {
+  if (offer(perm, value)) restart_ = 1;
 }
 
 WarmStart::~WarmStart() { finish(); }
@@ -128,6 +144,7 @@ std::optional<WarmIncumbent> WarmStart::best_known() const {
 
 void WarmStart::finish() {
   stop_ = 1;
+  restart_ = 1;
   if (thread_.joinable()) thread_.join();
 }
 

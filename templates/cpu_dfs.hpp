@@ -75,6 +75,11 @@ struct Shared {
   std::atomic<long long> open_key{LLONG_MAX};
   std::atomic<bool> open_unknown{false};
   std::atomic<unsigned long long> open_subtrees{0};
+
+  // Called (under `lock`) with each leaf that improves the incumbent: offload hands its
+  // leaves to the local search beside the search (PjOffloadDevice::found). May be null.
+  void (*on_improvement)(void* ctx, long long value, const int* perm) = nullptr;
+  void* on_improvement_ctx = nullptr;
 };
 
 // The search reached its solution limit (under sh.lock): every search returns.
@@ -131,6 +136,7 @@ constexpr long long kNoBound = kGoal == pj::Goal::maximize ? LLONG_MAX : LLONG_M
   sh.best.store(value, std::memory_order_relaxed);
   sh.found = 1;
   for (int i = 0; i < problem::kSize; ++i) sh.perm[i] = perm[i];
+  if (sh.on_improvement) sh.on_improvement(sh.on_improvement_ctx, value, perm);
   // --target: the start was one past the target, so any improvement meets it.
   if (sh.args->solution_limit > 0 && ++sh.recorded >= sh.args->solution_limit) reach_limit(sh);
   return value;

@@ -352,6 +352,8 @@ extern "C" int pj_offload_search(const PjOffloadArgs* args, const PjOffloadDevic
   Shared sh;
   PjCpuArgs cpu_args{1, 0, args->has_ub, args->ub};
   start_incumbent(sh, &cpu_args);
+  sh.on_improvement = dev->found;
+  sh.on_improvement_ctx = dev->ctx;
   cpu_offload::Team team{*args, *dev, sh};
   const int threads = args->threads > 0 ? args->threads : 1;
   for (int t = 0; t < threads; ++t) team.workers.push_back(std::make_unique<cpu_offload::Worker>(team, t));

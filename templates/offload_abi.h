@@ -42,6 +42,9 @@ struct PjOffloadDevice {
   // value and permutation (the problem's size, in the search's order) written, 1
   // returned; else 0. Called by each host thread before it selects a batch. May be null.
   int (*outside)(void* ctx, long long best, long long* value, int* perm);
+  // Each leaf that improves the incumbent (the search's own or an outside one), for the
+  // local search beside the search to start from. May be null.
+  void (*found)(void* ctx, long long value, const int* perm);
 };
 
 struct PjOffloadStats {

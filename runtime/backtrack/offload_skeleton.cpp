@@ -144,7 +144,7 @@ class GpuOffloadDevice {
     cuda::check(cuda::api().EventCreate(&origin_, CU_EVENT_DEFAULT), "cuEventCreate");
     cuda::check(cuda::api().EventRecord(origin_, slots_[0]->stream.get()), "cuEventRecord");
     cuda::check(cuda::api().EventSynchronize(origin_), "cuEventSynchronize");
-    dev_ = PjOffloadDevice{this, &attach, &submit, &finish, &outside};
+    dev_ = PjOffloadDevice{this, &attach, &submit, &finish, &outside, &found};
   }
   ~GpuOffloadDevice() {
     for (auto& s : slots_) {
@@ -159,8 +159,12 @@ class GpuOffloadDevice {
   static constexpr int kTimeLimitReached = 2;
   void stop_at(clock_type::time_point deadline) { deadline_ = deadline; }
   // Before the search: the leaves the warm start's local search finds beside it become
-  // the search's incumbent (PjOffloadDevice::outside).
-  void take_outside_leaves(WarmStart* warm) { warm_ = warm; }
+  // the search's incumbent (PjOffloadDevice::outside), and the search's own leaves of
+  // `size` values its new starts (PjOffloadDevice::found).
+  void take_outside_leaves(WarmStart* warm, int size) {
+    warm_ = warm;
+    size_ = static_cast<size_t>(size);
+  }
   // At the time limit: no batch is sent or taken back from now on, and the refine
   // kernels in flight leave the children they have not started (pj_offload_stop). Set
   // before the flag is written, `stopping_` is seen by every finish() whose batch the flag
@@ -214,6 +218,7 @@ class GpuOffloadDevice {
   clock_type::time_point deadline_ = clock_type::time_point::max();
   std::atomic<bool> stopping_{false};
   WarmStart* warm_ = nullptr;
+  size_t size_ = 0;
   PinnedBuffer stop_flag_;  // what the module's pj_offload_stop points to: 1 once stopping
   PjOffloadDevice dev_;
   std::mutex error_lock_;
@@ -256,6 +261,12 @@ class GpuOffloadDevice {
     *value = leaf->value;
     std::copy(leaf->permutation.begin(), leaf->permutation.end(), perm);
     return 1;
+  }
+
+  // The search's better leaves: the local search beside it starts over from them.
+  static void found(void* ctx, long long value, const int* perm) {
+    auto* self = static_cast<GpuOffloadDevice*>(ctx);
+    if (self->warm_) self->warm_->restart_from(std::span<const int>(perm, self->size_), value);
   }
 
   static int finish(void* ctx, int slot, int* bounds) {
@@ -362,7 +373,7 @@ void run_offload_skeleton(SkeletonRun& run) {
   const BlockRefine refine = block_refine(module, dev, o.slots());
   GpuOffloadDevice gpu(module, context.handle(), o.branch_on_device, o.slots(), node_bytes,
                        o.branch_on_device ? batch : max_children, max_children, block, refine);
-  if (run.warm) gpu.take_outside_leaves(run.warm);
+  if (run.warm) gpu.take_outside_leaves(run.warm, spec.size);
   std::optional<DeadlineWatch> watch;
   if (opts.time_limit > 0) {
     const auto deadline = pj::deadline_after<clock_type>(t1, opts.time_limit);

@@ -151,6 +151,7 @@ nlohmann::ordered_json beside_json(const std::optional<SolveResult::BesideReport
   return {{"threads", b->threads},
           {"seconds", b->seconds},
           {"iterations", b->iterations},
+          {"starts", b->starts},
           {"improvements", b->improvements},
           {"best", b->best ? nlohmann::ordered_json(*b->best) : nlohmann::ordered_json(nullptr)}};
 }

@@ -72,11 +72,13 @@ struct SolveResult {
   std::optional<ImproveReport> improve;
 
   // The local search beside a search (runtime/core/warm_start.hpp): its threads, seconds
-  // and kicks, how many better leaves it offered the search, and the best of them.
+  // and kicks, how many times it started (once, and again from each better leaf of the
+  // search's), how many better leaves it offered the search, and the best of them.
   struct BesideReport {
     int threads = 0;
     double seconds = 0;
     uint64_t iterations = 0;
+    int starts = 0;
     int improvements = 0;
     std::optional<long long> best;
   };

@@ -57,6 +57,9 @@ class WarmStart {
   // search may have improved on wait()'s. Thread-safe.
   std::optional<WarmIncumbent> better_than(long long value) const;
   std::optional<WarmIncumbent> best_known() const;  // the same, whatever its value
+  // A leaf the search found (permutation, value): if it is better than every leaf known,
+  // it is kept and the local search beside the search starts over from it. Thread-safe.
+  void restart_from(std::span<const int> perm, long long value);
   // Stops the local search beside the search and waits for it; then better_than() is final.
   void finish();
 
@@ -71,7 +74,7 @@ class WarmStart {
 
  private:
   void search_beside(const SolveOptions& fresh, int threads);
-  void offer(std::span<const int> perm, long long value);
+  bool offer(std::span<const int> perm, long long value);  // true: the best known now
 
   Goal goal_;
   std::thread thread_;
@@ -82,6 +85,7 @@ class WarmStart {
   std::optional<WarmIncumbent> best_;    // the first phase's leaf (what wait() returns)
   std::optional<WarmIncumbent> latest_;  // the best leaf known, beside the search included
   volatile int stop_ = 0;                // finish(): the local search beside the search ends
+  volatile int restart_ = 0;             // restart_from(): its chains end, to start from latest_
   double seconds_ = 0;
   double waited_ = 0;
   bool complete_ = false;

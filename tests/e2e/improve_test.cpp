@@ -268,4 +268,38 @@ TEST_CASE("the local search beside a search offers better leaves until finish()"
   CHECK(*warm.beside()->best == last->value);
   CHECK(last->value <= better->value);
   CHECK(tour_cost(d, last->permutation) == last->value);
+  CHECK(warm.beside()->starts == 1);
+}
+
+// offload hands the local search each leaf it finds that improves the incumbent
+// (PjOffloadDevice::found): a leaf better than every one known becomes the best known,
+// and the local search starts over from it; one no better changes nothing. (The value is
+// taken on trust, as the search's own; here a leaf is given one below its cost, so that
+// it is the best known whatever the local search has found.)
+TEST_CASE("the local search beside a search starts over from the search's better leaves",
+          "[e2e][improve][warm_start]") {
+  const Matrix d = random_matrix(60, 1, 1000, 7);
+  SolveOptions o;
+  o.load.spec_path = problem("atsp.toml");
+  o.load.instance_path = temp_file("improve_beside_restart.atsp", tsplib_text(d));
+  o.load.params = {"lb=0"};
+  o.threads = 2;
+  o.warm_start = 0.05;
+  o.cache_dir = cache_dir();
+  const PreparedSolve p = prepare_solve(o);
+  WarmStart warm(o, p.spec, true);
+  const std::optional<WarmIncumbent> first = warm.wait();
+  REQUIRE(first);
+  warm.restart_from(first->permutation, first->value + 1);  // no better: ignored
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  warm.restart_from(first->permutation, 1);  // better than any tour of 60 arcs of cost >= 1
+  const std::optional<WarmIncumbent> known = warm.best_known();
+  REQUIRE(known);
+  CHECK(known->value == 1);
+  CHECK(known->permutation == first->permutation);
+  CHECK_FALSE(warm.better_than(1));
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  warm.finish();
+  REQUIRE(warm.beside());
+  CHECK(warm.beside()->starts == 2);
 }
