@@ -225,20 +225,29 @@ TEST_CASE("local search after a search that met no leaf starts from the greedy l
   CHECK(r.objective <= r.improve->from);
 }
 
-// The local search beside a search (runtime/core/warm_start.hpp), as offload's host
-// threads see it: after the warm start's first phase, better_than() offers only leaves
-// better than the value asked about, each a real leaf (its tour costs its value), and
-// finish() ends it promptly and reports it. A 60-city instance, so that neither the
-// cpu search nor its local search finishes in the warm start's 0.05 s.
-TEST_CASE("the local search beside a search offers better leaves until finish()", "[e2e][improve][warm_start]") {
-  const Matrix d = random_matrix(60, 1, 1000, 7);
+namespace {
+// A warm start of atsp.toml on `d` (2 threads, 0.05 s) whose local search goes on beside
+// the search: `lb=0`, the partial cost alone, so that the cpu search meets leaves at
+// once; 60 cities, so that neither it nor its local search finishes in 0.05 s.
+SolveOptions beside_options(const Matrix& d, const std::string& name) {
   SolveOptions o;
   o.load.spec_path = problem("atsp.toml");
-  o.load.instance_path = temp_file("improve_beside.atsp", tsplib_text(d));
-  o.load.params = {"lb=0"};  // the partial cost alone: the cpu search meets leaves at once
+  o.load.instance_path = temp_file(name, tsplib_text(d));
+  o.load.params = {"lb=0"};
   o.threads = 2;
   o.warm_start = 0.05;
   o.cache_dir = cache_dir();
+  return o;
+}
+}  // namespace
+
+// The local search beside a search (runtime/core/warm_start.hpp), as offload's host
+// threads see it: after the warm start's first phase, better_than() offers only leaves
+// better than the value asked about, each a real leaf (its tour costs its value), and
+// finish() ends it promptly and reports it.
+TEST_CASE("the local search beside a search offers better leaves until finish()", "[e2e][improve][warm_start]") {
+  const Matrix d = random_matrix(60, 1, 1000, 7);
+  const SolveOptions o = beside_options(d, "improve_beside.atsp");
   const PreparedSolve p = prepare_solve(o);
   WarmStart warm(o, p.spec, true);
   const std::optional<WarmIncumbent> first = warm.wait();
@@ -279,13 +288,7 @@ TEST_CASE("the local search beside a search offers better leaves until finish()"
 TEST_CASE("the local search beside a search starts over from the search's better leaves",
           "[e2e][improve][warm_start]") {
   const Matrix d = random_matrix(60, 1, 1000, 7);
-  SolveOptions o;
-  o.load.spec_path = problem("atsp.toml");
-  o.load.instance_path = temp_file("improve_beside_restart.atsp", tsplib_text(d));
-  o.load.params = {"lb=0"};
-  o.threads = 2;
-  o.warm_start = 0.05;
-  o.cache_dir = cache_dir();
+  const SolveOptions o = beside_options(d, "improve_beside_restart.atsp");
   const PreparedSolve p = prepare_solve(o);
   WarmStart warm(o, p.spec, true);
   const std::optional<WarmIncumbent> first = warm.wait();
