@@ -85,14 +85,20 @@ void WarmStart::search_beside(const SolveOptions& fresh, int threads) {
   io.seed = 0x5eed;      // other chains than the first phase's
   io.stop = &restart_;   // finish() sets it too
   io.on_better = [&](std::span<const int> perm, long long value) {
-    if (!offer(perm, value)) return;
+    {
+      std::lock_guard<std::mutex> g(lock_);
+      if (!offer_locked(perm, value)) return;
+    }
     ++report.improvements;
     report.best = value;
   };
-  while (!stop_) {
+  for (;;) {
     WarmIncumbent start;
     {
+      // stop_ read and restart_ cleared under the lock finish() writes both under: a
+      // finish() after this sees its restart_ kept, and the chains end.
       std::lock_guard<std::mutex> g(lock_);
+      if (stop_) break;
       restart_ = 0;
       start = *latest_;
     }
@@ -106,15 +112,15 @@ void WarmStart::search_beside(const SolveOptions& fresh, int threads) {
   beside_ = report;
 }
 
-bool WarmStart::offer(std::span<const int> perm, long long value) {
-  std::lock_guard<std::mutex> g(lock_);
-  if (latest_ && !(goal_ == Goal::maximize ? value > latest_->value : value < latest_->value)) return false;
+bool WarmStart::offer_locked(std::span<const int> perm, long long value) {
+  if (latest_ && !better(value, latest_->value)) return false;
   latest_ = WarmIncumbent{value, std::vector<int>(perm.begin(), perm.end())};
   return true;
 }
 
 void WarmStart::restart_from(std::span<const int> perm, long long value) {
-  if (offer(perm, value)) restart_ = 1;
+  std::lock_guard<std::mutex> g(lock_);
+  if (offer_locked(perm, value)) restart_ = 1;
 }
 
 WarmStart::~WarmStart() { finish(); }
@@ -132,9 +138,8 @@ const std::optional<WarmIncumbent>& WarmStart::wait() {
 
 std::optional<WarmIncumbent> WarmStart::better_than(long long value) const {
   std::lock_guard<std::mutex> g(lock_);
-  if (!ready_ || !latest_) return std::nullopt;
-  const bool better = goal_ == Goal::maximize ? latest_->value > value : latest_->value < value;
-  return better ? latest_ : std::nullopt;
+  if (!ready_ || !latest_ || !better(latest_->value, value)) return std::nullopt;
+  return latest_;
 }
 
 std::optional<WarmIncumbent> WarmStart::best_known() const {
@@ -143,8 +148,11 @@ std::optional<WarmIncumbent> WarmStart::best_known() const {
 }
 
 void WarmStart::finish() {
-  stop_ = 1;
-  restart_ = 1;
+  {
+    std::lock_guard<std::mutex> g(lock_);
+    stop_ = 1;
+    restart_ = 1;
+  }
   if (thread_.joinable()) thread_.join();
 }
 

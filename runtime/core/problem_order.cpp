@@ -6,11 +6,14 @@ namespace permjit {
 
 namespace {
 
+void check_length(const std::vector<int>& order, size_t size) {
+  PJ_INTERNAL_ASSERT(order.size() == size, "branch.positions holds " + std::to_string(order.size()) +
+                                               " positions for a permutation of " + std::to_string(size));
+}
+
 std::vector<int> reorder(const std::vector<int>& order, std::span<const int> searched) {
   std::vector<int> out(searched.begin(), searched.end());
-  PJ_INTERNAL_ASSERT(order.size() == searched.size(), "branch.positions holds " + std::to_string(order.size()) +
-                                                          " positions for a permutation of " +
-                                                          std::to_string(searched.size()));
+  check_length(order, searched.size());
   for (size_t d = 0; d < order.size(); ++d) out[static_cast<size_t>(order[d])] = searched[d];
   return out;
 }
@@ -25,9 +28,7 @@ std::vector<int> in_problem_order(const ProblemSpec& spec, std::span<const int> 
 std::vector<int> in_search_order(const ProblemSpec& spec, std::span<const int> problem) {
   if (!spec.positions || problem.empty()) return std::vector<int>(problem.begin(), problem.end());
   const std::vector<int>& order = spec.positions->order;
-  PJ_INTERNAL_ASSERT(order.size() == problem.size(), "branch.positions holds " + std::to_string(order.size()) +
-                                                         " positions for a permutation of " +
-                                                         std::to_string(problem.size()));
+  check_length(order, problem.size());
   std::vector<int> out(problem.size());
   for (size_t d = 0; d < order.size(); ++d) out[d] = problem[static_cast<size_t>(order[d])];
   return out;

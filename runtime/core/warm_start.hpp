@@ -8,12 +8,13 @@
 // solution is the answer (the GPU search proved that nothing is better).
 //
 // Beside the search: for a skeleton that takes leaves found outside it (Skeleton::
-// outside_leaves: `offload`, whose host threads mostly wait for the device), the local
-// search goes on while the search runs, on a quarter of the host threads, from the
-// warm start's leaf; each better leaf it finds is offered to the search as its incumbent
-// (better_than), until finish(). A search with --ub, a fixed tree, has none of this.
+// outside_leaves: `offload`, whose host threads mostly wait for the device, and `ivm`,
+// whose exchange hands incumbents between rounds), the local search goes on while the
+// search runs, on a quarter of the host threads, from the warm start's leaf; each better
+// leaf it finds is offered to the search as its incumbent (better_than), and it starts
+// over from the search's better leaves (restart_from), until finish(). A search with
+// --ub, a fixed tree, has none of this.
 #pragma once
-#include <atomic>
 #include <condition_variable>
 #include <mutex>
 #include <optional>
@@ -74,11 +75,13 @@ class WarmStart {
 
  private:
   void search_beside(const SolveOptions& fresh, int threads);
-  bool offer(std::span<const int> perm, long long value);  // true: the best known now
+  bool better(long long a, long long b) const { return goal_ == Goal::maximize ? a > b : a < b; }
+  // Under lock_: keeps the leaf if it is better than every one known; true if it was.
+  bool offer_locked(std::span<const int> perm, long long value);
 
   Goal goal_;
   std::thread thread_;
-  mutable std::mutex lock_;          // guards ready_, latest_
+  mutable std::mutex lock_;          // guards ready_, latest_, and stop_ and restart_'s writes
   std::condition_variable ready_cv_;
   bool ready_ = false;               // the first phase ended: best_ and the reports are set
   bool waited_once_ = false;
